@@ -1,0 +1,50 @@
+package analytics
+
+// Run is one memtier_benchmark measurement: every column of the capture CSVs,
+// typed, plus where it came from and its stable ID.
+type Run struct {
+	// ID is stable across re-imports and matches the public dataset:
+	// run-s{session}-{run_id}-{engine}-{mode}-{cores}c-p{pipeline}-{ratio}-d{value_bytes}-rep{rep}
+	// with ":" in the ratio replaced by "-".
+	ID      string `json:"id"`
+	Session int    `json:"session"`
+
+	RunID          string   `json:"run_id"`
+	Note           string   `json:"note"`
+	Engine         string   `json:"engine"`
+	Mode           string   `json:"mode"`
+	Shards         int      `json:"shards"`
+	ServerThreads  int      `json:"server_threads"`
+	ShardIOThreads int      `json:"shard_io_threads"`
+	Cores          int      `json:"cores"`       // cores_used in the CSV
+	ServerCPUs     string   `json:"server_cpus"` // stale in the source: never shown as the cores used
+	ClientCPUs     string   `json:"client_cpus"`
+	ClientThreads  int      `json:"client_threads"`
+	ClientConns    int      `json:"client_conns"` // per client thread
+	Pipeline       int      `json:"pipeline"`
+	Ratio          string   `json:"ratio"`       // "1:10", "1:1", "mget10", "mset10"
+	ValueBytes     int      `json:"value_bytes"` // data_bytes in the CSV
+	KeyMax         int      `json:"key_max"`     // whole cluster for cluster, per shard for cluster-sat
+	TestTimeS      int      `json:"test_time_s"`
+	Populate       int      `json:"populate"`
+	Rep            int      `json:"rep"`
+	OpsPerSec      float64  `json:"ops_per_sec"`
+	OpsPerCore     float64  `json:"ops_per_core"`
+	P50Ms          float64  `json:"p50_ms"`
+	P99Ms          float64  `json:"p99_ms"`
+	P999Ms         float64  `json:"p999_ms"`
+	HitRate        *float64 `json:"hit_rate"` // nil when the run had no reads (mset10)
+	HitsPerSec     float64  `json:"hits_per_sec"`
+	MissesPerSec   float64  `json:"misses_per_sec"`
+	ConnErrors     int      `json:"conn_errors"`
+	KBPerSec       float64  `json:"kb_per_sec"`
+
+	SourceFile string `json:"source_file"`
+	SourceLine int    `json:"source_line"`
+}
+
+// Known engines and modes, in the order answers list them.
+var (
+	Engines = []string{"dragonfly", "redis", "valkey", "keydb", "garnet"}
+	Modes   = []string{"single", "cluster", "cluster-sat"}
+)

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+)
+
+// app holds what commands share: configuration, I/O and the lazily opened
+// store, knowledge base, planner and bot (see app_*.go).
+type app struct {
+	ctx    context.Context
+	cfg    config
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	log    *slog.Logger
+
+	closers []func() error
+}
+
+func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) *app {
+	level := slog.LevelWarn
+	if cfg.Verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	return &app{ctx: ctx, cfg: cfg, stdin: stdin, stdout: stdout, stderr: stderr, log: log}
+}
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		if err := a.closers[i](); err != nil {
+			a.log.Warn("closing", "err", err)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/alecthomas/kong"
+)
+
+// cli is the command line: global flags and one field per subcommand. Each
+// subcommand lives in its own cmd_*.go file with a Run(*app) error method.
+type cli struct {
+	Data    string `name:"data" help:"Data directory (env MEMDB_ORACLE_DATA; default $XDG_DATA_HOME/memdb-oracle or ~/.local/share/memdb-oracle)." placeholder:"DIR"`
+	Verbose bool   `name:"verbose" short:"v" help:"Log debug details to stderr."`
+
+	Ask     askCmd     `cmd:"" help:"Answer one question."`
+	Chat    chatCmd    `cmd:"" help:"Interactive session: one thread, follow-ups work, /new starts over."`
+	Runs    runsCmd    `cmd:"" help:"Runs matching a raw expr filter, with medians per cell."`
+	Import  importCmd  `cmd:"" help:"Add runs from a CSV file; validates everything before writing anything."`
+	Plan    planCmd    `cmd:"" help:"Show how a question is understood (the plan), without answering."`
+	KB      kbCmd      `cmd:"" name:"kb" help:"Inspect the knowledge base."`
+	Digest  digestCmd  `cmd:"" help:"Compose the findings digest; print it or post it to the configured channels."`
+	Serve   serveCmd   `cmd:"" help:"Run the enabled adapters (HTTP, Slack, Discord) and the digest schedule."`
+	Version versionCmd `cmd:"" help:"Print the version and the embedded dataset's fingerprint."`
+}
+
+// usageError marks errors in how the command was called (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func exitCode(err error) int {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// run parses args, builds the app and runs the chosen command. It is what
+// main calls and what the end-to-end tests drive.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var c cli
+	exited := false
+	parser, err := kong.New(&c,
+		kong.Name("memdb-oracle"),
+		kong.Description("Answers questions about Redis, Valkey, Dragonfly, KeyDB and Garnet from measured benchmark runs only."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(int) { exited = true }),
+		kong.UsageOnError(),
+	)
+	if err != nil {
+		return fmt.Errorf("building the command line: %w", err)
+	}
+	kctx, err := parser.Parse(args)
+	if exited {
+		return nil // --help was printed
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	cfg, err := loadConfig(c, getenv)
+	if err != nil {
+		return usageError{err}
+	}
+	a := newApp(ctx, cfg, stdin, stdout, stderr)
+	defer a.close()
+	return kctx.Run(a)
+}

@@ -1,0 +1,101 @@
+// Package planner turns a question (plus the thread's previous plan) into a
+// Plan: an intent, slots, the defaults it applied, a one-line interpretation
+// and the expr filters to run. It never produces numbers.
+package planner
+
+import "github.com/memdb-oracle/memdb-oracle/analytics"
+
+// Intent is what the question asks for.
+type Intent string
+
+// The intents a plan can carry.
+const (
+	IntentLookup     Intent = "lookup"       // the numbers of one or more cells
+	IntentCompare    Intent = "compare"      // which is fastest / lowest p99 / X vs Y / how many times
+	IntentScaling    Intent = "scaling"      // a metric over cores
+	IntentEffect     Intent = "effect"       // what one knob (pipeline, value size, ratio) does
+	IntentMemory     Intent = "memory"       // bytes per key (measured table in knowledge)
+	IntentFailover   Intent = "failover"     // Sentinel outage (measured table in knowledge)
+	IntentClaim      Intent = "claim"        // a vendor or third-party claim checked against runs
+	IntentDefine     Intent = "define"       // a glossary term
+	IntentHelp       Intent = "help"         // what the bot can answer
+	IntentOutOfScope Intent = "out_of_scope" // not about the five engines' measurements
+	IntentNoData     Intent = "no_data"      // a combination that was never measured
+	IntentClarify    Intent = "clarify"      // genuinely ambiguous: ask back with options
+)
+
+// Slots are the knobs a question set (or inherited, or defaulted). Zero
+// values mean "not set". Engine, mode and ratio values use the filter
+// vocabulary ("dragonfly", "cluster-sat", "1:10", "mget10").
+type Slots struct {
+	Engines    []string `json:"engines,omitempty"`
+	Modes      []string `json:"modes,omitempty"`
+	Cores      []int    `json:"cores,omitempty"`
+	Ratio      string   `json:"ratio,omitempty"`
+	ValueBytes int      `json:"value_bytes,omitempty"`
+	Pipeline   int      `json:"pipeline,omitempty"`
+	Session    int      `json:"session,omitempty"`
+	// Metric is a filter-vocabulary metric (ops_per_sec, p50_ms, p99_ms,
+	// p999_ms, ops_per_core, hit_rate, kb_per_sec) or a measured-table
+	// metric (bytes_per_key, outage_s).
+	Metric string `json:"metric,omitempty"`
+	// Knob is what an effect or scaling plan varies: "cores", "pipeline",
+	// "value_bytes" or "ratio".
+	Knob string `json:"knob,omitempty"`
+	// DownAfterMs is the Sentinel down-after-milliseconds of a failover question.
+	DownAfterMs int `json:"down_after_ms,omitempty"`
+	// TermID and ClaimID name knowledge entries ("term:pipelining", "claim:dragonfly-25x").
+	TermID  string `json:"term_id,omitempty"`
+	ClaimID string `json:"claim_id,omitempty"`
+	// Versions are engine versions the user mentioned ("Redis 9"), which
+	// are not necessarily the versions tested.
+	Versions []string `json:"versions,omitempty"`
+}
+
+// Query is one filter the bot runs through analytics, with the metric it
+// reads from the resulting cells and the series label answers show.
+type Query struct {
+	Label  string `json:"label"`
+	Filter string `json:"filter"`
+	Metric string `json:"metric"`
+}
+
+// Order says how compare plans rank cells: "desc" (higher is better, e.g.
+// throughput) or "asc" (lower is better, e.g. latency).
+type Order string
+
+// Ranking orders.
+const (
+	OrderDesc Order = "desc"
+	OrderAsc  Order = "asc"
+)
+
+// Plan is the planner's output: everything the bot needs to run queries and
+// compose an answer, and nothing numeric.
+type Plan struct {
+	Intent   Intent `json:"intent"`
+	Question string `json:"question"`
+	Slots    Slots  `json:"slots"`
+	// Defaults lists, in words, each default applied ("SET:GET 1:10 (read-heavy)").
+	Defaults []string `json:"defaults,omitempty"`
+	// Inherited lists the slots taken from the thread's previous plan.
+	Inherited []string `json:"inherited,omitempty"`
+	// Interpretation is the one-line human reading of the plan, defaults included.
+	Interpretation string  `json:"interpretation"`
+	Queries        []Query `json:"queries,omitempty"`
+	Order          Order   `json:"order,omitempty"`
+	// Missing names each requested part that was never measured (no_data),
+	// e.g. "pipeline 64 was never measured — only 1 and 16".
+	Missing []string `json:"missing,omitempty"`
+	// Nearest holds the closest measured cells for no_data plans.
+	Nearest []analytics.Neighbor `json:"nearest,omitempty"`
+	// Notes are remarks the answer must carry (e.g. "Redis 9 is not the
+	// version tested: Redis 8.2.8 was").
+	Notes []string `json:"notes,omitempty"`
+	// Options are the choices a clarify plan offers; Suggestions are example
+	// questions for help and "not understood" answers.
+	Options     []string `json:"options,omitempty"`
+	Suggestions []string `json:"suggestions,omitempty"`
+	// Source says who produced the plan: "rules" or "llm".
+	Source string `json:"source,omitempty"`
+}
