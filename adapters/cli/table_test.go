@@ -1,0 +1,54 @@
+package cli
+
+import "testing"
+
+func TestAlignTables(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{
+			name: "columns of a ragged table line up",
+			in: "Headline.\n\n" +
+				"| Series | Cores | Throughput |\n" +
+				"|---|---|---:|\n" +
+				"| Dragonfly (single process) | 48 | 15.5M ops/s |\n" +
+				"| Redis Cluster — realistic (one normal client) | 48 | 4.6M ops/s |\n" +
+				"\nSources: x",
+			want: "Headline.\n\n" +
+				"| Series                                        | Cores |  Throughput |\n" +
+				"| --------------------------------------------- | ----- | ----------: |\n" +
+				"| Dragonfly (single process)                    | 48    | 15.5M ops/s |\n" +
+				"| Redis Cluster — realistic (one normal client) | 48    |  4.6M ops/s |\n" +
+				"\nSources: x",
+		},
+		{
+			name: "escaped pipes stay inside their cell",
+			in:   "| a | b |\n|-|-|\n| x \\| y | z |",
+			want: "| a      | b   |\n| ------ | --- |\n| x \\| y | z   |",
+		},
+		{
+			name: "short rows are padded with empty cells",
+			in:   "| a | b |\n|---|---|\n| x |",
+			want: "| a   | b   |\n| --- | --- |\n| x   |     |",
+		},
+		{
+			name: "pipe lines without a separator row are left alone",
+			in:   "| not | a table |\n| really |",
+			want: "| not | a table |\n| really |",
+		},
+		{
+			name: "text without tables is unchanged",
+			in:   "plain **Markdown**\n- item | with pipe\n",
+			want: "plain **Markdown**\n- item | with pipe\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AlignTables(tt.in); got != tt.want {
+				t.Errorf("AlignTables:\n got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
