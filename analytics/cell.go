@@ -1,5 +1,7 @@
 package analytics
 
+import "slices"
+
 // CellKey identifies one measured combination. Repetitions of the same
 // combination share a CellKey.
 type CellKey struct {
@@ -68,4 +70,14 @@ func (r Result) RunIDs() []string {
 		ids = append(ids, c.RunIDs...)
 	}
 	return ids
+}
+
+// clone returns a copy that shares no memory with c.
+func (c Cell) clone() Cell {
+	if c.HitRate != nil {
+		h := *c.HitRate
+		c.HitRate = &h
+	}
+	c.RunIDs = slices.Clone(c.RunIDs)
+	return c
 }

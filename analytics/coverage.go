@@ -1,5 +1,11 @@
 package analytics
 
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
 // SeriesCoverage lists, for one (session, engine, mode), the values each knob
 // was measured at, sorted ascending (ratios in the order 1:10, 1:1, mget10, mset10).
 type SeriesCoverage struct {
@@ -20,4 +26,168 @@ type SeriesCoverage struct {
 type Neighbor struct {
 	Cell
 	Differs []string `json:"differs"`
+}
+
+// Coverage lists, per (session, engine, mode), the knob values measured, in
+// cell order.
+func (s *Store) Coverage() []SeriesCoverage {
+	return coverage(s.current())
+}
+
+func coverage(snap *snapshot) []SeriesCoverage {
+	type series struct {
+		session      int
+		engine, mode string
+	}
+	var out []SeriesCoverage
+	pos := map[series]int{}
+	for _, c := range snap.cells { // cells are in cell order, so series are too
+		k := series{c.Session, c.Engine, c.Mode}
+		i, ok := pos[k]
+		if !ok {
+			i = len(out)
+			pos[k] = i
+			out = append(out, SeriesCoverage{Session: c.Session, Engine: c.Engine, Mode: c.Mode})
+		}
+		sc := &out[i]
+		sc.Cores = addSorted(sc.Cores, c.Cores, cmp.Compare[int])
+		sc.Ratios = addSorted(sc.Ratios, c.Ratio, func(a, b string) int { return compareIn(ratioOrder, a, b) })
+		sc.ValueBytes = addSorted(sc.ValueBytes, c.ValueBytes, cmp.Compare[int])
+		sc.Pipelines = addSorted(sc.Pipelines, c.Pipeline, cmp.Compare[int])
+		sc.Runs += c.Reps
+		sc.Cells++
+	}
+	return out
+}
+
+func addSorted[T comparable](list []T, v T, compare func(a, b T) int) []T {
+	i, found := slices.BinarySearchFunc(list, v, compare)
+	if found {
+		return list
+	}
+	return slices.Insert(list, i, v)
+}
+
+// Exists reports whether the exact combination was measured. A zero field
+// in k (Session 0, Engine "", Cores 0 …) matches any value of that knob.
+func (s *Store) Exists(k CellKey) bool {
+	snap := s.current()
+	if _, ok := snap.keys[k]; ok {
+		return true
+	}
+	if !k.partial() {
+		return false
+	}
+	for _, c := range snap.cells {
+		if len(differs(k, c.CellKey)) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// partial reports whether some knob of k is left open (zero).
+func (k CellKey) partial() bool {
+	return k.Session == 0 || k.Engine == "" || k.Mode == "" || k.Cores == 0 ||
+		k.Ratio == "" || k.ValueBytes == 0 || k.Pipeline == 0
+}
+
+// Knob names as Neighbor.Differs reports them (filter vocabulary names).
+const (
+	KnobSession    = "session"
+	KnobEngine     = "engine"
+	KnobMode       = "mode"
+	KnobCores      = "cores"
+	KnobRatio      = "ratio"
+	KnobValueBytes = "value_bytes"
+	KnobPipeline   = "pipeline"
+)
+
+// differs lists the knobs in which the measured cell m differs from the
+// request k; zero fields of k match anything.
+func differs(k, m CellKey) []string {
+	var d []string
+	if k.Session != 0 && k.Session != m.Session {
+		d = append(d, KnobSession)
+	}
+	if k.Engine != "" && k.Engine != m.Engine {
+		d = append(d, KnobEngine)
+	}
+	if k.Mode != "" && k.Mode != m.Mode {
+		d = append(d, KnobMode)
+	}
+	if k.Cores != 0 && k.Cores != m.Cores {
+		d = append(d, KnobCores)
+	}
+	if k.Ratio != "" && k.Ratio != m.Ratio {
+		d = append(d, KnobRatio)
+	}
+	if k.ValueBytes != 0 && k.ValueBytes != m.ValueBytes {
+		d = append(d, KnobValueBytes)
+	}
+	if k.Pipeline != 0 && k.Pipeline != m.Pipeline {
+		d = append(d, KnobPipeline)
+	}
+	return d
+}
+
+// distance weighs how far a measured cell is from a request: an engine
+// change is far (another product), a session, mode or ratio change counts
+// one each, and cores, value size and pipeline count half a point per
+// doubling.
+func distance(k, m CellKey, d []string) float64 {
+	dist := 0.0
+	for _, knob := range d {
+		switch knob {
+		case KnobEngine:
+			dist += 10
+		case KnobSession, KnobMode, KnobRatio:
+			dist++
+		case KnobCores:
+			dist += 0.5 * math.Abs(math.Log2(float64(m.Cores)/float64(k.Cores)))
+		case KnobValueBytes:
+			dist += 0.5 * math.Abs(math.Log2(float64(m.ValueBytes)/float64(k.ValueBytes)))
+		case KnobPipeline:
+			dist += 0.5 * math.Abs(math.Log2(float64(m.Pipeline)/float64(k.Pipeline)))
+		}
+	}
+	return dist
+}
+
+// Nearest returns up to n measured cells closest to k, preferring cells
+// that differ in one knob, each naming the knobs that differ. Cells that
+// differ only in another engine come after every same-engine cell; ties
+// keep cell order. Zero fields of k match anything. An exact match, if
+// any, comes first with no differing knobs.
+func (s *Store) Nearest(k CellKey, n int) []Neighbor {
+	if n <= 0 {
+		return nil
+	}
+	type cand struct {
+		i    int
+		d    []string
+		rank int
+		dist float64
+	}
+	snap := s.current()
+	cands := make([]cand, 0, len(snap.cells))
+	for i, c := range snap.cells {
+		d := differs(k, c.CellKey)
+		rank := 1 // several knobs differ
+		switch {
+		case slices.Contains(d, KnobEngine):
+			rank = 2
+		case len(d) <= 1:
+			rank = 0
+		}
+		cands = append(cands, cand{i: i, d: d, rank: rank, dist: distance(k, c.CellKey, d)})
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.dist, b.dist), cmp.Compare(len(a.d), len(b.d)))
+	})
+	out := make([]Neighbor, 0, min(n, len(cands)))
+	for _, c := range cands[:min(n, len(cands))] {
+		out = append(out, Neighbor{Cell: snap.cells[c.i].clone(), Differs: c.d})
+	}
+	return out
 }

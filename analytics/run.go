@@ -1,5 +1,10 @@
 package analytics
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Run is one memtier_benchmark measurement: every column of the capture CSVs,
 // typed, plus where it came from and its stable ID.
 type Run struct {
@@ -48,3 +53,36 @@ var (
 	Engines = []string{"dragonfly", "redis", "valkey", "keydb", "garnet"}
 	Modes   = []string{"single", "cluster", "cluster-sat"}
 )
+
+// clone returns a copy that shares no memory with r.
+func (r Run) clone() Run {
+	if r.HitRate != nil {
+		h := *r.HitRate
+		r.HitRate = &h
+	}
+	return r
+}
+
+// sameMeasurement reports whether two runs hold the same measured values,
+// ignoring where each was read from.
+func (r Run) sameMeasurement(o Run) bool {
+	r.SourceFile, r.SourceLine, o.SourceFile, o.SourceLine = "", 0, "", 0
+	rh, oh := r.HitRate, o.HitRate
+	r.HitRate, o.HitRate = nil, nil
+	if (rh == nil) != (oh == nil) || (rh != nil && *rh != *oh) {
+		return false
+	}
+	return r == o
+}
+
+// MakeID builds the stable run ID described on Run.ID.
+func MakeID(session int, runID, engine, mode string, cores, pipeline int, ratio string, valueBytes, rep int) string {
+	return fmt.Sprintf("run-s%d-%s-%s-%s-%dc-p%d-%s-d%d-rep%d",
+		session, runID, engine, mode, cores, pipeline, strings.ReplaceAll(ratio, ":", "-"), valueBytes, rep)
+}
+
+// Key returns the cell the run belongs to.
+func (r Run) Key() CellKey {
+	return CellKey{Session: r.Session, Engine: r.Engine, Mode: r.Mode, Cores: r.Cores,
+		Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline}
+}

@@ -1,0 +1,260 @@
+package analytics
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Columns lists the CSV header every capture file carries, in file order.
+var Columns = []string{
+	"run_id", "note", "engine", "mode", "shards", "server_threads", "shard_io_threads",
+	"cores_used", "server_cpus", "client_cpus", "client_threads", "client_conns", "pipeline",
+	"ratio", "data_bytes", "key_max", "test_time", "populate", "rep", "ops_per_sec",
+	"ops_per_core", "p50_ms", "p99_ms", "p999_ms", "hit_rate", "hits_per_sec",
+	"misses_per_sec", "conn_errors", "kb_per_sec",
+}
+
+var (
+	runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	ratioPattern = regexp.MustCompile(`^([1-9][0-9]{0,3}:[1-9][0-9]{0,3}|m(get|set)[1-9][0-9]{0,3})$`)
+)
+
+// header maps each known column to its index in the file.
+type header map[string]int
+
+// parseHeader checks a header row: every column present once, nothing unknown.
+func parseHeader(rec []string) (header, []RowProblem) {
+	h := header{}
+	var probs []RowProblem
+	for i, name := range rec {
+		name = strings.TrimSpace(strings.TrimPrefix(name, "\ufeff"))
+		switch {
+		case !slices.Contains(Columns, name):
+			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "unknown column"})
+		case hasKey(h, name):
+			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "column appears twice"})
+		default:
+			h[name] = i
+		}
+	}
+	for _, c := range Columns {
+		if !hasKey(h, c) {
+			probs = append(probs, RowProblem{Line: 1, Column: c, Reason: "missing column"})
+		}
+	}
+	return h, probs
+}
+
+func hasKey(h header, k string) bool { _, ok := h[k]; return ok }
+
+// rowParser reads one data row's fields into a Run, collecting a problem for
+// every bad field instead of stopping at the first.
+type rowParser struct {
+	h     header
+	rec   []string
+	line  int
+	probs []RowProblem
+}
+
+func (p *rowParser) bad(col, format string, a ...any) {
+	p.probs = append(p.probs, RowProblem{Line: p.line, Column: col, Reason: fmt.Sprintf(format, a...)})
+}
+
+func (p *rowParser) str(col string) string { return p.rec[p.h[col]] }
+
+// int parses a whole number no smaller than min.
+func (p *rowParser) int(col string, min int) int {
+	s := p.str(col)
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange):
+		p.bad(col, "number out of range: %q", clip(s))
+	case err != nil:
+		p.bad(col, "not a whole number: %q", clip(s))
+	case n < min && min == 1:
+		p.bad(col, "must be positive, got %d", n)
+	case n < min:
+		p.bad(col, "must be at least %d, got %d", min, n)
+	}
+	return n
+}
+
+// float parses a finite, non-negative number.
+func (p *rowParser) float(col string) float64 {
+	s := p.str(col)
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange):
+		p.bad(col, "number out of range: %q", clip(s))
+	case err != nil:
+		p.bad(col, "not a number: %q", clip(s))
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		p.bad(col, "not a finite number: %q", clip(s))
+	case f < 0:
+		p.bad(col, "must not be negative, got %s", s)
+	}
+	return f
+}
+
+// clip shortens a field for an error message.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// parseRow turns one data row into a Run. It reports every bad field; the
+// Run is meaningful only when no problem is returned.
+func parseRow(h header, rec []string, line, session int, file string) (Run, []RowProblem) {
+	if len(rec) != len(h) {
+		return Run{}, []RowProblem{{Line: line, Column: "", Reason: fmt.Sprintf("has %d fields, the header has %d", len(rec), len(h))}}
+	}
+	p := &rowParser{h: h, rec: rec, line: line}
+	r := Run{Session: session, SourceFile: file, SourceLine: line}
+
+	r.RunID = p.str("run_id")
+	if !runIDPattern.MatchString(r.RunID) {
+		p.bad("run_id", "must be 1-64 letters, digits, '.', '_' or '-', got %q", clip(r.RunID))
+	}
+	r.Note = p.str("note")
+	if !isPrintable(r.Note) || len(r.Note) > 200 {
+		p.bad("note", "must be printable text of at most 200 bytes")
+	}
+	r.Engine = p.str("engine")
+	if !slices.Contains(Engines, r.Engine) {
+		p.bad("engine", "unknown engine %q (known: %s)", clip(r.Engine), strings.Join(Engines, ", "))
+	}
+	r.Mode = p.str("mode")
+	if !slices.Contains(Modes, r.Mode) {
+		p.bad("mode", "unknown mode %q (known: %s)", clip(r.Mode), strings.Join(Modes, ", "))
+	}
+	r.Shards = p.int("shards", 0)
+	r.ServerThreads = p.int("server_threads", 0)
+	r.ShardIOThreads = p.int("shard_io_threads", 0)
+	r.Cores = p.int("cores_used", 1)
+	r.ServerCPUs = p.str("server_cpus")
+	if !isPrintable(r.ServerCPUs) || len(r.ServerCPUs) > 200 {
+		p.bad("server_cpus", "must be printable text of at most 200 bytes")
+	}
+	r.ClientCPUs = p.str("client_cpus")
+	if !isPrintable(r.ClientCPUs) || len(r.ClientCPUs) > 200 {
+		p.bad("client_cpus", "must be printable text of at most 200 bytes")
+	}
+	r.ClientThreads = p.int("client_threads", 0)
+	r.ClientConns = p.int("client_conns", 0)
+	r.Pipeline = p.int("pipeline", 1)
+	r.Ratio = p.str("ratio")
+	if !ratioPattern.MatchString(r.Ratio) {
+		p.bad("ratio", "must be SET:GET like 1:10, or mgetN/msetN, got %q", clip(r.Ratio))
+	}
+	r.ValueBytes = p.int("data_bytes", 1)
+	r.KeyMax = p.int("key_max", 0)
+	r.TestTimeS = p.int("test_time", 0)
+	r.Populate = p.int("populate", 0)
+	r.Rep = p.int("rep", 1)
+	r.OpsPerSec = p.float("ops_per_sec")
+	r.OpsPerCore = p.float("ops_per_core")
+	r.P50Ms = p.float("p50_ms")
+	r.P99Ms = p.float("p99_ms")
+	r.P999Ms = p.float("p999_ms")
+	if s := p.str("hit_rate"); s != "" {
+		h := p.float("hit_rate")
+		if h > 1 {
+			p.bad("hit_rate", "must be between 0 and 1, got %s", s)
+		}
+		r.HitRate = &h
+	}
+	r.HitsPerSec = p.float("hits_per_sec")
+	r.MissesPerSec = p.float("misses_per_sec")
+	r.ConnErrors = p.int("conn_errors", 0)
+	r.KBPerSec = p.float("kb_per_sec")
+
+	if len(p.probs) > 0 {
+		return Run{}, p.probs
+	}
+	r.ID = MakeID(session, r.RunID, r.Engine, r.Mode, r.Cores, r.Pipeline, r.Ratio, r.ValueBytes, r.Rep)
+	return r, nil
+}
+
+func isPrintable(s string) bool {
+	for _, c := range s {
+		if c < ' ' || c == 0x7f || c == '\uFFFD' {
+			return false
+		}
+	}
+	return true
+}
+
+// csvRow is one parsed data row, or the problems that kept it from parsing.
+type csvRow struct {
+	run   Run
+	line  int
+	probs []RowProblem
+}
+
+// maxProblems bounds how many problems one file reports, so a huge bad file
+// cannot produce a huge error.
+const maxProblems = 1000
+
+// readCSV reads a whole capture file: the header, then every row. It returns
+// the rows and every problem found; it never stops at the first bad row.
+func readCSV(r io.Reader, session int, file string) ([]csvRow, []RowProblem) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = false
+	headRec, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, []RowProblem{{Line: 1, Reason: "empty file: no header row"}}
+	}
+	if err != nil {
+		return nil, []RowProblem{{Line: 1, Reason: "unreadable header: " + csvReason(err)}}
+	}
+	h, probs := parseHeader(headRec)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	var rows []csvRow
+	for len(probs) < maxProblems {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.StartLine
+				if pe.Err != csv.ErrFieldCount {
+					probs = append(probs, RowProblem{Line: line, Reason: csvReason(err)})
+					continue
+				}
+			} else {
+				probs = append(probs, RowProblem{Line: line, Reason: "read error: " + err.Error()})
+				break
+			}
+		}
+		run, rowProbs := parseRow(h, rec, line, session, file)
+		probs = append(probs, rowProbs...)
+		rows = append(rows, csvRow{run: run, line: line, probs: rowProbs})
+	}
+	if len(rows) == 0 && len(probs) == 0 {
+		probs = append(probs, RowProblem{Line: 2, Reason: "no data rows after the header"})
+	}
+	return rows, probs
+}
+
+func csvReason(err error) string {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return "bad CSV: " + pe.Err.Error()
+	}
+	return err.Error()
+}
