@@ -229,11 +229,15 @@ func newSnapshot(runs []Run) *snapshot {
 // to debug.
 type badgerLogger struct{ log *slog.Logger }
 
-func (l badgerLogger) Errorf(f string, a ...any) { l.log.Error("badger: " + trimNL(fmt.Sprintf(f, a...))) }
+func (l badgerLogger) Errorf(f string, a ...any) {
+	l.log.Error("badger: " + trimNL(fmt.Sprintf(f, a...)))
+}
 func (l badgerLogger) Warningf(f string, a ...any) {
 	l.log.Warn("badger: " + trimNL(fmt.Sprintf(f, a...)))
 }
-func (l badgerLogger) Infof(f string, a ...any) { l.log.Debug("badger: " + trimNL(fmt.Sprintf(f, a...))) }
+func (l badgerLogger) Infof(f string, a ...any) {
+	l.log.Debug("badger: " + trimNL(fmt.Sprintf(f, a...)))
+}
 func (l badgerLogger) Debugf(f string, a ...any) {
 	l.log.Debug("badger: " + trimNL(fmt.Sprintf(f, a...)))
 }
