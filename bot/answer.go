@@ -57,6 +57,8 @@ type Row struct {
 	P50Ms      float64  `json:"p50_ms"`
 	P99Ms      float64  `json:"p99_ms"`
 	P999Ms     float64  `json:"p999_ms"`
+	OpsPerCore float64  `json:"ops_per_core,omitempty"`
+	KBPerSec   float64  `json:"kb_per_sec,omitempty"`
 	HitRate    *float64 `json:"hit_rate,omitempty"`
 	Floor      bool     `json:"floor,omitempty"`   // Garnet: "at least", client-limited
 	Differs    []string `json:"differs,omitempty"` // nearest rows: knobs that differ from the request

@@ -1,0 +1,103 @@
+package bot
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// FormatOps renders a throughput the way answers say it (DESIGN §3):
+// "15.5M ops/s" from a million up, "636K ops/s" below.
+func FormatOps(v float64) string { return formatOpsShort(v) + " ops/s" }
+
+// formatOpsShort is FormatOps without the unit: "15.5M", "636K".
+func formatOpsShort(v float64) string {
+	switch {
+	case math.Abs(v) >= 999_950:
+		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
+	case math.Abs(v) >= 1000:
+		return strconv.FormatFloat(math.Round(v/1e3), 'f', 0, 64) + "K"
+	default:
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+}
+
+// FormatMs renders a latency in milliseconds for prose: two decimals below
+// 1 ms (0.78), three from 1 to 10 ms (4.847), one from 10 ms (35.2), whole
+// numbers from 100 ms. Tables use formatMsExact.
+func FormatMs(v float64) string { return formatMsShort(v) + " ms" }
+
+func formatMsShort(v float64) string {
+	switch {
+	case v < 1:
+		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
+	case v < 10:
+		return trimZeros(strconv.FormatFloat(v, 'f', 3, 64))
+	case v < 100:
+		return trimZeros(strconv.FormatFloat(v, 'f', 1, 64))
+	default:
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+}
+
+// formatMsExact renders a latency with the source's three decimals, trailing
+// zeros trimmed (tables and exact values).
+func formatMsExact(v float64) string { return trimZeros(strconv.FormatFloat(v, 'f', 3, 64)) }
+
+// FormatRatio renders a multiple: "3.4×", and two decimals below 1 ("0.38×").
+func FormatRatio(r float64) string {
+	if r < 0.995 {
+		return trimZeros(strconv.FormatFloat(r, 'f', 2, 64)) + "×"
+	}
+	return strconv.FormatFloat(r, 'f', 1, 64) + "×"
+}
+
+// FormatPercent renders a fraction as a whole percentage: 0.3813 → "38%".
+func FormatPercent(f float64) string {
+	return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + "%"
+}
+
+// formatExact renders a number with thousands separators and the decimals
+// it has, e.g. 15473658.395 → "15,473,658.395".
+func formatExact(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+// formatValueBytes renders a value size: "100 B", "1 KB" for 1024 bytes.
+func formatValueBytes(n int) string {
+	if n > 0 && n%1024 == 0 {
+		return strconv.Itoa(n/1024) + " KB"
+	}
+	return strconv.Itoa(n) + " B"
+}
+
+// formatHitRate renders a hit rate (0..1) as a percentage with up to one decimal.
+func formatHitRate(v float64) string {
+	return trimZeros(strconv.FormatFloat(v*100, 'f', 1, 64)) + "%"
+}
+
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}

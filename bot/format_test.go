@@ -1,0 +1,35 @@
+package bot
+
+import "testing"
+
+func TestNumberStyleFollowsDesign(t *testing.T) {
+	tests := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"throughput above a million has one decimal and M", FormatOps(15473658.395), "15.5M ops/s"},
+		{"throughput below a million is whole thousands", FormatOps(635598.77), "636K ops/s"},
+		{"a ceiling rounds to one decimal", FormatOps(40576639.07), "40.6M ops/s"},
+		{"just under a million rounds up to 1.0M", FormatOps(999960), "1.0M ops/s"},
+		{"sub-millisecond latency has two decimals", FormatMs(0.775), "0.78 ms"},
+		{"single-digit latency keeps three decimals", FormatMs(4.847), "4.847 ms"},
+		{"tens of milliseconds have one decimal", FormatMs(35.199), "35.2 ms"},
+		{"trailing zeros are trimmed", FormatMs(2.5), "2.5 ms"},
+		{"a multiple has one decimal and a times sign", FormatRatio(3.3796), "3.4×"},
+		{"a fraction of one keeps two decimals", FormatRatio(0.3813), "0.38×"},
+		{"a percentage is whole", FormatPercent(0.3813), "38%"},
+		{"exact values get separators", formatExact(15473658.395), "15,473,658.395"},
+		{"exact small values stay plain", formatExact(146.1), "146.1"},
+		{"1024 bytes read as 1 KB", formatValueBytes(1024), "1 KB"},
+		{"100 bytes read as 100 B", formatValueBytes(100), "100 B"},
+		{"exact latency keeps the source's decimals", formatMsExact(35.199), "35.199"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,65 @@
+package bot
+
+// AskJSON is the object `ask --json` prints and `POST /api/ask` returns,
+// exactly as DESIGN §4 specifies. Build it with JSON.
+type AskJSON struct {
+	Kind           Kind          `json:"kind"`
+	Interpretation string        `json:"interpretation"`
+	Text           string        `json:"text"`
+	Filters        []string      `json:"filters"`
+	Rows           []JSONRow     `json:"rows"`
+	Nearest        []JSONRow     `json:"nearest"`
+	RunIDs         []string      `json:"run_ids"`
+	Sources        []SourceEntry `json:"sources"`
+}
+
+// JSONRow is one measured cell in the JSON object, with exact medians.
+type JSONRow struct {
+	Engine     string   `json:"engine"`
+	Mode       string   `json:"mode"`
+	Session    int      `json:"session"`
+	Cores      int      `json:"cores"`
+	Ratio      string   `json:"ratio"`
+	ValueBytes int      `json:"value_bytes"`
+	Pipeline   int      `json:"pipeline"`
+	Reps       int      `json:"reps"`
+	OpsPerSec  float64  `json:"ops_per_sec"`
+	P50Ms      float64  `json:"p50_ms"`
+	P99Ms      float64  `json:"p99_ms"`
+	P999Ms     float64  `json:"p999_ms"`
+	RunIDs     []string `json:"run_ids"`
+}
+
+// JSON converts an answer into the DESIGN §4 object. Slices are never nil,
+// so they encode as [] rather than null; "text" is Markdown(a).
+func JSON(a Answer) AskJSON {
+	return AskJSON{
+		Kind:           a.Kind,
+		Interpretation: a.Interpretation,
+		Text:           Markdown(a),
+		Filters:        nonNil(a.Sources.Filters),
+		Rows:           jsonRows(a.Rows),
+		Nearest:        jsonRows(a.Nearest),
+		RunIDs:         nonNil(a.Sources.RunIDs),
+		Sources:        nonNil(a.Sources.Entries),
+	}
+}
+
+func jsonRows(rows []Row) []JSONRow {
+	out := make([]JSONRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, JSONRow{
+			Engine: r.Engine, Mode: r.Mode, Session: r.Session, Cores: r.Cores, Ratio: r.Ratio,
+			ValueBytes: r.ValueBytes, Pipeline: r.Pipeline, Reps: r.Reps, OpsPerSec: r.OpsPerSec,
+			P50Ms: r.P50Ms, P99Ms: r.P99Ms, P999Ms: r.P999Ms, RunIDs: nonNil(r.RunIDs),
+		})
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,174 @@
+package bot
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+)
+
+// SeriesName is the name users see for an engine and mode (DESIGN §2):
+// "Dragonfly (single process)", "Redis Cluster — realistic (one normal
+// client)", "Valkey Cluster — fully driven ceiling (one client per shard)",
+// "Garnet (single process, client-limited floor)".
+func SeriesName(engine, mode string) string {
+	name := EngineName(engine)
+	switch mode {
+	case "cluster":
+		return name + " Cluster — realistic (one normal client)"
+	case "cluster-sat":
+		return name + " Cluster — fully driven ceiling (one client per shard)"
+	}
+	if engine == "garnet" {
+		return name + " (single process, client-limited floor)"
+	}
+	return name + " (single process)"
+}
+
+// shortSeries is the compact series name tables and headlines use.
+func shortSeries(engine, mode string) string {
+	name := EngineName(engine)
+	switch mode {
+	case "cluster":
+		return name + " Cluster (realistic)"
+	case "cluster-sat":
+		return name + " Cluster (fully driven ceiling)"
+	}
+	return name + " (single process)"
+}
+
+// EngineName capitalises an engine of the filter vocabulary.
+func EngineName(engine string) string {
+	switch engine {
+	case "dragonfly":
+		return "Dragonfly"
+	case "redis":
+		return "Redis"
+	case "valkey":
+		return "Valkey"
+	case "keydb":
+		return "KeyDB"
+	case "garnet":
+		return "Garnet"
+	}
+	return engine
+}
+
+// RowFromCell turns a measured cell into the row answers show.
+func RowFromCell(c analytics.Cell) Row {
+	return Row{
+		Series:     SeriesName(c.Engine, c.Mode),
+		Engine:     c.Engine,
+		Mode:       c.Mode,
+		Session:    c.Session,
+		Cores:      c.Cores,
+		Ratio:      c.Ratio,
+		ValueBytes: c.ValueBytes,
+		Pipeline:   c.Pipeline,
+		Reps:       c.Reps,
+		OpsPerSec:  c.OpsPerSec,
+		OpsPerCore: c.OpsPerCore,
+		P50Ms:      c.P50Ms,
+		P99Ms:      c.P99Ms,
+		P999Ms:     c.P999Ms,
+		HitRate:    c.HitRate,
+		KBPerSec:   c.KBPerSec,
+		Floor:      c.Engine == "garnet",
+		RunIDs:     slices.Clone(c.RunIDs),
+	}
+}
+
+// Metric returns the row's median of a filter-vocabulary metric and
+// whether the row has it.
+func (r Row) Metric(name string) (float64, bool) {
+	switch name {
+	case "ops_per_sec", "":
+		return r.OpsPerSec, true
+	case "ops_per_core":
+		return r.OpsPerCore, true
+	case "p50_ms":
+		return r.P50Ms, true
+	case "p99_ms":
+		return r.P99Ms, true
+	case "p999_ms":
+		return r.P999Ms, true
+	case "kb_per_sec":
+		return r.KBPerSec, true
+	case "hit_rate":
+		if r.HitRate == nil {
+			return 0, false
+		}
+		return *r.HitRate, true
+	}
+	return 0, false
+}
+
+func (r Row) key() analytics.CellKey {
+	return analytics.CellKey{Session: r.Session, Engine: r.Engine, Mode: r.Mode, Cores: r.Cores,
+		Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline}
+}
+
+// sortRows orders rows the way analytics orders cells: session, engine
+// order, mode order, cores, ratio, value size, pipeline.
+func sortRows(rows []Row) {
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		return cmp.Or(
+			cmp.Compare(a.Session, b.Session),
+			cmp.Compare(indexOr(analytics.Engines, a.Engine), indexOr(analytics.Engines, b.Engine)),
+			cmp.Compare(indexOr(analytics.Modes, a.Mode), indexOr(analytics.Modes, b.Mode)),
+			cmp.Compare(a.Cores, b.Cores),
+			cmp.Compare(indexOr(ratioOrder, a.Ratio), indexOr(ratioOrder, b.Ratio)),
+			cmp.Compare(a.ValueBytes, b.ValueBytes),
+			cmp.Compare(a.Pipeline, b.Pipeline),
+		)
+	})
+}
+
+var ratioOrder = []string{"1:10", "1:1", "mget10", "mset10"}
+
+func indexOr(list []string, s string) int {
+	if i := slices.Index(list, s); i >= 0 {
+		return i
+	}
+	return len(list)
+}
+
+// dedupeRows drops rows of a cell already present, keeping the first.
+func dedupeRows(rows []Row) []Row {
+	seen := map[analytics.CellKey]bool{}
+	out := rows[:0:0]
+	for _, r := range rows {
+		if seen[r.key()] {
+			continue
+		}
+		seen[r.key()] = true
+		out = append(out, r)
+	}
+	return out
+}
+
+// ratioWords names a SET:GET ratio or multi-key workload for prose.
+func ratioWords(ratio string) string {
+	switch ratio {
+	case "1:10":
+		return "SET:GET 1:10 (read-heavy)"
+	case "1:1":
+		return "SET:GET 1:1 (mixed)"
+	case "mget10":
+		return "MGET of 10 keys per command"
+	case "mset10":
+		return "MSET of 10 keys per command"
+	}
+	return ratio
+}
+
+// ratioShort names a ratio in a table cell.
+func ratioShort(ratio string) string {
+	switch ratio {
+	case "mget10":
+		return "MGET×10"
+	case "mset10":
+		return "MSET×10"
+	}
+	return ratio
+}
