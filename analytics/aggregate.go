@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -109,7 +110,9 @@ func aggregate(runs []Run, idx []int) []Cell {
 }
 
 // Median returns the median of the values (the mean of the two middle values
-// for an even count; 0 for none). It reorders vals.
+// for an even count; 0 for none), rounded to six decimal places so that
+// averaging two decimal figures gives the decimal result (15473658.395, not
+// 15473658.394999999). It reorders vals.
 func Median(vals []float64) float64 {
 	n := len(vals)
 	if n == 0 {
@@ -119,7 +122,7 @@ func Median(vals []float64) float64 {
 	if n%2 == 1 {
 		return vals[n/2]
 	}
-	return (vals[n/2-1] + vals[n/2]) / 2
+	return math.Round((vals[n/2-1]+vals[n/2])/2*1e6) / 1e6
 }
 
 // sortKeys puts cell keys in cell order: session, engine order, mode order,

@@ -131,24 +131,28 @@ func differs(k, m CellKey) []string {
 	return d
 }
 
-// distance weighs how far a measured cell is from a request: an engine
-// change is far (another product), a session, mode or ratio change counts
-// one each, and cores, value size and pipeline count half a point per
-// doubling.
+// distance weighs how far a measured cell is from a request, roughly by
+// how much the knob moves throughput: an engine change is far (another
+// product); a session or mode change counts 1, a ratio change 0.75; cores
+// count 1 per doubling, pipeline depth 0.5 per doubling and value size 0.25
+// per doubling.
 func distance(k, m CellKey, d []string) float64 {
+	doublings := func(a, b int) float64 { return math.Abs(math.Log2(float64(a) / float64(b))) }
 	dist := 0.0
 	for _, knob := range d {
 		switch knob {
 		case KnobEngine:
 			dist += 10
-		case KnobSession, KnobMode, KnobRatio:
+		case KnobSession, KnobMode:
 			dist++
+		case KnobRatio:
+			dist += 0.75
 		case KnobCores:
-			dist += 0.5 * math.Abs(math.Log2(float64(m.Cores)/float64(k.Cores)))
-		case KnobValueBytes:
-			dist += 0.5 * math.Abs(math.Log2(float64(m.ValueBytes)/float64(k.ValueBytes)))
+			dist += doublings(m.Cores, k.Cores)
 		case KnobPipeline:
-			dist += 0.5 * math.Abs(math.Log2(float64(m.Pipeline)/float64(k.Pipeline)))
+			dist += 0.5 * doublings(m.Pipeline, k.Pipeline)
+		case KnobValueBytes:
+			dist += 0.25 * doublings(m.ValueBytes, k.ValueBytes)
 		}
 	}
 	return dist

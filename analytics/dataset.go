@@ -1,8 +1,11 @@
 package analytics
 
 import (
+	"bytes"
 	"embed"
+	"fmt"
 	"path"
+	"sort"
 )
 
 // datasetFS holds the two capture files from the benchmark's public
@@ -30,4 +33,27 @@ func DefaultDataset() []DatasetFile {
 		{Path: "dataset/runs-aws.csv", Session: 1},
 		{Path: "dataset/runs-session2-aws.csv", Session: 2},
 	}
+}
+
+// EmbeddedFingerprint is the Fingerprint a store holding exactly the
+// embedded dataset has.
+func EmbeddedFingerprint() (string, error) {
+	var runs []Run
+	for _, f := range DefaultDataset() {
+		b, err := f.Open()
+		if err != nil {
+			return "", fmt.Errorf("embedded dataset: %w", err)
+		}
+		rows, probs := readCSV(bytes.NewReader(b), f.Session, f.Name())
+		if len(probs) > 0 {
+			return "", &ImportError{File: f.Name(), Problems: probs}
+		}
+		for _, r := range rows {
+			if Keep(r.run) {
+				runs = append(runs, r.run)
+			}
+		}
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].ID < runs[j].ID })
+	return fingerprint(runs), nil
 }

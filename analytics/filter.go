@@ -280,6 +280,9 @@ func translate(filter string, err error) *FilterError {
 	fe := &FilterError{Filter: filter, Pos: -1, Msg: "invalid filter: " + err.Error()}
 	var xe *file.Error
 	if !errors.As(err, &xe) {
+		if got, ok := strings.CutPrefix(err.Error(), "expected bool, but got "); ok {
+			fe.Msg = notCondition(got)
+		}
 		return fe
 	}
 	msg := xe.Message
@@ -292,8 +295,7 @@ func translate(filter string, err error) *FilterError {
 		fe.Msg = unknownField(name)
 	case strings.HasPrefix(msg, "expected bool, but got "):
 		fe.Pos = -1
-		fe.Msg = fmt.Sprintf("filter must be a condition that is true or false for each run, but it gives %s (for example: cores == 48)",
-			describeType(strings.TrimPrefix(msg, "expected bool, but got ")))
+		fe.Msg = notCondition(strings.TrimPrefix(msg, "expected bool, but got "))
 	case strings.Contains(msg, "mismatched types"):
 		fe.Msg = mismatch(filter, fe.Pos, msg)
 	case strings.HasPrefix(msg, "unexpected token") || strings.HasPrefix(msg, "unexpected") ||
@@ -308,6 +310,10 @@ func translate(filter string, err error) *FilterError {
 		}
 	}
 	return fe
+}
+
+func notCondition(got string) string {
+	return fmt.Sprintf("filter must be a condition, true or false for each run, but it gives %s (for example: cores == 48)", describeType(got))
 }
 
 // unknownField names the closest real field, if one is close.

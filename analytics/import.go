@@ -1,13 +1,13 @@
 package analytics
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 
 	badger "github.com/dgraph-io/badger/v4"
 )
@@ -189,7 +189,7 @@ func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 		if err != nil {
 			return reports, fmt.Errorf("embedded dataset: %w", err)
 		}
-		rep, err := s.Import(ctx, f.Name(), strings.NewReader(string(b)), f.Session)
+		rep, err := s.Import(ctx, f.Name(), bytes.NewReader(b), f.Session)
 		if err != nil {
 			return reports, fmt.Errorf("importing the embedded dataset: %w", err)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
 // app holds what commands share: configuration, I/O and the lazily opened
@@ -17,6 +19,8 @@ type app struct {
 	log    *slog.Logger
 
 	closers []func() error
+
+	st *analytics.Store // opened once by store() (app_store.go)
 }
 
 func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) *app {
