@@ -110,26 +110,37 @@ type SourceEntry struct {
 // Chart is a platform-neutral chart description built from the same rows
 // as the table.
 type Chart struct {
-	Title   string        `json:"title"`
-	XLabel  string        `json:"x_label"`
-	YLabel  string        `json:"y_label"`
-	YUnit   string        `json:"y_unit"`
-	LogY    bool          `json:"log_y"`
-	Series  []ChartSeries `json:"series"`
-	AltText string        `json:"alt_text"`
+	Kind  ChartKind `json:"kind"` // line (over cores) or grouped bars
+	Title string    `json:"title"`
+	// Subtitle carries the notes a reader needs for the values (medians,
+	// single runs, floors, separate sessions).
+	Subtitle string `json:"subtitle,omitempty"`
+	XLabel   string `json:"x_label"`
+	// XCategorical says the x values are categories, shown evenly spaced
+	// by their XLabel in order of X.
+	XCategorical bool          `json:"x_categorical,omitempty"`
+	YLabel       string        `json:"y_label"`
+	YUnit        string        `json:"y_unit"`
+	LogY         bool          `json:"log_y"`
+	Series       []ChartSeries `json:"series"`
+	AltText      string        `json:"alt_text"`
 }
 
 // ChartSeries is one line or set of points.
 type ChartSeries struct {
 	Name    string       `json:"name"`
+	Engine  string       `json:"engine,omitempty"`  // filter vocabulary, for colours
+	Mode    string       `json:"mode,omitempty"`    // filter vocabulary, for markers
 	Floor   bool         `json:"floor,omitempty"`   // Garnet: drawn hollow, "≥" in the legend
 	Ceiling bool         `json:"ceiling,omitempty"` // fully driven cluster: drawn distinct
 	Points  []ChartPoint `json:"points"`
 }
 
-// ChartPoint is one x/y value; XLabel is how the x value is shown ("48", "1 KB").
+// ChartPoint is one x/y value; XLabel is how the x value is shown ("48",
+// "1 KB"); Label is the value as written at the point ("15.5M", "≥21.4M").
 type ChartPoint struct {
 	X      float64 `json:"x"`
 	XLabel string  `json:"x_label"`
 	Y      float64 `json:"y"`
+	Label  string  `json:"label"`
 }

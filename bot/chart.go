@@ -1,0 +1,346 @@
+package bot
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// ChartKind says how a chart draws its series.
+type ChartKind string
+
+// Chart kinds.
+const (
+	// ChartLine draws one line per series over a numeric x axis (cores).
+	ChartLine ChartKind = "line"
+	// ChartBar draws grouped bars over categorical x values (pipeline,
+	// value size, workload, or a single group when every knob is fixed).
+	ChartBar ChartKind = "bar"
+)
+
+// chartLogYRatio is how many times the largest value may exceed the
+// smallest before the y axis turns logarithmic.
+const chartLogYRatio = 20
+
+// chartMaxSeries is the most series a chart carries; beyond it the table
+// alone reads better.
+const chartMaxSeries = 8
+
+// chartKnobs are the conditions a chart can put on its x axis or must
+// state, in the order answers state them.
+var chartKnobs = [...]string{"cores", "ratio", "value_bytes", "pipeline"}
+
+// chartRequest is what a chart is drawn for: the plan's intent, the metric
+// on the y axis and the knob the plan varies (empty: work it out from the
+// rows).
+type chartRequest struct {
+	intent planner.Intent
+	metric string
+	knob   string
+}
+
+// chartFor describes a chart for a scaling, compare or effect answer,
+// built from the same rows as the answer's table. It returns nil when a
+// chart would not help: other intents, fewer than two values, a metric
+// the rows do not carry, or too many series to read.
+func chartFor(p planner.Plan, rows []Row) *Chart {
+	switch p.Intent {
+	case planner.IntentScaling, planner.IntentCompare, planner.IntentEffect:
+	default:
+		return nil
+	}
+	metric := p.Slots.Metric
+	if metric == "" && len(p.Queries) > 0 {
+		metric = p.Queries[0].Metric
+	}
+	if metric == "" {
+		metric = "ops_per_sec"
+	}
+	return buildChart(chartRequest{intent: p.Intent, metric: metric, knob: p.Slots.Knob}, rows)
+}
+
+// ChartForDigest describes the digest's headline comparison (for example
+// 48-core Dragonfly against the realistic Redis Cluster and its fully
+// driven ceiling) as a bar chart of throughput built from the digest's
+// rows. It returns nil when the rows hold fewer than two values.
+func ChartForDigest(rows []Row) *Chart {
+	return buildChart(chartRequest{intent: planner.IntentCompare, metric: "ops_per_sec"}, rows)
+}
+
+// buildChart groups rows into series, one point per row.
+func buildChart(req chartRequest, rows []Row) *Chart {
+	m, ok := chartMetricNamed(req.metric)
+	if !ok {
+		return nil
+	}
+	var used []Row
+	for _, r := range rows {
+		if v, ok := m.value(r); ok && v >= 0 {
+			used = append(used, r)
+		}
+	}
+	if len(used) < 2 {
+		return nil
+	}
+	x := chartXKnob(req, used)
+	var split []string // non-x knobs that vary: named in each series
+	for _, k := range chartKnobs {
+		if k != x && chartVaries(used, k) {
+			split = append(split, k)
+		}
+	}
+	if chartSessionsMix(used) {
+		split = append(split, "session")
+	}
+
+	kind := ChartBar
+	if x == "cores" && (req.intent != planner.IntentCompare || chartDistinct(used, x) >= 3) {
+		kind = ChartLine
+	}
+
+	c := &Chart{Kind: kind, YLabel: m.title + " (" + m.unit + ")", YUnit: m.unit, XCategorical: kind == ChartBar}
+	c.XLabel = chartAxisLabel(x)
+	var order []string
+	byName := map[string]int{}
+	for _, r := range used {
+		name := chartRowSeries(r)
+		if len(split) > 0 {
+			var conds []string
+			for _, k := range split {
+				conds = append(conds, chartCondition(r, k))
+			}
+			name += " · " + strings.Join(conds, ", ")
+		}
+		i, seen := byName[name]
+		if !seen {
+			i = len(c.Series)
+			byName[name] = i
+			order = append(order, name)
+			c.Series = append(c.Series, ChartSeries{
+				Name:    name,
+				Engine:  r.Engine,
+				Mode:    r.Mode,
+				Floor:   r.Floor || r.Engine == "garnet",
+				Ceiling: r.Mode == "cluster-sat",
+			})
+		}
+		s := &c.Series[i]
+		v, _ := m.value(r)
+		pt := ChartPoint{X: chartX(r, x), XLabel: chartTick(r, x, kind), Y: v, Label: m.format(v)}
+		if s.Floor {
+			pt.Label = "≥" + pt.Label
+		}
+		if slices.ContainsFunc(s.Points, func(q ChartPoint) bool { return q.X == pt.X }) {
+			return nil // two values at one x: the chart would hide a condition
+		}
+		s.Points = append(s.Points, pt)
+	}
+	if len(c.Series) > chartMaxSeries {
+		return nil
+	}
+	for i := range c.Series {
+		slices.SortStableFunc(c.Series[i].Points, func(a, b ChartPoint) int {
+			switch {
+			case a.X < b.X:
+				return -1
+			case a.X > b.X:
+				return 1
+			}
+			return 0
+		})
+	}
+	if c.Kind == ChartLine && !slices.ContainsFunc(c.Series, func(s ChartSeries) bool { return len(s.Points) > 1 }) {
+		c.Kind, c.XCategorical = ChartBar, true
+		for i := range c.Series {
+			for j := range c.Series[i].Points {
+				pt := &c.Series[i].Points[j]
+				pt.XLabel = strconv.Itoa(int(pt.X)) + " cores"
+			}
+		}
+	}
+	c.LogY = chartNeedsLogY(c.Series)
+	c.Title = chartTitle(req.intent, m, x, kind, used, split)
+	c.Subtitle = chartSubtitle(c.Series, used)
+	c.AltText = chartAltText(c, m, x, used, split)
+	return c
+}
+
+// chartXKnob picks the knob on the x axis: the plan's, cores for scaling,
+// else the first knob that varies across the rows ("" when none does).
+func chartXKnob(req chartRequest, rows []Row) string {
+	if slices.Contains(chartKnobs[:], req.knob) {
+		return req.knob
+	}
+	if req.intent == planner.IntentScaling {
+		return "cores"
+	}
+	for _, k := range chartKnobs {
+		if chartVaries(rows, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// chartVaries reports whether the rows hold more than one value of knob.
+func chartVaries(rows []Row, knob string) bool {
+	return chartDistinct(rows, knob) > 1
+}
+
+// chartDistinct counts the distinct values of knob in rows.
+func chartDistinct(rows []Row, knob string) int {
+	var seen []string
+	for _, r := range rows {
+		if v := chartKnobValue(r, knob); !slices.Contains(seen, v) {
+			seen = append(seen, v)
+		}
+	}
+	return len(seen)
+}
+
+// chartSessionsMix reports whether one series name appears in more than
+// one session, so that sessions must be named in the series.
+func chartSessionsMix(rows []Row) bool {
+	first := map[string]int{}
+	for _, r := range rows {
+		name := chartRowSeries(r)
+		if s, ok := first[name]; ok && s != r.Session {
+			return true
+		}
+		first[name] = r.Session
+	}
+	return false
+}
+
+// chartKnobValue is a comparable form of one knob of a row.
+func chartKnobValue(r Row, knob string) string {
+	switch knob {
+	case "cores":
+		return strconv.Itoa(r.Cores)
+	case "ratio":
+		return r.Ratio
+	case "value_bytes":
+		return strconv.Itoa(r.ValueBytes)
+	case "pipeline":
+		return strconv.Itoa(r.Pipeline)
+	case "session":
+		return strconv.Itoa(r.Session)
+	}
+	return ""
+}
+
+// chartX is the x value of a row: the knob's number, or the workload's
+// position in chartRatioOrder.
+func chartX(r Row, knob string) float64 {
+	switch knob {
+	case "cores":
+		return float64(r.Cores)
+	case "value_bytes":
+		return float64(r.ValueBytes)
+	case "pipeline":
+		return float64(r.Pipeline)
+	case "ratio":
+		return float64(indexOr(ratioOrder, r.Ratio))
+	}
+	return 0
+}
+
+// chartTick is how the x value of a row is shown under the axis.
+func chartTick(r Row, knob string, kind ChartKind) string {
+	switch knob {
+	case "cores":
+		if kind == ChartBar {
+			return strconv.Itoa(r.Cores) + " cores"
+		}
+		return strconv.Itoa(r.Cores)
+	case "value_bytes":
+		return formatValueBytes(r.ValueBytes)
+	case "pipeline":
+		return strconv.Itoa(r.Pipeline)
+	case "ratio":
+		return chartRatio(r.Ratio)
+	}
+	return ""
+}
+
+// chartAxisLabel names the x axis for a knob.
+func chartAxisLabel(knob string) string {
+	switch knob {
+	case "cores":
+		return "Cores"
+	case "value_bytes":
+		return "Value size"
+	case "pipeline":
+		return "Pipeline depth"
+	case "ratio":
+		return "Workload"
+	}
+	return ""
+}
+
+// chartCondition states one knob of a row in words ("48 cores",
+// "SET:GET 1:10", "100 B values", "pipeline 16", "session 2").
+func chartCondition(r Row, knob string) string {
+	switch knob {
+	case "cores":
+		return strconv.Itoa(r.Cores) + " cores"
+	case "ratio":
+		return ratioWords(r.Ratio)
+	case "value_bytes":
+		return formatValueBytes(r.ValueBytes) + " values"
+	case "pipeline":
+		return "pipeline " + strconv.Itoa(r.Pipeline)
+	case "session":
+		return "session " + strconv.Itoa(r.Session)
+	}
+	return ""
+}
+
+// chartRatio names a workload under the x axis ("SET:GET 1:10", "MGET×10").
+func chartRatio(ratio string) string {
+	if short := ratioShort(ratio); short != ratio {
+		return short
+	}
+	return "SET:GET " + ratio
+}
+
+// chartRowSeries is the series name of a row: the one the answer gave it,
+// or the DESIGN §2 name of its engine and mode.
+func chartRowSeries(r Row) string {
+	if r.Series != "" {
+		return r.Series
+	}
+	return SeriesName(r.Engine, r.Mode)
+}
+
+// chartShortName is a series' engine and mode in a few words, for notes.
+func chartShortName(engine, mode string) string {
+	name := EngineName(engine)
+	switch mode {
+	case "cluster":
+		return name + " realistic cluster"
+	case "cluster-sat":
+		return name + " fully driven ceiling"
+	}
+	return name
+}
+
+// chartNeedsLogY reports whether the values span more than chartLogYRatio
+// times (and are all positive, as a log axis needs).
+func chartNeedsLogY(series []ChartSeries) bool {
+	lo, hi := 0.0, 0.0
+	for _, s := range series {
+		for _, p := range s.Points {
+			if p.Y <= 0 {
+				return false
+			}
+			if lo == 0 || p.Y < lo {
+				lo = p.Y
+			}
+			hi = max(hi, p.Y)
+		}
+	}
+	return lo > 0 && hi > chartLogYRatio*lo
+}
