@@ -29,7 +29,7 @@ type ChatOptions struct {
 	Channel string
 	// NewThread returns a fresh thread id; default: random hex.
 	NewThread func() string
-	// Render turns an answer into terminal text.
+	// Render turns an answer into terminal text; default: Text.
 	Render func(bot.Answer) string
 }
 
@@ -50,6 +50,9 @@ func NewChat(h Handler, opts ChatOptions) *Chat {
 	}
 	if opts.NewThread == nil {
 		opts.NewThread = randomThreadID
+	}
+	if opts.Render == nil {
+		opts.Render = Text
 	}
 	return &Chat{h: h, opts: opts}
 }

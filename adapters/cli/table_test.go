@@ -1,6 +1,11 @@
 package cli
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
 
 func TestAlignTables(t *testing.T) {
 	tests := []struct {
@@ -50,5 +55,27 @@ func TestAlignTables(t *testing.T) {
 				t.Errorf("AlignTables:\n got:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTextAlignsTheAnswerTable(t *testing.T) {
+	a := bot.Answer{
+		Kind:     bot.KindAnswer,
+		Headline: "Dragonfly leads.",
+		Table: &bot.Table{
+			Columns: []string{"Series", "Throughput"},
+			Rows:    [][]string{{"Dragonfly (single process)", "15.5M ops/s"}, {"KeyDB (single process)", "1.2M ops/s"}},
+		},
+	}
+	got := Text(a)
+	want := "| Series                     | Throughput  |\n" +
+		"| -------------------------- | ----------- |\n" +
+		"| Dragonfly (single process) | 15.5M ops/s |\n" +
+		"| KeyDB (single process)     | 1.2M ops/s  |"
+	if !strings.Contains(got, want) {
+		t.Errorf("Text(a) has no aligned table:\n%s\nwant it to contain:\n%s", got, want)
+	}
+	if !strings.HasPrefix(got, "**Dragonfly leads.**") {
+		t.Errorf("Text(a) does not start with the Markdown headline:\n%s", got)
 	}
 }

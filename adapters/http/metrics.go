@@ -1,0 +1,108 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// Metrics are the Prometheus series about answering, in their own registry
+// (never the global one): questions by kind and platform, answer latency,
+// refusals, rate-limited questions and errors, plus Go runtime and process
+// collectors.
+type Metrics struct {
+	reg         *prometheus.Registry
+	questions   *prometheus.CounterVec
+	latency     *prometheus.HistogramVec
+	refusals    *prometheus.CounterVec
+	rateLimited *prometheus.CounterVec
+	errors      *prometheus.CounterVec
+	requests    *prometheus.CounterVec
+}
+
+// NewMetrics returns a fresh registry with every series registered.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		questions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "memdb_oracle_questions_total",
+			Help: "Questions answered, by answer kind and platform.",
+		}, []string{"kind", "platform"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "memdb_oracle_answer_duration_seconds",
+			Help:    "Time from receiving a question to having its answer, by platform.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"platform"}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "memdb_oracle_refusals_total",
+			Help: "Questions declined: never measured (no_data) or out of scope, by kind and platform.",
+		}, []string{"kind", "platform"}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "memdb_oracle_rate_limited_total",
+			Help: "Questions refused by a rate limit, by platform.",
+		}, []string{"platform"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "memdb_oracle_errors_total",
+			Help: "Questions that ended in an internal error, by platform.",
+		}, []string{"platform"}),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "memdb_oracle_http_requests_total",
+			Help: "HTTP API requests, by route and status code.",
+		}, []string{"route", "code"}),
+	}
+	m.reg.MustRegister(m.questions, m.latency, m.refusals, m.rateLimited, m.errors, m.requests,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// Observe records one answered question.
+func (m *Metrics) Observe(platform string, a bot.Answer, took time.Duration) {
+	if platform == "" {
+		platform = "unknown"
+	}
+	m.questions.WithLabelValues(string(a.Kind), platform).Inc()
+	m.latency.WithLabelValues(platform).Observe(took.Seconds())
+	switch a.Kind {
+	case bot.KindNoData, bot.KindOutOfScope:
+		m.refusals.WithLabelValues(string(a.Kind), platform).Inc()
+	case bot.KindRateLimited:
+		m.rateLimited.WithLabelValues(platform).Inc()
+	case bot.KindError:
+		m.errors.WithLabelValues(platform).Inc()
+	}
+}
+
+// Instrument wraps h so that every message it answers is observed, whatever
+// platform it came from.
+func (m *Metrics) Instrument(h Handler) Handler {
+	return instrumented{h: h, m: m}
+}
+
+type instrumented struct {
+	h Handler
+	m *Metrics
+}
+
+func (i instrumented) Handle(ctx context.Context, msg bot.Message) bot.Answer {
+	start := time.Now()
+	a := i.h.Handle(ctx, msg)
+	i.m.Observe(msg.Platform, a, time.Since(start))
+	return a
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// Registry is the registry the series live in, for adapters that add their
+// own series next to these.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
