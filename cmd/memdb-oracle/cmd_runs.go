@@ -1,9 +1,157 @@
 package main
 
-import "errors"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
-// runsCmd is a placeholder until its owner builds it.
-type runsCmd struct{}
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+)
 
-// Run reports that the command is not built yet.
-func (runsCmd) Run(*app) error { return errors.New("runs: not built yet") }
+// runsCmd prints the runs matching a raw expr filter, as medians per cell.
+type runsCmd struct {
+	JSON   bool   `name:"json" help:"Print the cells as a JSON array."`
+	Filter string `arg:"" name:"filter" help:"expr filter over the run fields, e.g. 'engine == \"dragonfly\" && cores == 48'."`
+}
+
+// Run queries the store and prints a table (or JSON) of cells.
+func (c runsCmd) Run(a *app) error {
+	st, err := a.store()
+	if err != nil {
+		return err
+	}
+	res, err := st.Query(a.ctx, c.Filter)
+	var fe *analytics.FilterError
+	if errors.As(err, &fe) {
+		return usageError{errors.New(filterProblem(fe))}
+	}
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		cells := res.Cells
+		if cells == nil {
+			cells = []analytics.Cell{}
+		}
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(cells)
+	}
+	return writeCells(a.stdout, res)
+}
+
+// filterProblem formats a filter error with the filter and a caret under
+// the offending position.
+func filterProblem(fe *analytics.FilterError) string {
+	var b strings.Builder
+	b.WriteString("bad filter: " + fe.Msg)
+	if col := fe.Column(); col > 0 && !strings.Contains(fe.Filter, "\n") {
+		b.WriteString("\n  " + fe.Filter + "\n  " + strings.Repeat(" ", col-1) + "^")
+	}
+	return b.String()
+}
+
+// writeCells prints cells as an aligned table, then says what the numbers are.
+func writeCells(w io.Writer, res analytics.Result) error {
+	if len(res.Cells) == 0 {
+		_, err := fmt.Fprintf(w, "No measured runs match the filter: %s\n", res.Filter)
+		return err
+	}
+	rows := [][]string{{"engine", "mode", "session", "cores", "ratio", "value", "pipeline",
+		"ops/s (median)", "p50 ms", "p99 ms", "p99.9 ms", "reps", "run IDs"}}
+	for _, c := range res.Cells {
+		rows = append(rows, []string{c.Engine, c.Mode, strconv.Itoa(c.Session), strconv.Itoa(c.Cores),
+			c.Ratio, strconv.Itoa(c.ValueBytes) + " B", strconv.Itoa(c.Pipeline),
+			exactNumber(c.OpsPerSec), exactNumber(c.P50Ms), exactNumber(c.P99Ms), exactNumber(c.P999Ms),
+			strconv.Itoa(c.Reps), strings.Join(c.RunIDs, ", ")})
+	}
+	leftAligned := map[int]bool{0: true, 1: true, 4: true, 12: true}
+	if err := writeAligned(w, rows, leftAligned); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s\nFilter: %s\n", repsLine(res), res.Filter)
+	return err
+}
+
+// writeAligned prints rows as columns two spaces apart; numbers are
+// right-aligned, the columns in left are left-aligned.
+func writeAligned(w io.Writer, rows [][]string, left map[int]bool) error {
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, cell := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			switch {
+			case i == len(r)-1 && left[i]:
+				b.WriteString(cell)
+			case left[i]:
+				b.WriteString(cell + pad)
+			default:
+				b.WriteString(pad + cell)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// repsLine says that the figures are medians and across how many repetitions.
+func repsLine(res analytics.Result) string {
+	lo, hi := res.Cells[0].Reps, res.Cells[0].Reps
+	for _, c := range res.Cells {
+		lo, hi = min(lo, c.Reps), max(hi, c.Reps)
+	}
+	reps := fmt.Sprintf("%d repetitions", lo)
+	switch {
+	case lo != hi:
+		reps = fmt.Sprintf("%d to %d repetitions", lo, hi)
+	case lo == 1:
+		reps = "1 repetition (single run)"
+	}
+	return fmt.Sprintf("%s %s %d runs; every figure is the median across %s of its cell.",
+		plural(len(res.Cells), "cell", "cells"), "from", res.Runs, reps)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// exactNumber prints a measured value exactly (up to 3 decimals, trailing
+// zeros dropped) with thousands separators: 15,473,658.395.
+func exactNumber(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 3, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	intPart, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, d := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	if frac != "" {
+		b.WriteString("." + frac)
+	}
+	return b.String()
+}
