@@ -23,8 +23,8 @@ type ChatOptions struct {
 	// when the input is a terminal). Otherwise each question is echoed as
 	// "> question" so a piped transcript reads in order.
 	Interactive bool
-	// User and Channel identify the asker for thread memory and rate limits.
-	// Defaults: "local" and "terminal".
+	// User and Channel identify the asker for rate limits; both empty (the
+	// local terminal) means no rate limit applies.
 	User    string
 	Channel string
 	// NewThread returns a fresh thread id; default: random hex.
@@ -42,12 +42,6 @@ type Chat struct {
 
 // NewChat returns a chat session that asks h.
 func NewChat(h Handler, opts ChatOptions) *Chat {
-	if opts.User == "" {
-		opts.User = "local"
-	}
-	if opts.Channel == "" {
-		opts.Channel = "terminal"
-	}
 	if opts.NewThread == nil {
 		opts.NewThread = randomThreadID
 	}

@@ -53,9 +53,9 @@ func TestChatRun(t *testing.T) {
 				"> /new\n(new thread: earlier questions are forgotten)\n\n" +
 				"> and the p99?\nanswer to \"and the p99?\" in thread \"t2\"\n\n",
 			wantAsked: []bot.Message{
-				{Platform: "cli", Channel: "terminal", User: "local", Thread: "t1", Text: "Dragonfly at 8 cores"},
-				{Platform: "cli", Channel: "terminal", User: "local", Thread: "t1", Text: "what about valkey?"},
-				{Platform: "cli", Channel: "terminal", User: "local", Thread: "t2", Text: "and the p99?"},
+				{Platform: "cli", Thread: "t1", Text: "Dragonfly at 8 cores"},
+				{Platform: "cli", Thread: "t1", Text: "what about valkey?"},
+				{Platform: "cli", Thread: "t2", Text: "and the p99?"},
 			},
 		},
 		{
@@ -63,7 +63,7 @@ func TestChatRun(t *testing.T) {
 			input: "/help\n",
 			want:  "> /help\n" + chatCommands + "\n\nanswer to \"help\" in thread \"\"\n\n",
 			wantAsked: []bot.Message{
-				{Platform: "cli", Channel: "terminal", User: "local", Text: "help"},
+				{Platform: "cli", Text: "help"},
 			},
 		},
 		{
@@ -78,7 +78,7 @@ func TestChatRun(t *testing.T) {
 				"> first\nanswer to \"first\" in thread \"t1\"\n\n" +
 				"> /history\n1. first\n\n",
 			wantAsked: []bot.Message{
-				{Platform: "cli", Channel: "terminal", User: "local", Thread: "t1", Text: "first"},
+				{Platform: "cli", Thread: "t1", Text: "first"},
 			},
 		},
 		{
@@ -94,7 +94,7 @@ func TestChatRun(t *testing.T) {
 				"Type /help for commands and examples, /quit to leave.\n" +
 				"> answer to \"hello\" in thread \"t1\"\n\n> ",
 			wantAsked: []bot.Message{
-				{Platform: "cli", Channel: "terminal", User: "local", Thread: "t1", Text: "hello"},
+				{Platform: "cli", Thread: "t1", Text: "hello"},
 			},
 		},
 	}
