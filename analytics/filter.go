@@ -204,6 +204,7 @@ func (f *Filter) match(m *vm.VM, env *runEnv) (bool, error) {
 // they are false, not an error, for runs without reads.
 type gate struct {
 	nodes       int
+	inner       bool         // err was found inside a list function's argument
 	err         *FilterError // Pos in runes until CompileFilter converts it
 	usesHitRate bool
 	guarded     map[ast.Node]bool
@@ -237,12 +238,21 @@ func (g *gate) Visit(node *ast.Node) {
 				return
 			}
 		}
+		if g.inner { // name the function, not the # or closure inside it
+			g.err, g.inner = nil, false
+		}
 		g.fail(n, "function %q is not allowed in filters (allowed: %s)", name, strings.Join(allowedFuncs, ", "))
 	case *ast.BuiltinNode:
 		if !slices.Contains(allowedFuncs, n.Name) {
+			if g.inner { // name the function, not the # or closure inside it
+				g.err, g.inner = nil, false
+			}
 			g.fail(n, "function %q is not allowed in filters (allowed: %s)", n.Name, strings.Join(allowedFuncs, ", "))
 		}
 	case *ast.PointerNode, *ast.PredicateNode:
+		if g.err == nil {
+			g.inner = true
+		}
 		g.fail(n, "functions over lists are not allowed in filters")
 	case *ast.VariableDeclaratorNode:
 		g.fail(n, "variables (let) are not allowed in filters")
