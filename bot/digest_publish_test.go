@@ -231,10 +231,10 @@ func TestDigestMissedSlotIsCaughtUpOnceOnStart(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		runFor(10 * time.Hour)    // up 00:00–10:00: posts the 09:00 slot of day 1
+		runFor(10 * time.Hour)     // up 00:00–10:00: posts the 09:00 slot of day 1
 		time.Sleep(48 * time.Hour) // down for two days: two slots missed
-		runFor(time.Hour)         // start-up posts the latest missed slot once
-		runFor(time.Hour)         // a second restart posts nothing new
+		runFor(time.Hour)          // start-up posts the latest missed slot once
+		runFor(time.Hour)          // a second restart posts nothing new
 
 		var tops []time.Time
 		for _, post := range slack.snapshot() {
