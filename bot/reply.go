@@ -68,7 +68,7 @@ func errorAnswer(err error, deadline time.Duration, ref string, log *slog.Logger
 		a.Headline = safe.Msg
 		log.Info("answer refused", append(attrs, "err", err)...)
 	default:
-		a.Headline = "Something went wrong on my side — internal error (ref " + ref + "). The question was logged; please try again or rephrase it."
+		a = internalAnswer(ref)
 		log.Error("internal error", append(attrs, "ref", ref, "err", err)...)
 	}
 	return a

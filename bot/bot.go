@@ -1,0 +1,181 @@
+package bot
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// Planner turns a question and the thread's previous plan (nil for a fresh
+// conversation) into a Plan. *planner.Planner satisfies it.
+type Planner interface {
+	Plan(ctx context.Context, question string, prev *planner.Plan) (planner.Plan, error)
+}
+
+// Querier runs one filter over the measured runs and returns the medians per
+// cell. *analytics.Store satisfies it. Filter errors are
+// *analytics.FilterError values.
+type Querier interface {
+	Query(ctx context.Context, filter string) (analytics.Result, error)
+}
+
+// Knowledge is what the bot reads from the knowledge base: glossary terms,
+// claims, rules and caveats, and the measured tables that are not runs.
+// *knowledge.Base satisfies it.
+type Knowledge interface {
+	Term(id string) (knowledge.Term, bool)
+	Claim(id string) (knowledge.Claim, bool)
+	// Entry looks any entry up by id (title, first URL) for sources.
+	Entry(id string) (knowledge.Entry, bool)
+	MemoryTable() knowledge.MemoryTable
+	FailoverSweep() knowledge.FailoverTable
+	FailoverEngines() knowledge.FailoverTable
+}
+
+// DefaultDeadline bounds the work for one message.
+const DefaultDeadline = 20 * time.Second
+
+// Config wires a Bot. Planner, Querier and Knowledge are required; the rest
+// is optional.
+type Config struct {
+	Planner   Planner
+	Querier   Querier
+	Knowledge Knowledge
+	// Threads keeps follow-up context; nil: every message starts fresh.
+	Threads ThreadStore
+	// Limiter applies rate limits; nil: no limits.
+	Limiter *Limiter
+	// Logger receives one line per error; nil discards.
+	Logger *slog.Logger
+	// Deadline bounds one message (DefaultDeadline when ≤ 0).
+	Deadline time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// Ref makes the reference shown with internal errors (random hex when nil).
+	Ref func() string
+}
+
+// Bot answers messages. It is safe for concurrent use.
+type Bot struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New returns a Bot. It panics when a required dependency is missing, which
+// is a wiring mistake, not a runtime condition.
+func New(cfg Config) *Bot {
+	if cfg.Planner == nil || cfg.Querier == nil || cfg.Knowledge == nil {
+		panic("bot.New: Planner, Querier and Knowledge are required")
+	}
+	if cfg.Deadline <= 0 {
+		cfg.Deadline = DefaultDeadline
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Ref == nil {
+		cfg.Ref = randomRef
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Bot{cfg: cfg, log: log}
+}
+
+// Handle answers one message: rate limits, the thread's previous plan, the
+// plan, its queries, knowledge, composition. It never panics and never
+// returns a nil-kind answer: errors become an answer of kind error or
+// rate_limited (see reply.go), a panic becomes "internal error (ref …)"
+// plus one log line. The plan is saved to the thread after answering.
+func (b *Bot) Handle(ctx context.Context, m Message) (a Answer) {
+	ref := b.cfg.Ref()
+	attrs := []any{"platform", m.Platform, "channel", m.Channel, "thread", m.Thread, "user", m.User}
+	defer func() {
+		if r := recover(); r != nil {
+			b.log.Error("panic while answering", append(attrs, "ref", ref, "panic", fmt.Sprint(r),
+				"question", clip(m.Text, 200), "stack", string(debug.Stack()))...)
+			a = internalAnswer(ref)
+		}
+	}()
+	if b.cfg.Limiter != nil {
+		if err := b.cfg.Limiter.Allow(ctx, m); err != nil {
+			return b.fail(err, ref, attrs)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.Deadline)
+	defer cancel()
+
+	key := m.ThreadKey()
+	var prev *planner.Plan
+	if key != "" && b.cfg.Threads != nil {
+		plans, err := b.cfg.Threads.Plans(ctx, key)
+		if err != nil {
+			// Thread memory helps follow-ups; without it the question is
+			// still answered as a fresh one.
+			b.log.Warn("reading thread memory", append(attrs, "err", err)...)
+		} else if len(plans) > 0 {
+			prev = &plans[len(plans)-1]
+		}
+	}
+	p, err := b.cfg.Planner.Plan(ctx, m.Text, prev)
+	if err != nil {
+		return b.fail(fmt.Errorf("planning: %w", err), ref, attrs)
+	}
+	a, err = b.compose(ctx, p)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return b.fail(err, ref, attrs)
+	}
+	if key != "" && b.cfg.Threads != nil {
+		if err := b.cfg.Threads.Append(ctx, key, p); err != nil {
+			b.log.Warn("saving thread memory", append(attrs, "err", err)...)
+		}
+	}
+	return a
+}
+
+// Reset forgets the thread of m (the chat's /new).
+func (b *Bot) Reset(ctx context.Context, m Message) error {
+	if b.cfg.Threads == nil || m.ThreadKey() == "" {
+		return nil
+	}
+	return b.cfg.Threads.Reset(ctx, m.ThreadKey())
+}
+
+func (b *Bot) fail(err error, ref string, attrs []any) Answer {
+	return errorAnswer(err, b.cfg.Deadline, ref, b.log, attrs...)
+}
+
+func internalAnswer(ref string) Answer {
+	return Answer{Kind: KindError, Ephemeral: true,
+		Headline: "Something went wrong on my side — internal error (ref " + ref + "). The question was logged; please try again or rephrase it."}
+}
+
+// errUnknownIntent is a planner/bot mismatch: a plan the bot cannot compose.
+var errUnknownIntent = errors.New("unknown intent")
+
+func randomRef() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return strings.ToUpper(hex.EncodeToString(b[:]))
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,114 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// compose turns a plan into an answer of the matching kind (DESIGN §3).
+func (b *Bot) compose(ctx context.Context, p planner.Plan) (Answer, error) {
+	switch p.Intent {
+	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect:
+		return b.composeMeasured(ctx, p)
+	case planner.IntentClaim:
+		return b.composeClaim(ctx, p)
+	case planner.IntentNoData:
+		return b.composeNoData(ctx, p)
+	case planner.IntentMemory:
+		return b.composeMemory(p)
+	case planner.IntentFailover:
+		return b.composeFailover(p)
+	case planner.IntentDefine:
+		return b.composeDefinition(p), nil
+	case planner.IntentOutOfScope:
+		return composeOutOfScope(p), nil
+	case planner.IntentHelp:
+		return composeHelp(p), nil
+	case planner.IntentClarify:
+		return composeClarify(p), nil
+	}
+	return Answer{}, fmt.Errorf("composing plan for %q: %w %q", p.Question, errUnknownIntent, p.Intent)
+}
+
+// queryResult is one plan query with the rows it returned.
+type queryResult struct {
+	query planner.Query
+	rows  []Row
+}
+
+// runQueries runs every query of the plan and returns the rows (deduplicated,
+// in analytics order) and each query's own rows.
+func (b *Bot) runQueries(ctx context.Context, qs []planner.Query) ([]Row, []queryResult, error) {
+	var all []Row
+	var results []queryResult
+	for _, q := range qs {
+		res, err := b.cfg.Querier.Query(ctx, q.Filter)
+		if err != nil {
+			return nil, nil, fmt.Errorf("query %q: %w", q.Filter, err)
+		}
+		qr := queryResult{query: q}
+		for _, c := range res.Cells {
+			qr.rows = append(qr.rows, RowFromCell(c))
+		}
+		all = append(all, qr.rows...)
+		results = append(results, qr)
+	}
+	all = dedupeRows(all)
+	sortRows(all)
+	return all, results, nil
+}
+
+// sourcer collects an answer's sources in order, without duplicates.
+type sourcer struct {
+	k       Knowledge
+	src     Sources
+	seen    map[string]bool
+	seenRun map[string]bool
+}
+
+func newSourcer(k Knowledge) *sourcer {
+	return &sourcer{k: k, seen: map[string]bool{}, seenRun: map[string]bool{},
+		src: Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}}}
+}
+
+func (s *sourcer) filter(f string) {
+	if f == "" || s.seen["filter\x00"+f] {
+		return
+	}
+	s.seen["filter\x00"+f] = true
+	s.src.Filters = append(s.src.Filters, f)
+}
+
+func (s *sourcer) rows(rows []Row) {
+	for _, r := range rows {
+		s.runs(r.RunIDs...)
+	}
+}
+
+func (s *sourcer) runs(ids ...string) {
+	for _, id := range ids {
+		if !s.seenRun[id] {
+			s.seenRun[id] = true
+			s.src.RunIDs = append(s.src.RunIDs, id)
+		}
+	}
+}
+
+// entry cites a knowledge entry by id when the knowledge base has it and
+// reports whether it did.
+func (s *sourcer) entry(id string) bool {
+	if s.seen[id] {
+		return true
+	}
+	e, ok := lookupEntry(s.k, id)
+	if !ok {
+		return false
+	}
+	s.seen[id] = true
+	s.src.Entries = append(s.src.Entries, e)
+	return true
+}
+
+func (s *sourcer) sources() Sources { return s.src }

@@ -1,0 +1,532 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// planMetric is the metric a plan reads: the slot, else the first query's,
+// else throughput.
+func planMetric(p planner.Plan) string {
+	if p.Slots.Metric != "" {
+		return p.Slots.Metric
+	}
+	for _, q := range p.Queries {
+		if q.Metric != "" {
+			return q.Metric
+		}
+	}
+	return "ops_per_sec"
+}
+
+// composeMeasured answers lookup, compare, scaling and effect plans from the
+// runs: headline, conditions, table, caveats, terms, plain words, sources.
+func (b *Bot) composeMeasured(ctx context.Context, p planner.Plan) (Answer, error) {
+	rows, _, err := b.runQueries(ctx, p.Queries)
+	if err != nil {
+		return Answer{}, err
+	}
+	s := newSourcer(b.cfg.Knowledge)
+	for _, q := range p.Queries {
+		s.filter(q.Filter)
+	}
+	if len(rows) == 0 {
+		return b.noRowsAnswer(p, s), nil
+	}
+	metric := planMetric(p)
+	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
+	var plain string
+	switch p.Intent {
+	case planner.IntentCompare:
+		a.Headline, plain = compareText(rows, metric, p.Order)
+	case planner.IntentScaling:
+		a.Headline, plain = scalingText(rows, metric)
+	case planner.IntentEffect:
+		a.Headline, plain = effectText(rows, metric, effectKnob(p, rows))
+	default:
+		a.Headline, plain = lookupText(rows, metric)
+	}
+	a.Body = append(a.Body, p.Notes...)
+	a.Body = append(a.Body, joinSentences(conditionsLine(rows), repsLine(rows)))
+	if p.Intent == planner.IntentScaling && len(distinct(rows, "cores")) > 1 {
+		a.Table = pivotTable(rows, metric, "cores")
+	} else {
+		a.Table = rowsTable(rows, metric, false)
+	}
+	a.PlainWords = plain
+	a.Chart = chartFor(p, rows)
+	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termsFor(rows, metric), 3)
+	s.rows(rows)
+	a.Sources = s.sources()
+	return a, nil
+}
+
+// noRowsAnswer is the honest answer when the plan's filters matched no run
+// (the planner should have said no_data; this is the backstop).
+func (b *Bot) noRowsAnswer(p planner.Plan, s *sourcer) Answer {
+	s.entry("caveat:not-measured")
+	return Answer{Kind: KindNoData, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{},
+		Headline: "No measured run matches that combination, so there is no figure to give.",
+		Body:     []string{"Nothing is interpolated between measured combinations. Ask “what was measured?” to see the grid, or change one setting."},
+		Sources:  s.sources()}
+}
+
+func joinSentences(ss ...string) string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// rowLabel names a row in prose: its series, plus the conditions that set
+// it apart from the other rows.
+func rowLabel(r Row, varying []string) string {
+	var extra []string
+	for _, k := range varying {
+		extra = append(extra, knobWords(r, k))
+	}
+	if len(extra) == 0 {
+		return r.Series
+	}
+	return r.Series + " at " + strings.Join(extra, ", ")
+}
+
+// plainSeries names a row's series for a newcomer.
+func plainSeries(r Row) string {
+	name := EngineName(r.Engine)
+	switch r.Mode {
+	case "cluster":
+		return "a " + name + " Cluster driven by one ordinary client"
+	case "cluster-sat":
+		return "a " + name + " Cluster driven flat out by one load generator per shard"
+	}
+	return "one " + name + " server process"
+}
+
+func lookupText(rows []Row, metric string) (headline, plain string) {
+	mw := metricWords(metric)
+	if len(rows) == 1 {
+		r := rows[0]
+		v, ok := r.Metric(metric)
+		if !ok {
+			return fmt.Sprintf("%s has no %s for this combination (no reads were made).", r.Series, mw), ""
+		}
+		headline = fmt.Sprintf("%s: %s of %s at %s (median).", r.Series, mw, formatMetric(metric, v, r.Floor && metric == "ops_per_sec"), knobWords(r, "cores"))
+		return headline, plainFor(r, metric, v)
+	}
+	varying := varyingKnobs(rows)
+	if len(rows) <= 4 {
+		var parts []string
+		for _, r := range rows {
+			if v, ok := r.Metric(metric); ok {
+				parts = append(parts, rowLabel(r, varying)+" "+formatMetric(metric, v, r.Floor && metric == "ops_per_sec"))
+			}
+		}
+		headline = capitalise(mw) + ": " + strings.Join(parts, "; ") + "."
+	} else {
+		lo, hi := extremes(rows, metric)
+		vlo, _ := lo.Metric(metric)
+		vhi, _ := hi.Metric(metric)
+		headline = fmt.Sprintf("%s ranges from %s (%s) to %s (%s) across the rows below.", capitalise(mw),
+			formatMetric(metric, vlo, lo.Floor && metric == "ops_per_sec"), rowLabel(lo, varying),
+			formatMetric(metric, vhi, hi.Floor && metric == "ops_per_sec"), rowLabel(hi, varying))
+	}
+	best := rankRows(rows, metric, "")[0]
+	v, _ := best.Metric(metric)
+	return headline, plainFor(best, metric, v)
+}
+
+// plainFor is the newcomer's line for one row and metric.
+func plainFor(r Row, metric string, v float64) string {
+	switch metric {
+	case "p50_ms":
+		return fmt.Sprintf("half of the requests to %s were answered within %s, timed at the client.", plainSeries(r), FormatMs(v))
+	case "p99_ms":
+		return fmt.Sprintf("all but one in a hundred requests to %s were answered within %s, timed at the client.", plainSeries(r), FormatMs(v))
+	case "p999_ms":
+		return fmt.Sprintf("all but one in a thousand requests to %s were answered within %s, timed at the client.", plainSeries(r), FormatMs(v))
+	case "hit_rate":
+		return fmt.Sprintf("%s of reads to %s found their key.", formatHitRate(v), plainSeries(r))
+	}
+	batch := "one request at a time per connection"
+	if r.Pipeline > 1 {
+		batch = fmt.Sprintf("requests sent in batches of %d", r.Pipeline)
+	}
+	floor := ""
+	if r.Floor {
+		floor = " at least"
+	}
+	return fmt.Sprintf("%s handled%s %s of small reads and writes, with %s.", capitalise(plainSeries(r)), floor, formatOps(v), batch)
+}
+
+// formatOps renders ops/s for plain words ("15.5M operations a second").
+func formatOps(v float64) string { return formatOpsShort(v) + " operations a second" }
+
+// rankRows orders rows best first for the metric (order "asc"/"desc" or
+// the metric's natural order when empty); rows without the metric go last.
+func rankRows(rows []Row, metric string, order planner.Order) []Row {
+	asc := lowerIsBetter(metric)
+	switch order {
+	case planner.OrderAsc:
+		asc = true
+	case planner.OrderDesc:
+		asc = false
+	}
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b Row) int {
+		va, oka := a.Metric(metric)
+		vb, okb := b.Metric(metric)
+		if oka != okb {
+			if oka {
+				return -1
+			}
+			return 1
+		}
+		if asc {
+			return cmp.Compare(va, vb)
+		}
+		return cmp.Compare(vb, va)
+	})
+	return out
+}
+
+func extremes(rows []Row, metric string) (lo, hi Row) {
+	r := rankRows(rows, metric, planner.OrderAsc)
+	return r[0], r[len(r)-1]
+}
+
+func compareText(rows []Row, metric string, order planner.Order) (headline, plain string) {
+	if len(rows) == 1 {
+		return lookupText(rows, metric)
+	}
+	ranked := rankRows(rows, metric, order)
+	varying := varyingKnobs(rows)
+	best, second := ranked[0], ranked[1]
+	vb, okb := best.Metric(metric)
+	vs, oks := second.Metric(metric)
+	if !okb || !oks {
+		return lookupText(rows, metric)
+	}
+	mw := metricWords(metric)
+	fl := func(r Row) bool { return r.Floor && metric == "ops_per_sec" }
+	lower := order == planner.OrderAsc || (order == "" && lowerIsBetter(metric))
+	superlative := "the highest " + mw
+	if lower {
+		superlative = "the lowest " + mw
+	}
+	headline = fmt.Sprintf("%s has %s: %s, against %s for %s", rowLabel(best, varying), superlative,
+		formatMetric(metric, vb, fl(best)), formatMetric(metric, vs, fl(second)), rowLabel(second, varying))
+	if vs != 0 && vb != 0 {
+		if lower {
+			headline += fmt.Sprintf(" (%s lower)", FormatRatio(vs/vb))
+		} else {
+			headline += fmt.Sprintf(" (%s)", FormatRatio(vb/vs))
+		}
+	}
+	headline += "."
+	// A fully driven ceiling on top is not what an application sees: name
+	// the best series an ordinary client gets too.
+	if best.Mode == "cluster-sat" && !lower {
+		for _, r := range ranked[1:] {
+			if r.Mode != "cluster-sat" {
+				v, _ := r.Metric(metric)
+				headline += fmt.Sprintf(" Of the series an ordinary client sees, %s leads with %s.", rowLabel(r, varying), formatMetric(metric, v, fl(r)))
+				break
+			}
+		}
+	}
+	if vs != 0 && vb != 0 {
+		if lower {
+			plain = fmt.Sprintf("under the same conditions, requests to %s waited about %s less than requests to %s.", plainSeries(best), FormatRatio(vs/vb), plainSeries(second))
+			plain = strings.Replace(plain, "× less", "× less time", 1)
+		} else {
+			plain = fmt.Sprintf("under the same conditions, %s did about %s the work of %s.", plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
+		}
+	}
+	return headline, capitalise(plain)
+}
+
+// seriesGroups splits rows into groups equal in everything but knob,
+// preserving row order within each group, groups in first-seen order.
+func seriesGroups(rows []Row, knob string) [][]Row {
+	var keys []string
+	groups := map[string][]Row{}
+	for _, r := range rows {
+		var parts []string
+		parts = append(parts, r.Engine, r.Mode)
+		for _, k := range conditionKnobs {
+			if k != knob {
+				parts = append(parts, knobValue(r, k))
+			}
+		}
+		key := strings.Join(parts, "|")
+		if _, ok := groups[key]; !ok {
+			keys = append(keys, key)
+		}
+		groups[key] = append(groups[key], r)
+	}
+	out := make([][]Row, 0, len(keys))
+	for _, k := range keys {
+		g := groups[k]
+		slices.SortStableFunc(g, func(a, b Row) int { return compareKnob(a, b, knob) })
+		out = append(out, g)
+	}
+	return out
+}
+
+func compareKnob(a, b Row, knob string) int {
+	switch knob {
+	case "cores":
+		return cmp.Compare(a.Cores, b.Cores)
+	case "pipeline":
+		return cmp.Compare(a.Pipeline, b.Pipeline)
+	case "value_bytes":
+		return cmp.Compare(a.ValueBytes, b.ValueBytes)
+	case "ratio":
+		return cmp.Compare(indexOr(ratioOrder, a.Ratio), indexOr(ratioOrder, b.Ratio))
+	case "session":
+		return cmp.Compare(a.Session, b.Session)
+	}
+	return 0
+}
+
+func distinct(rows []Row, knob string) []string {
+	var out []string
+	for _, r := range rows {
+		out = addUnique(out, knobValue(r, knob))
+	}
+	return out
+}
+
+// groupLabel names a group of rows that differ only in knob.
+func groupLabel(g []Row, others []string) string {
+	return rowLabel(g[0], others)
+}
+
+// otherVarying lists the knobs other than knob that vary between rows.
+func otherVarying(rows []Row, knob string) []string {
+	var out []string
+	for _, k := range varyingKnobs(rows) {
+		if k != knob {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func scalingText(rows []Row, metric string) (headline, plain string) {
+	groups := seriesGroups(rows, "cores")
+	others := otherVarying(rows, "cores")
+	var parts []string
+	var firstPlain string
+	for i, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		lo, hi := g[0], g[len(g)-1]
+		vlo, ok1 := lo.Metric(metric)
+		vhi, ok2 := hi.Metric(metric)
+		if !ok1 || !ok2 || vlo == 0 {
+			continue
+		}
+		fl := lo.Floor && metric == "ops_per_sec"
+		if i < 4 {
+			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", groupLabel(g, others),
+				formatMetric(metric, vlo, fl), lo.Cores, formatMetric(metric, vhi, fl), hi.Cores, FormatRatio(vhi/vlo)))
+		}
+		if firstPlain == "" {
+			firstPlain = fmt.Sprintf("going from %d to %d cores multiplied the %s of %s by %s.", lo.Cores, hi.Cores, metricWords(metric), plainSeries(lo), FormatRatio(vhi/vlo))
+		}
+	}
+	if len(parts) == 0 {
+		return lookupText(rows, metric)
+	}
+	headline = capitalise(metricWords(metric)) + " by cores: " + strings.Join(parts, "; ") + "."
+	if len(groups) > 4 {
+		headline += " The table has every series."
+	}
+	if len(groups) == 2 && !lowerIsBetter(metric) {
+		if c := crossover(groups[0], groups[1], metric); c != "" {
+			headline += " " + c
+		}
+	}
+	return headline, capitalise(firstPlain)
+}
+
+// crossover says at which core count one series first passes the other and
+// stays ahead, when the two lines cross.
+func crossover(a, b []Row, metric string) string {
+	at := map[int][2]float64{}
+	var cores []int
+	for _, r := range a {
+		v, _ := r.Metric(metric)
+		x := at[r.Cores]
+		x[0] = v
+		at[r.Cores] = x
+		cores = addUnique(cores, r.Cores)
+	}
+	both := map[int]bool{}
+	for _, r := range b {
+		v, _ := r.Metric(metric)
+		if x, ok := at[r.Cores]; ok {
+			x[1] = v
+			at[r.Cores] = x
+			both[r.Cores] = true
+		}
+	}
+	var common []int
+	for _, c := range cores {
+		if both[c] {
+			common = append(common, c)
+		}
+	}
+	slices.Sort(common)
+	if len(common) < 2 {
+		return ""
+	}
+	lead := func(c int) int { return cmp.Compare(at[c][0], at[c][1]) }
+	first := lead(common[0])
+	for i, c := range common[1:] {
+		if l := lead(c); l != 0 && l != first {
+			// The later leader must stay ahead at every larger core count.
+			for _, d := range common[i+1:] {
+				if lead(d) != l {
+					return ""
+				}
+			}
+			winner, loser := a[0], b[0]
+			if l < 0 {
+				winner, loser = b[0], a[0]
+			}
+			return fmt.Sprintf("%s passes %s at %d cores and stays ahead.", winner.Series, loser.Series, c)
+		}
+	}
+	return ""
+}
+
+// effectKnob is the knob an effect plan varies: the slot, else the first
+// condition that varies between rows.
+func effectKnob(p planner.Plan, rows []Row) string {
+	if p.Slots.Knob != "" {
+		return p.Slots.Knob
+	}
+	for _, k := range []string{"pipeline", "value_bytes", "ratio", "cores", "session"} {
+		if len(distinct(rows, k)) > 1 {
+			return k
+		}
+	}
+	return "pipeline"
+}
+
+func effectText(rows []Row, metric, knob string) (headline, plain string) {
+	groups := seriesGroups(rows, knob)
+	others := otherVarying(rows, knob)
+	var parts []string
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		lo, hi := g[0], g[len(g)-1]
+		vlo, ok1 := lo.Metric(metric)
+		vhi, ok2 := hi.Metric(metric)
+		if !ok1 || !ok2 || vlo == 0 {
+			continue
+		}
+		fl := lo.Floor && metric == "ops_per_sec"
+		if len(parts) < 4 {
+			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", groupLabel(g, others),
+				formatMetric(metric, vlo, fl), formatMetric(metric, vhi, fl), FormatRatio(vhi/vlo)))
+		}
+		if plain == "" {
+			plain = fmt.Sprintf("changing only %s from %s to %s multiplied the %s of %s by %s.", knobName(knob),
+				strings.TrimPrefix(knobWords(lo, knob), knobName(knob)+" "), strings.TrimPrefix(knobWords(hi, knob), knobName(knob)+" "),
+				metricWords(metric), plainSeries(lo), FormatRatio(vhi/vlo))
+		}
+	}
+	if len(parts) == 0 {
+		return lookupText(rows, metric)
+	}
+	first := groups[0]
+	headline = fmt.Sprintf("Effect of %s on %s (%s → %s): %s.", knobName(knob), metricWords(metric),
+		knobWords(first[0], knob), knobWords(first[len(first)-1], knob), strings.Join(parts, "; "))
+	if len(groups) > 4 {
+		headline += " The table has every series."
+	}
+	return headline, capitalise(plain)
+}
+
+func knobName(knob string) string {
+	switch knob {
+	case "value_bytes":
+		return "value size"
+	case "ratio":
+		return "the SET:GET mix"
+	}
+	return knob
+}
+
+// pivotTable shows one metric with knob values down and series across.
+func pivotTable(rows []Row, metric, knob string) *Table {
+	groups := seriesGroups(rows, knob)
+	others := otherVarying(rows, knob)
+	t := &Table{Columns: []string{knobHeader[knob]}}
+	for _, g := range groups {
+		t.Columns = append(t.Columns, groupLabel(g, others))
+	}
+	var keys []Row
+	for _, r := range rows {
+		if !slices.ContainsFunc(keys, func(k Row) bool { return knobValue(k, knob) == knobValue(r, knob) }) {
+			keys = append(keys, r)
+		}
+	}
+	slices.SortStableFunc(keys, func(a, b Row) int { return compareKnob(a, b, knob) })
+	for _, k := range keys {
+		cells := []string{knobValue(k, knob)}
+		for _, g := range groups {
+			cell := "not measured"
+			for _, r := range g {
+				if knobValue(r, knob) == knobValue(k, knob) {
+					if v, ok := r.Metric(metric); ok {
+						cell = tableValue(metric, v, r.Floor)
+						if r.Reps == 1 {
+							cell += " (single run)"
+						}
+					}
+				}
+			}
+			cells = append(cells, cell)
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t
+}
+
+// tableValue renders a median in a table cell.
+func tableValue(metric string, v float64, floor bool) string {
+	switch {
+	case isLatency(metric):
+		return formatMsExact(v) + " ms"
+	case metric == "hit_rate":
+		return formatHitRate(v)
+	}
+	s := formatOpsShort(v)
+	if floor && metric == "ops_per_sec" {
+		s = "≥" + s
+	}
+	return s
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,55 @@
+package bot
+
+import (
+	"context"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// composeNoData says which requested part was never measured (and why,
+// where the plan or the knowledge base knows), then lists the nearest
+// measured rows with their numbers and run IDs. It gives no other numbers
+// and never interpolates.
+func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error) {
+	s := newSourcer(b.cfg.Knowledge)
+	var nearest []Row
+	for _, n := range p.Nearest {
+		r := RowFromCell(n.Cell)
+		r.Differs = append([]string(nil), n.Differs...)
+		nearest = append(nearest, r)
+	}
+	// Filters a no_data plan carries select its nearest cells; their rows
+	// join the nearest list so every row shown has a filter behind it.
+	extra, _, err := b.runQueries(ctx, p.Queries)
+	if err != nil {
+		return Answer{}, err
+	}
+	for _, q := range p.Queries {
+		s.filter(q.Filter)
+	}
+	nearest = dedupeRows(append(nearest, extra...))
+
+	a := Answer{Kind: KindNoData, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: nearest}
+	switch len(p.Missing) {
+	case 0:
+		a.Headline = "That combination was never measured, so there is no figure for it."
+	case 1:
+		a.Headline = "Never measured: " + strings.TrimSuffix(p.Missing[0], ".") + "."
+	default:
+		a.Headline = "Never measured, on more than one count:"
+		a.Body = append(a.Body, bullets(p.Missing))
+	}
+	a.Body = append(a.Body, p.Notes...)
+	a.Body = append(a.Body, "Nothing is interpolated or extrapolated between measured combinations.")
+	s.entry("caveat:not-measured")
+	if len(nearest) > 0 {
+		a.Body = append(a.Body, "The nearest measured rows (what differs from the question is named in each row):")
+		a.Table = rowsTable(nearest, planMetric(p), true)
+		a.Body = append(a.Body, repsLine(nearest))
+		b.applyCaveatsAndTerms(&a, s, caveatsFor(nearest, planMetric(p)), nil, 0)
+		s.rows(nearest)
+	}
+	a.Sources = s.sources()
+	return a, nil
+}

@@ -1,0 +1,217 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// composeMemory answers bytes-per-key questions from the measured memory
+// table: measured rows, quoted figures with their label, and engines never
+// measured with the reason.
+func (b *Bot) composeMemory(p planner.Plan) (Answer, error) {
+	t := b.cfg.Knowledge.MemoryTable()
+	s := newSourcer(b.cfg.Knowledge)
+	s.entry(t.ID)
+	want := p.Slots.Engines
+	wanted := func(engine string) bool { return len(want) == 0 || slices.Contains(want, engine) }
+
+	var measured, quoted []knowledge.MemoryRow
+	for _, r := range t.Rows {
+		if wanted(r.Engine) {
+			measured = append(measured, r)
+		}
+	}
+	for _, r := range t.Quoted {
+		if wanted(r.Engine) {
+			quoted = append(quoted, r)
+		}
+	}
+	var missing []knowledge.NotMeasured
+	for _, e := range want {
+		if n, ok := t.Missing(e); ok {
+			missing = append(missing, n)
+		}
+	}
+	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
+	method := fmt.Sprintf("%s keys of %s values loaded into each engine; %s.", formatExact(float64(t.Keys)),
+		formatValueBytes(t.ValueBytes), strings.TrimSuffix(t.Method, "."))
+	if len(measured) == 0 && len(quoted) == 0 {
+		a.Kind = KindNoData
+		var why []string
+		for _, n := range missing {
+			why = append(why, EngineName(n.Engine)+": "+ensureStop(n.Reason))
+		}
+		a.Headline = "Bytes per key were never measured for " + enginesWords(want) + "."
+		if len(why) > 0 {
+			a.Body = append(a.Body, bullets(why))
+		}
+		a.Body = append(a.Body, "The memory table covers "+memoryEngines(t)+"; ask for those instead. Nothing is estimated for the others.")
+		s.entry("caveat:no-memory")
+		a.Sources = s.sources()
+		return a, nil
+	}
+
+	var parts []string
+	for _, r := range measured {
+		parts = append(parts, fmt.Sprintf("%s %s", EngineName(r.Engine), formatExact(r.BytesPerKey)))
+	}
+	a.Headline = "Memory per key (bytes, measured): " + strings.Join(parts, "; ") + "."
+	if len(measured) == 0 {
+		a.Headline = "No measured bytes-per-key figure exists for " + enginesWords(want) + "; only a quoted one (below, with its label)."
+	}
+	a.Body = append(a.Body, p.Notes...)
+	a.Body = append(a.Body, "Method: "+method)
+	tbl := &Table{Columns: []string{"Engine", "bytes per key", "used_memory (bytes)", "keys", "provenance"}}
+	for _, r := range measured {
+		tbl.Rows = append(tbl.Rows, []string{EngineName(r.Engine), formatExact(r.BytesPerKey), formatExact(float64(r.UsedMemory)), formatExact(float64(r.Keys)), "measured (session " + strconv.Itoa(r.Session) + ")"})
+	}
+	for _, r := range quoted {
+		tbl.Rows = append(tbl.Rows, []string{EngineName(r.Engine), formatExact(r.BytesPerKey), "—", "—", r.Label})
+	}
+	a.Table = tbl
+	// The multiples the data gives, from the smallest measured figure.
+	if len(measured) > 1 {
+		sorted := slices.Clone(measured)
+		slices.SortFunc(sorted, func(x, y knowledge.MemoryRow) int { return cmpFloat(x.BytesPerKey, y.BytesPerKey) })
+		lean := sorted[0]
+		var cmps []string
+		for _, r := range sorted[1:] {
+			cmps = append(cmps, fmt.Sprintf("%s needs %s more per key than %s (%s uses %s less)", EngineName(r.Engine),
+				pct1(r.BytesPerKey/lean.BytesPerKey-1), EngineName(lean.Engine), EngineName(lean.Engine), pct1(1-lean.BytesPerKey/r.BytesPerKey)))
+		}
+		a.Body = append(a.Body, capitalise(strings.Join(cmps, "; "))+".")
+		a.PlainWords = fmt.Sprintf("storing the same small keys, %s used the least memory, but the gap is a matter of a few bytes per key, not a different league.", EngineName(lean.Engine))
+	} else if len(measured) == 1 {
+		a.PlainWords = fmt.Sprintf("each small key stored in %s cost about %s bytes of memory including its value.", EngineName(measured[0].Engine), formatExact(measured[0].BytesPerKey))
+	}
+	for _, n := range missing {
+		a.Caveats = append(a.Caveats, EngineName(n.Engine)+" has no bytes-per-key figure: "+ensureStop(n.Reason))
+	}
+	if len(quoted) > 0 || len(missing) > 0 {
+		s.entry("caveat:no-memory")
+	}
+	for _, r := range quoted {
+		a.Caveats = append(a.Caveats, EngineName(r.Engine)+"'s figure is quoted, not measured in the memory file: "+ensureStop(r.Label))
+	}
+	b.applyCaveatsAndTerms(&a, s, nil, []string{"term:bytes-per-key", "term:used-memory"}, 2)
+	a.PlainWords = capitalise(a.PlainWords)
+	a.Sources = s.sources()
+	return a, nil
+}
+
+func memoryEngines(t knowledge.MemoryTable) string {
+	var es []string
+	for _, r := range t.Rows {
+		es = append(es, r.Engine)
+	}
+	return enginesWords(es)
+}
+
+func enginesWords(es []string) string {
+	var names []string
+	for _, e := range es {
+		names = append(names, EngineName(e))
+	}
+	switch len(names) {
+	case 0:
+		return "that engine"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func pct1(f float64) string {
+	return trimZeros(strconv.FormatFloat(f*100, 'f', 1, 64)) + "%"
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// composeFailover answers Sentinel failover questions from the lab's two
+// measured tables: the down-after sweep and the engine comparison.
+func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
+	s := newSourcer(b.cfg.Knowledge)
+	engines := p.Slots.Engines
+	useEngines := len(engines) > 1 || (len(engines) == 1 && engines[0] != "redis")
+	t := b.cfg.Knowledge.FailoverSweep()
+	if useEngines {
+		t = b.cfg.Knowledge.FailoverEngines()
+	}
+	s.entry(t.ID)
+	var groups []knowledge.FailoverGroup
+	var missing []string
+	for _, g := range t.Groups {
+		if len(engines) > 0 && !slices.Contains(engines, g.Engine) {
+			continue
+		}
+		if p.Slots.DownAfterMs > 0 && g.DownAfterMs != p.Slots.DownAfterMs {
+			continue
+		}
+		groups = append(groups, g)
+	}
+	for _, e := range engines {
+		if !slices.ContainsFunc(t.Groups, func(g knowledge.FailoverGroup) bool { return g.Engine == e }) {
+			missing = append(missing, EngineName(e))
+		}
+	}
+	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
+	if len(groups) == 0 {
+		a.Kind = KindNoData
+		a.Headline = "That failover setting was never measured."
+		var have []string
+		for _, g := range t.Groups {
+			have = append(have, fmt.Sprintf("%s with down-after-milliseconds %d", EngineName(g.Engine), g.DownAfterMs))
+		}
+		a.Body = append(a.Body, "The lab measured: "+strings.Join(have, "; ")+". Nothing is estimated in between.")
+		a.Sources = s.sources()
+		return a, nil
+	}
+	var parts []string
+	tbl := &Table{Columns: []string{"Data nodes", "down-after ms", "outage per kill (s)", "median (s)", "mean (s)", "fixed cost beyond down-after (s)"}}
+	for _, g := range groups {
+		var reps []string
+		for _, r := range g.Reps {
+			reps = append(reps, formatSeconds(r.OutageS))
+		}
+		parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
+		tbl.Rows = append(tbl.Rows, []string{EngineName(g.Engine), strconv.Itoa(g.DownAfterMs), strings.Join(reps, " / "),
+			formatSeconds(g.MedianOutageS), formatSeconds(g.MeanOutageS), formatSeconds(g.MinOverheadS) + "–" + formatSeconds(g.MaxOverheadS)})
+	}
+	a.Headline = "Write outage during a Sentinel failover (median of the kills): " + strings.Join(parts, "; ") + "."
+	a.Table = tbl
+	a.Body = append(a.Body, p.Notes...)
+	a.Body = append(a.Body, "Outage is the time from killing the primary to the first write that succeeds on the promoted replica. Each setting was killed several times; every kill is in the table.")
+	if len(missing) > 0 {
+		a.Body = append(a.Body, enginesWordsNames(missing)+" never took part in the failover lab, so there is no figure for it.")
+	}
+	g := groups[0]
+	a.PlainWords = fmt.Sprintf("when the primary died, writes failed for about %s s before a replica took over; most of that is the down-after wait you configure, plus a fixed promotion cost.", formatSeconds(g.MedianOutageS))
+	a.PlainWords = capitalise(a.PlainWords)
+	a.Caveats = append(a.Caveats, "The failover lab ran in Docker on a laptop, apart from the AWS throughput benchmark; sub-second digits are approximate.")
+	b.applyCaveatsAndTerms(&a, s, nil, []string{"term:down-after-milliseconds", "term:outage-window", "term:sentinel"}, 3)
+	a.Sources = s.sources()
+	return a, nil
+}
+
+func enginesWordsNames(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// formatSeconds renders seconds with up to two decimals.
+func formatSeconds(v float64) string { return trimZeros(strconv.FormatFloat(v, 'f', 2, 64)) }

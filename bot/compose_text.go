@@ -1,0 +1,94 @@
+package bot
+
+import (
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// HelpExamples are questions that really work; a test runs each one through
+// Handle and checks the answer is not a refusal.
+var HelpExamples = []string{
+	"Is Dragonfly 25x faster than Redis?",
+	"Which engine is fastest at 48 cores, read-heavy, pipeline 16?",
+	"At 16 cores, read-heavy, pipeline 16, which engine has the lower p99?",
+	"How does Valkey scale without pipelining?",
+	"What does pipelining do to Dragonfly's throughput?",
+	"What's Garnet's peak throughput?",
+	"How many bytes per key does Redis use?",
+	"How long does a Sentinel failover take?",
+	"What does 'fully driven ceiling' mean?",
+}
+
+// scopeLine says what the bot covers, without a single digit.
+const scopeLine = "I answer only from measured benchmark runs of Redis, Valkey, Dragonfly, KeyDB and Garnet: throughput, latency percentiles and hit rate, and how they change with cores, value size, pipelining and the read/write mix; memory per key; Redis Sentinel failover outages; the vendor and third-party claims about these engines; and the glossary of benchmark terms."
+
+// composeOutOfScope declines in one short paragraph with no numbers.
+func composeOutOfScope(p planner.Plan) Answer {
+	return Answer{Kind: KindOutOfScope, Rows: []Row{}, Nearest: []Row{},
+		Headline: "That is outside what I can answer truthfully.",
+		Body:     []string{scopeLine + " Anything else — other databases, general advice, pricing or chit-chat — I leave alone rather than guess."},
+		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
+	}
+}
+
+// composeHelp says what the bot can answer, with examples that work.
+func composeHelp(p planner.Plan) Answer {
+	return Answer{Kind: KindHelp, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
+		Headline: "Ask me about the measured performance of Redis, Valkey, Dragonfly, KeyDB and Garnet.",
+		Body: []string{scopeLine,
+			"Every number I give is the median of measured runs (or a measured table), with its conditions, the filter that selected it and the run IDs. Combinations that were never measured are named as such, with the nearest measured rows — never guessed. In a thread, follow-ups such as “what about Valkey?” or “and the p99?” keep the earlier settings."},
+		Examples: HelpExamples,
+		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
+	}
+}
+
+// composeClarify asks back, offering the plan's options.
+func composeClarify(p planner.Plan) Answer {
+	a := Answer{Kind: KindClarify, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
+		Headline: "Which did you mean?",
+		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
+	}
+	if len(p.Options) > 0 {
+		a.Body = append(a.Body, bullets(p.Options))
+	}
+	a.Body = append(a.Body, p.Notes...)
+	a.Examples = p.Suggestions
+	return a
+}
+
+// composeDefinition gives the glossary entry with its id; nothing outside
+// the glossary is added.
+func (b *Bot) composeDefinition(p planner.Plan) Answer {
+	s := newSourcer(b.cfg.Knowledge)
+	t, ok := b.cfg.Knowledge.Term(p.Slots.TermID)
+	if !ok {
+		a := composeClarify(p)
+		a.Headline = "That term is not in the glossary, so I won't define it from memory."
+		a.Examples = append(a.Examples, "What does 'fully driven ceiling' mean?", "What is pipelining?")
+		return a
+	}
+	a := Answer{Kind: KindDefinition, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{},
+		Headline: t.Name + " (" + t.ID + ")"}
+	a.Body = append(a.Body, t.Definition)
+	if t.Why != "" {
+		a.Body = append(a.Body, "**Why it moves the numbers:** "+t.Why)
+	}
+	if t.ValueHere != "" {
+		a.Body = append(a.Body, "**In this benchmark:** "+t.ValueHere)
+	}
+	var see []string
+	for _, id := range t.SeeAlso {
+		if o, ok := b.cfg.Knowledge.Term(id); ok {
+			see = append(see, o.Name+" ("+id+")")
+		}
+	}
+	if len(see) > 0 {
+		a.Body = append(a.Body, "**See also:** "+strings.Join(see, ", ")+".")
+	}
+	a.Body = append(a.Body, p.Notes...)
+	a.Body = append(a.Body, "_Everything above is from the project's glossary entry "+t.ID+"; nothing is added from general knowledge._")
+	s.entry(t.ID)
+	a.Sources = s.sources()
+	return a
+}
