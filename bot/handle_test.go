@@ -41,9 +41,9 @@ func (emptyKnowledge) FailoverSweep() knowledge.FailoverTable   { return knowled
 func (emptyKnowledge) FailoverEngines() knowledge.FailoverTable { return knowledge.FailoverTable{} }
 
 var oneCell = analytics.Result{Cells: []analytics.Cell{{
-	CellKey:   analytics.CellKey{Session: 1, Engine: "dragonfly", Mode: "single", Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 16},
-	Reps:      2, OpsPerSec: 3668546.295, P50Ms: 1, P99Ms: 2, P999Ms: 3,
-	RunIDs:    []string{"run-a-rep1", "run-a-rep2"},
+	CellKey: analytics.CellKey{Session: 1, Engine: "dragonfly", Mode: "single", Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 16},
+	Reps:    2, OpsPerSec: 3668546.295, P50Ms: 1, P99Ms: 2, P999Ms: 3,
+	RunIDs: []string{"run-a-rep1", "run-a-rep2"},
 }}}
 
 func lookupPlan(q string) planner.Plan {
