@@ -170,3 +170,9 @@ func (p *DigestPublisher) timeAt(ctx context.Context, key string) (time.Time, er
 	}
 	return t, nil
 }
+
+// Validate reports whether the cron expression and time zone parse.
+func (s DigestSchedule) Validate() error {
+	_, err := s.parse()
+	return err
+}
