@@ -1,0 +1,131 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// place is where a question came from and where its answer goes.
+type place struct {
+	channel string
+	user    string // the asker: ephemeral notices go to them
+	// thread is the thread to answer in; empty posts the answer at the top
+	// of the channel with its details in the answer's own thread.
+	thread string
+	// responseURL (slash commands, buttons) carries ephemeral replies, and
+	// the answer itself when the bot cannot post in the channel.
+	responseURL string
+	// conversation is bot.Message.Thread: the thread memory follow-ups use.
+	conversation string
+	show         shown
+}
+
+// answer asks the bot and delivers its answer.
+func (a *Adapter) answer(ctx context.Context, p place, text string) error {
+	return a.deliver(ctx, p, a.cfg.Handler.Handle(ctx, botMessage(p, text)))
+}
+
+// botMessage is the question as the bot sees it.
+func botMessage(p place, text string) bot.Message {
+	return bot.Message{
+		Platform: "slack",
+		Channel:  p.channel,
+		Thread:   p.conversation,
+		User:     p.user,
+		Text:     text,
+		Received: time.Now(),
+	}
+}
+
+// deliver posts an answer: errors, rate-limit notices and help only to the
+// asker; anything else in the channel or thread, the details in the
+// answer's thread, then the chart. The text is posted before the chart, so
+// a chart that fails never holds back the answer.
+func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
+	if private(ans) {
+		return a.deliverPrivately(ctx, p, render(ans, shown{}))
+	}
+	msgs := render(ans, p.show)
+	unlock := a.out.lanes.lock(p.channel)
+	defer unlock()
+	thread, rest := p.thread, msgs
+	if thread == "" {
+		ts, err := a.out.post(ctx, p.channel, "", msgs[0])
+		if err != nil {
+			if p.responseURL != "" && cannotPost(err) {
+				return a.respondInChannel(ctx, p, msgs)
+			}
+			return err
+		}
+		thread, rest = ts, msgs[1:]
+	}
+	a.markThread(ctx, p.channel, thread, p.conversation)
+	for _, m := range rest {
+		if _, err := a.out.post(ctx, p.channel, thread, m); err != nil {
+			return err
+		}
+	}
+	if ans.Chart != nil && a.cfg.Charts != nil {
+		a.postChart(ctx, p.channel, thread, *ans.Chart)
+	}
+	return nil
+}
+
+// private reports whether an answer is for the asker's eyes only.
+func private(ans bot.Answer) bool {
+	return ans.Ephemeral || ans.Kind == bot.KindError || ans.Kind == bot.KindRateLimited || ans.Kind == bot.KindHelp
+}
+
+// deliverPrivately shows messages to the asker only: through the response
+// URL where there is one, else as ephemeral messages.
+func (a *Adapter) deliverPrivately(ctx context.Context, p place, msgs []message) error {
+	for _, m := range msgs {
+		var err error
+		if p.responseURL != "" {
+			err = a.out.respond(ctx, p.responseURL, m, false)
+		} else {
+			err = a.out.ephemeral(ctx, p.channel, p.user, p.thread, m)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// respondInChannel posts an answer through a response URL when the bot is
+// not in the channel. A response URL takes five messages and has no
+// thread, so a longer answer ends by saying how to get the rest.
+func (a *Adapter) respondInChannel(ctx context.Context, p place, msgs []message) error {
+	if len(msgs) > maxResponseCalls {
+		var b builder
+		b.context(fmt.Sprintf("%d more parts (sources and run IDs among them) did not fit. Invite me to this channel (`/invite @memdb-oracle`) and ask again to get the whole answer in a thread.", len(msgs)-maxResponseCalls+1))
+		msgs = append(msgs[:maxResponseCalls-1:maxResponseCalls-1], message{Text: "The rest of the answer did not fit.", Blocks: b.blocks})
+	}
+	for _, m := range msgs {
+		if err := a.out.respond(ctx, p.responseURL, m, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// postChart renders and uploads an answer's chart into its thread; a
+// failure is logged and costs only the picture.
+func (a *Adapter) postChart(ctx context.Context, channel, thread string, c bot.Chart) {
+	png, err := a.cfg.Charts.Render(c)
+	if err == nil && len(png) == 0 {
+		err = errors.New("empty image")
+	}
+	if err != nil {
+		a.log.Warn("chart not rendered; the answer went without it", "channel", channel, "thread", thread, "err", err)
+		return
+	}
+	if err := a.out.upload(ctx, channel, thread, png, c); err != nil {
+		a.log.Warn("chart not uploaded; the answer went without it", "channel", channel, "thread", thread, "err", err)
+	}
+}

@@ -1,0 +1,326 @@
+package slack
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// fakeSlack stands in for Slack on loopback: the Web API methods the
+// adapter calls, the upload URL, response URLs and the Socket Mode
+// websocket. It records every call and can be told to fail.
+type fakeSlack struct {
+	t   testing.TB
+	srv *httptest.Server
+
+	mu      sync.Mutex
+	calls   []call
+	ts      int
+	fail    map[string][]failure // method → failures to return first, in order
+	refuse  map[string]string    // channel → Slack error for chat.postMessage
+	botUser string
+
+	seen chan call // every recorded call, for tests to wait on
+
+	// Socket Mode: envelopes to send, acknowledgements received.
+	envelopes chan string
+	acks      chan map[string]any
+}
+
+// call is one request the fake received.
+type call struct {
+	Method string     // "chat.postMessage", "upload", "response_url", …
+	Form   url.Values // form fields (or JSON fields as strings)
+	JSON   map[string]any
+	Auth   string
+	Body   []byte // the uploaded file
+	TS     string // the ts the fake gave a posted message
+}
+
+// failure is a canned error response.
+type failure struct {
+	status     int
+	retryAfter string
+	slackErr   string
+}
+
+func newFakeSlack(t testing.TB) *fakeSlack {
+	t.Helper()
+	f := &fakeSlack{
+		t:         t,
+		fail:      map[string][]failure{},
+		refuse:    map[string]string{},
+		botUser:   "UBOT",
+		seen:      make(chan call, 1000),
+		envelopes: make(chan string, 10),
+		acks:      make(chan map[string]any, 10),
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/{method}", f.serveAPI)
+	mux.HandleFunc("/upload/{id}", f.serveUpload)
+	mux.HandleFunc("/respond/{id}", f.serveRespond)
+	mux.HandleFunc("/ws", f.serveSocket)
+	f.srv = httptest.NewServer(mux)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// apiURL is what the adapter's APIURL points at.
+func (f *fakeSlack) apiURL() string { return f.srv.URL + "/api/" }
+
+// responseURL is a response URL the fake accepts.
+func (f *fakeSlack) responseURL(id string) string { return f.srv.URL + "/respond/" + id }
+
+// failNext makes the next calls of a method fail, in order.
+func (f *fakeSlack) failNext(method string, fs ...failure) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method] = append(f.fail[method], fs...)
+}
+
+func (f *fakeSlack) record(c call) call {
+	f.mu.Lock()
+	f.calls = append(f.calls, c)
+	f.mu.Unlock()
+	f.seen <- c
+	return c
+}
+
+// callsOf returns the recorded calls of a method.
+func (f *fakeSlack) callsOf(method string) []call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []call
+	for _, c := range f.calls {
+		if c.Method == method {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// waitFor returns the next recorded call of one of the methods, failing
+// the test if none comes (a guard against hanging, not a timing
+// assumption).
+func (f *fakeSlack) waitFor(methods ...string) call {
+	f.t.Helper()
+	guard := time.NewTimer(20 * time.Second)
+	defer guard.Stop()
+	for {
+		select {
+		case c := <-f.seen:
+			for _, m := range methods {
+				if c.Method == m {
+					return c
+				}
+			}
+		case <-guard.C:
+			f.t.Fatalf("no %v call reached the fake Slack", methods)
+			return call{}
+		}
+	}
+}
+
+func (f *fakeSlack) nextFailure(method string) (failure, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q := f.fail[method]
+	if len(q) == 0 {
+		return failure{}, false
+	}
+	f.fail[method] = q[1:]
+	return q[0], true
+}
+
+func (f *fakeSlack) nextTS() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ts++
+	return fmt.Sprintf("1700000000.%06d", f.ts)
+}
+
+func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
+	method := r.PathValue("method")
+	c := call{Method: method, Auth: r.Header.Get("Authorization")}
+	ctype, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ctype == "application/json" {
+		_ = json.NewDecoder(r.Body).Decode(&c.JSON)
+	} else {
+		_ = r.ParseForm()
+		c.Form = r.PostForm
+	}
+	if fl, ok := f.nextFailure(method); ok {
+		f.record(call{Method: method + " (failed)", Form: c.Form})
+		if fl.retryAfter != "" {
+			w.Header().Set("Retry-After", fl.retryAfter)
+		}
+		if fl.status != 0 {
+			w.WriteHeader(fl.status)
+			return
+		}
+		writeJSON(w, map[string]any{"ok": false, "error": fl.slackErr})
+		return
+	}
+	switch method {
+	case "auth.test":
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true, "user_id": f.botUser, "user": "memdb-oracle", "bot_id": "BBOT"})
+	case "chat.postMessage":
+		f.mu.Lock()
+		refusal := f.refuse[c.Form.Get("channel")]
+		f.mu.Unlock()
+		if refusal != "" {
+			f.record(call{Method: method + " (refused)", Form: c.Form})
+			writeJSON(w, map[string]any{"ok": false, "error": refusal})
+			return
+		}
+		c.TS = f.nextTS()
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true, "channel": c.Form.Get("channel"), "ts": c.TS})
+	case "chat.postEphemeral":
+		c.TS = f.nextTS()
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true, "message_ts": c.TS})
+	case "files.getUploadURLExternal":
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true, "upload_url": f.srv.URL + "/upload/F0CHART", "file_id": "F0CHART"})
+	case "files.completeUploadExternal":
+		f.record(c)
+		var files []map[string]any
+		_ = json.Unmarshal([]byte(c.Form.Get("files")), &files)
+		writeJSON(w, map[string]any{"ok": true, "files": files})
+	case "apps.connections.open":
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
+	default:
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})
+	}
+}
+
+func (f *fakeSlack) serveUpload(w http.ResponseWriter, r *http.Request) {
+	c := call{Method: "upload", Auth: r.Header.Get("Authorization")}
+	_, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			break
+		}
+		if part.FormName() == "file" {
+			c.Body, _ = io.ReadAll(part)
+		}
+	}
+	f.record(c)
+	_, _ = io.WriteString(w, "OK - "+fmt.Sprint(len(c.Body)))
+}
+
+func (f *fakeSlack) serveRespond(w http.ResponseWriter, r *http.Request) {
+	c := call{Method: "response_url", Form: url.Values{"id": {r.PathValue("id")}}}
+	_ = json.NewDecoder(r.Body).Decode(&c.JSON)
+	f.record(c)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, `{"ok":true}`)
+}
+
+// serveSocket is Slack's Socket Mode endpoint: hello, then the envelopes
+// the test queues; acknowledgements go to f.acks.
+func (f *fakeSlack) serveSocket(w http.ResponseWriter, r *http.Request) {
+	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+	conn, err := up.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	f.record(call{Method: "websocket"})
+	if err := conn.WriteMessage(websocket.TextMessage, []byte(`{"type":"hello","num_connections":1,"connection_info":{"app_id":"A1"}}`)); err != nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			var ack map[string]any
+			if err := conn.ReadJSON(&ack); err != nil {
+				return
+			}
+			f.acks <- ack
+		}
+	}()
+	for {
+		select {
+		case env := <-f.envelopes:
+			if err := conn.WriteMessage(websocket.TextMessage, []byte(env)); err != nil {
+				return
+			}
+		case <-done:
+			return
+		}
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// blocksOf decodes the blocks a call posted.
+func (c call) blocksOf(t testing.TB) []map[string]any {
+	t.Helper()
+	raw := c.Form.Get("blocks")
+	if c.JSON != nil {
+		b, _ := json.Marshal(c.JSON["blocks"])
+		raw = string(b)
+	}
+	var blocks []map[string]any
+	if err := json.Unmarshal([]byte(raw), &blocks); err != nil {
+		t.Fatalf("%s: blocks not JSON: %v\n%s", c.Method, err, raw)
+	}
+	return blocks
+}
+
+// textOf is every text in a call's blocks and its fallback text.
+func (c call) textOf(t testing.TB) string {
+	t.Helper()
+	var b strings.Builder
+	if c.JSON != nil {
+		fmt.Fprint(&b, c.JSON["text"], "\n")
+	} else {
+		b.WriteString(c.Form.Get("text") + "\n")
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if s, ok := x["text"].(string); ok {
+				b.WriteString(s + "\n")
+			}
+			for k, e := range x {
+				if k != "text" {
+					walk(e)
+				} else if _, isStr := e.(string); !isStr {
+					walk(e)
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, bl := range c.blocksOf(t) {
+		walk(bl)
+	}
+	return b.String()
+}

@@ -1,0 +1,196 @@
+package slack
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	slackgo "github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+)
+
+// These functions are the transport-neutral half of the adapter: the HTTP
+// handlers and the Socket Mode loop both call them after acknowledging
+// (or while acknowledging) Slack. They return at once; answering happens
+// in the worker.
+
+// onEvent handles one Events API callback.
+func (a *Adapter) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent) {
+	cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent)
+	if !ok {
+		return
+	}
+	switch e := ev.InnerEvent.Data.(type) {
+	case *slackevents.AppMentionEvent:
+		a.onMention(ctx, cb.EventID, e)
+	case *slackevents.MessageEvent:
+		a.onMessage(ctx, cb.EventID, e)
+	}
+}
+
+// onMention answers an @mention in a thread under the mentioning message
+// (or in the thread it was written in).
+func (a *Adapter) onMention(ctx context.Context, eventID string, e *slackevents.AppMentionEvent) {
+	if e.BotID != "" || e.User == "" || e.Edited != nil {
+		return
+	}
+	if !a.firstDelivery(ctx, eventID) {
+		a.log.Debug("duplicate event ignored", "event_id", eventID)
+		return
+	}
+	parent := e.ThreadTimeStamp
+	if parent == "" {
+		parent = e.TimeStamp
+	}
+	a.queue("mention", e.Channel, e.User, e.Text, func(ctx context.Context) error {
+		me, err := a.botUser(ctx)
+		if err != nil {
+			return err
+		}
+		if e.User == me {
+			return nil
+		}
+		conv, ok, err := a.conversationOf(ctx, e.Channel, parent)
+		if err != nil || !ok {
+			conv = parent
+		}
+		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: parent, conversation: conv}, questionText(e.Text, me))
+	})
+}
+
+// onMessage answers direct messages, and follow-ups without a mention in
+// threads the bot answers in.
+func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.MessageEvent) {
+	if e.BotID != "" || e.User == "" || (e.SubType != "" && e.SubType != "thread_broadcast" && e.SubType != "file_share") {
+		return // bots (itself included), edits, deletions, joins…
+	}
+	dm := e.ChannelType == "im"
+	inThread := e.ThreadTimeStamp != "" && e.ThreadTimeStamp != e.TimeStamp
+	if !dm && !inThread {
+		return // a channel message that is not a follow-up: mentions come as app_mention
+	}
+	if !a.firstDelivery(ctx, eventID) {
+		a.log.Debug("duplicate event ignored", "event_id", eventID)
+		return
+	}
+	what := "follow-up"
+	if dm {
+		what = "direct message"
+	}
+	a.queue(what, e.Channel, e.User, e.Text, func(ctx context.Context) error {
+		me, err := a.botUser(ctx)
+		if err != nil {
+			return err
+		}
+		if e.User == me {
+			return nil
+		}
+		if dm {
+			// One conversation per DM channel; answers go in the thread
+			// the message was written in, else at the top.
+			return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel}, questionText(e.Text, me))
+		}
+		if mentions(e.Text, me) {
+			return nil // the app_mention event for this message answers it
+		}
+		conv, ok, err := a.conversationOf(ctx, e.Channel, e.ThreadTimeStamp)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil // a thread the bot is not part of
+		}
+		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: conv}, questionText(e.Text, me))
+	})
+}
+
+// reply is the immediate answer to a slash command, shown to the asker.
+type reply struct {
+	ResponseType string `json:"response_type"`
+	Text         string `json:"text"`
+}
+
+// onCommand handles the slash command and returns the immediate reply
+// Slack shows the asker (nil for none). Help and an empty command are
+// answered privately; a question is answered in the channel.
+func (a *Adapter) onCommand(cmd slackgo.SlashCommand) *reply {
+	text := strings.TrimSpace(unescape(cmd.Text))
+	p := place{channel: cmd.ChannelID, user: cmd.UserID, responseURL: cmd.ResponseURL, conversation: "cmd-" + cmd.TriggerID}
+	if text == "" || strings.EqualFold(text, "help") {
+		err := a.queue("help", cmd.ChannelID, cmd.UserID, "help", func(ctx context.Context) error {
+			ans := a.cfg.Handler.Handle(ctx, botMessage(p, "help"))
+			ans.Ephemeral = true
+			return a.deliver(ctx, p, ans)
+		})
+		if err != nil {
+			return busyReply()
+		}
+		return nil
+	}
+	p.show = shown{Asker: cmd.UserID, Question: text}
+	if err := a.queue("slash command", cmd.ChannelID, cmd.UserID, text, func(ctx context.Context) error {
+		return a.answer(ctx, p, text)
+	}); err != nil {
+		return busyReply()
+	}
+	return &reply{ResponseType: slackgo.ResponseTypeEphemeral, Text: "Looking into: " + escape(text)}
+}
+
+// onInteraction handles a click on an example question in help: the
+// question is asked as if typed in the slash command.
+func (a *Adapter) onInteraction(cb slackgo.InteractionCallback) {
+	if cb.Type != slackgo.InteractionTypeBlockActions {
+		return
+	}
+	for _, act := range cb.ActionCallback.BlockActions {
+		if !strings.HasPrefix(act.ActionID, askAction) || strings.TrimSpace(act.Value) == "" {
+			continue
+		}
+		q := strings.TrimSpace(act.Value)
+		channel := cb.Channel.ID
+		if channel == "" {
+			channel = cb.Container.ChannelID
+		}
+		p := place{channel: channel, user: cb.User.ID, responseURL: cb.ResponseURL,
+			conversation: "btn-" + cb.TriggerID, show: shown{Asker: cb.User.ID, Question: q}}
+		if err := a.queue("button", channel, cb.User.ID, q, func(ctx context.Context) error {
+			return a.answer(ctx, p, q)
+		}); err != nil && cb.ResponseURL != "" {
+			a.log.Warn("button question not queued", "err", err)
+		}
+		return
+	}
+}
+
+// queue wraps enqueue with the job's description.
+func (a *Adapter) queue(what, channel, user, question string, run func(context.Context) error) error {
+	return a.enqueue(job{lane: channel, what: what, user: user, question: question, run: run})
+}
+
+func busyReply() *reply {
+	return &reply{ResponseType: slackgo.ResponseTypeEphemeral, Text: "Too many questions are waiting right now; please ask again in a minute."}
+}
+
+var userMention = regexp.MustCompile(`<@([UW][A-Z0-9]+)(\|[^>]*)?>`)
+
+// mentions reports whether text mentions the user.
+func mentions(text, user string) bool {
+	for _, m := range userMention.FindAllStringSubmatch(text, -1) {
+		if m[1] == user {
+			return true
+		}
+	}
+	return false
+}
+
+// questionText is the question in a message: the bot's mention removed,
+// Slack's escaping undone.
+func questionText(text, me string) string {
+	text = userMention.ReplaceAllStringFunc(text, func(m string) string {
+		if userMention.FindStringSubmatch(m)[1] == me {
+			return ""
+		}
+		return m
+	})
+	return strings.Join(strings.Fields(unescape(text)), " ")
+}

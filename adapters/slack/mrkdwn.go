@@ -1,0 +1,129 @@
+package slack
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Slack's mrkdwn is not Markdown: bold is *x*, italics _x_, links <url|text>,
+// no headings, and &, < and > must be escaped or Slack reads them as
+// markup (<!channel>, <@U123>). These functions turn the bot's Markdown into
+// mrkdwn and make user-supplied text inert.
+
+// escape makes text inert in mrkdwn: nothing in it can ping a user, a
+// channel or @everyone, or become a link.
+func escape(s string) string {
+	return mrkdwnEscaper.Replace(s)
+}
+
+var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// unescape reverses Slack's escaping of user text in events.
+func unescape(s string) string {
+	return mrkdwnUnescaper.Replace(s)
+}
+
+var mrkdwnUnescaper = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">")
+
+var (
+	mdLink    = regexp.MustCompile(`\[([^\]\n]+)\]\((https?://[^)\s]+)\)`)
+	mdBold    = regexp.MustCompile(`\*\*([^*\n]+?)\*\*|__([^_\n]+?)__`)
+	mdItalic  = regexp.MustCompile(`(^|[^*\w])\*([^*\s][^*\n]*?)\*($|[^*\w])`)
+	mdHeading = regexp.MustCompile(`^#{1,6}\s+(.+?)\s*#*$`)
+	mdBullet  = regexp.MustCompile(`^(\s*)[-*+]\s+`)
+)
+
+// mrkdwn converts the bot's Markdown into Slack mrkdwn: escaping, links,
+// bold, italics, headings and bullets. Code spans and fenced lines are kept
+// verbatim apart from escaping. Pipe tables and long fenced blocks are laid
+// out by builder.markdown, which calls this for the prose between them.
+func mrkdwn(md string) string {
+	lines := strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n")
+	inFence := false
+	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+			lines[i] = escape(line)
+			continue
+		}
+		if inFence {
+			lines[i] = escape(line)
+			continue
+		}
+		lines[i] = mrkdwnLine(line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// mrkdwnLine converts one line outside fenced blocks.
+func mrkdwnLine(line string) string {
+	if m := mdHeading.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		return "*" + inline(m[1]) + "*"
+	}
+	if loc := mdBullet.FindStringSubmatchIndex(line); loc != nil {
+		indent := line[loc[2]:loc[3]]
+		return indent + "• " + inline(line[loc[1]:])
+	}
+	return inline(line)
+}
+
+// inline converts inline Markdown, leaving `code spans` alone.
+func inline(s string) string {
+	parts := strings.Split(s, "`")
+	for i := range parts {
+		if i%2 == 1 && i < len(parts)-1 {
+			parts[i] = escape(parts[i]) // inside a code span
+			continue
+		}
+		parts[i] = inlineText(parts[i])
+	}
+	return strings.Join(parts, "`")
+}
+
+// inlineText converts links, bold and italics in text without code.
+func inlineText(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range mdLink.FindAllStringSubmatchIndex(s, -1) {
+		b.WriteString(emphasis(escape(s[last:m[0]])))
+		text, url := s[m[2]:m[3]], s[m[4]:m[5]]
+		b.WriteString("<" + escape(url) + "|" + escape(text) + ">")
+		last = m[1]
+	}
+	b.WriteString(emphasis(escape(s[last:])))
+	return b.String()
+}
+
+// emphasis turns *italics* into _italics_ and **bold** into *bold*.
+func emphasis(s string) string {
+	const boldMark = "\x00"
+	s = mdBold.ReplaceAllStringFunc(s, func(m string) string {
+		return boldMark + m[2:len(m)-2] + boldMark
+	})
+	s = mdItalic.ReplaceAllString(s, "${1}_${2}_${3}")
+	return strings.ReplaceAll(s, boldMark, "*")
+}
+
+// pipeTable turns Markdown pipe-table lines into aligned monospace rows,
+// dropping the |---| separator.
+func pipeTable(lines []string) []string {
+	var rows [][]string
+	for _, l := range lines {
+		cells := strings.Split(strings.Trim(l, "|"), "|")
+		sep := true
+		for i, c := range cells {
+			cells[i] = strings.TrimSpace(c)
+			if strings.Trim(cells[i], ":-") != "" {
+				sep = false
+			}
+		}
+		if sep {
+			continue
+		}
+		rows = append(rows, cells)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return alignRows(rows[0], rows[1:])
+}

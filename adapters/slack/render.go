@@ -1,0 +1,352 @@
+package slack
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	slackgo "github.com/slack-go/slack"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// message is one Slack message: the fallback text (notifications, screen
+// readers, clients without Block Kit) and its blocks.
+type message struct {
+	Text   string          `json:"text"`
+	Blocks []slackgo.Block `json:"blocks"`
+}
+
+// shown says where an answer appears, which changes what it must repeat.
+type shown struct {
+	// Asker and Question are set when the channel did not see the
+	// question (a slash command or a help button): the answer shows it.
+	Asker    string
+	Question string
+}
+
+// askAction is the action_id of the example-question buttons in help.
+const askAction = "oracle_ask"
+
+// runIDsShown is how many run IDs the sources list before "and N more".
+const runIDsShown = 8
+
+// render lays out an answer as Slack messages. The first message is the
+// answer; the rest follow in its thread: continuations of a long answer,
+// then the sources (filters, run IDs, knowledge entries). Every message
+// has fallback text and keeps to Block Kit's limits; long content is
+// split across messages, never cut.
+func render(a bot.Answer, where shown) []message {
+	var b builder
+	if where.Question != "" {
+		asker := "Asked"
+		if where.Asker != "" {
+			asker = "<@" + where.Asker + "> asked"
+		}
+		b.section("*" + asker + ":* " + escape(where.Question))
+	}
+	if a.Headline != "" {
+		b.section("*" + mrkdwnText(a.Headline) + "*")
+	}
+	if a.Interpretation != "" {
+		b.context("Understood as: " + mrkdwnText(a.Interpretation))
+	}
+	for _, p := range a.Body {
+		b.markdown(p)
+	}
+	if c := a.Claim; c != nil {
+		b.claim(*c)
+	}
+	switch {
+	case a.Table != nil && len(a.Table.Rows) > 0:
+		b.code(alignRows(a.Table.Columns, a.Table.Rows))
+	case len(a.Rows) > 0:
+		b.code(alignRows(rowsTable(a.Rows)))
+	}
+	if len(a.Nearest) > 0 {
+		b.section("*Nearest measured rows* (medians across repetitions)")
+		b.code(alignRows(rowsTable(a.Nearest)))
+	}
+	if len(a.Caveats) > 0 {
+		b.section("*Caveats*\n" + bullets(a.Caveats))
+	}
+	if a.PlainWords != "" {
+		b.section("*In plain words:* " + mrkdwnText(a.PlainWords))
+	}
+	if len(a.Terms) > 0 {
+		terms := make([]string, 0, len(a.Terms))
+		for _, t := range a.Terms {
+			terms = append(terms, "*"+escape(t.Name)+"* — "+mrkdwnText(t.Gist))
+		}
+		b.context(terms...)
+	}
+	if len(a.Examples) > 0 {
+		label := "*Try asking:*"
+		if a.Kind == bot.KindClarify {
+			label = "*Did you mean:*"
+		}
+		b.section(label + "\n" + bullets(a.Examples))
+		b.buttons(a.Examples)
+	}
+	src := sources(a.Sources)
+	if len(src) > 0 {
+		n := len(a.Sources.RunIDs)
+		b.context(fmt.Sprintf("Filters, %d run %s and sources are in the thread.", n, plural(n, "ID", "IDs")))
+	}
+	fallback := fallbackText(a)
+	var out []message
+	for i, page := range paginate(b.blocks) {
+		text := fallback
+		if i > 0 {
+			text = "(continued) " + fallback
+		}
+		out = append(out, message{Text: truncate(text, maxFallbackText), Blocks: page})
+	}
+	for _, page := range paginate(src) {
+		out = append(out, message{Text: truncate("Sources: "+fallback, maxFallbackText), Blocks: page})
+	}
+	return out
+}
+
+// sources lays out the filters (verbatim), the run IDs (the first eight,
+// then "and N more") and the knowledge entries an answer rests on.
+func sources(s bot.Sources) []slackgo.Block {
+	if len(s.Filters) == 0 && len(s.RunIDs) == 0 && len(s.Entries) == 0 {
+		return nil
+	}
+	var b builder
+	b.section("*Sources*")
+	if len(s.Filters) > 0 {
+		elems := make([]string, 0, len(s.Filters))
+		for _, f := range s.Filters {
+			elems = append(elems, "Filter: `"+escape(f)+"`")
+		}
+		b.context(elems...)
+	}
+	if n := len(s.RunIDs); n > 0 {
+		shownIDs := s.RunIDs[:min(n, runIDsShown)]
+		ids := make([]string, len(shownIDs))
+		for i, id := range shownIDs {
+			ids[i] = "`" + escape(id) + "`"
+		}
+		text := fmt.Sprintf("%d %s: %s", n, plural(n, "run", "runs"), strings.Join(ids, ", "))
+		if n > runIDsShown {
+			text += fmt.Sprintf(" and %d more", n-runIDsShown)
+		}
+		b.context(text)
+	}
+	if len(s.Entries) > 0 {
+		elems := make([]string, 0, len(s.Entries))
+		for _, e := range s.Entries {
+			title := escape(e.Title)
+			if e.URL != "" {
+				title = "<" + escape(e.URL) + "|" + title + ">"
+			}
+			elems = append(elems, title+" (`"+escape(e.ID)+"`)")
+		}
+		b.context(elems...)
+	}
+	return b.blocks
+}
+
+// fallbackText is the message text Slack shows in notifications: the
+// headline, or the interpretation when there is none.
+func fallbackText(a bot.Answer) string {
+	for _, s := range []string{a.Headline, a.Interpretation, string(a.Kind)} {
+		if s != "" {
+			return mrkdwnText(s)
+		}
+	}
+	return "memdb-oracle answer"
+}
+
+// mrkdwnText converts a one-paragraph Markdown string.
+func mrkdwnText(s string) string { return mrkdwn(strings.TrimSpace(s)) }
+
+func bullets(items []string) string {
+	lines := make([]string, len(items))
+	for i, it := range items {
+		lines[i] = "• " + mrkdwnText(it)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// builder accumulates blocks, splitting any text that would exceed a
+// block's limit into several blocks.
+type builder struct {
+	blocks []slackgo.Block
+}
+
+func (b *builder) section(text string) {
+	for _, c := range chunks(text, maxSectionText) {
+		b.blocks = append(b.blocks, slackgo.NewSectionBlock(
+			slackgo.NewTextBlockObject(slackgo.MarkdownType, c, false, false), nil, nil))
+	}
+}
+
+func (b *builder) context(texts ...string) {
+	var elems []slackgo.MixedElement
+	flush := func() {
+		if len(elems) > 0 {
+			b.blocks = append(b.blocks, slackgo.NewContextBlock("", elems...))
+			elems = nil
+		}
+	}
+	for _, t := range texts {
+		for _, c := range chunks(t, maxContextText) {
+			if len(elems) == maxContextElems {
+				flush()
+			}
+			elems = append(elems, slackgo.NewTextBlockObject(slackgo.MarkdownType, c, false, false))
+		}
+	}
+	flush()
+}
+
+// code shows lines monospace; a table longer than one section continues
+// in the next with its header (the first two lines) repeated.
+func (b *builder) code(lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	var head []string
+	if len(lines) > 2 && strings.HasPrefix(lines[1], "─") {
+		head, lines = lines[:2], lines[2:]
+	}
+	const fence = "```"
+	// A raw line of maxCodeLine characters escapes to at most five times
+	// as many, so any line fits a section next to the header.
+	const maxCodeLine = 400
+	budget := maxSectionText - 2*len(fence)
+	var cur []string
+	size := 0
+	start := func() {
+		cur, size = nil, 0
+		for _, h := range head {
+			cur = append(cur, escape(h))
+			size += utf8.RuneCountInString(escape(h)) + 1
+		}
+	}
+	flush := func() {
+		b.blocks = append(b.blocks, slackgo.NewSectionBlock(slackgo.NewTextBlockObject(
+			slackgo.MarkdownType, fence+strings.Join(cur, "\n")+fence, false, false), nil, nil))
+	}
+	start()
+	for _, raw := range lines {
+		for _, piece := range chunks(raw, maxCodeLine) {
+			l := escape(piece)
+			n := utf8.RuneCountInString(l) + 1
+			if len(cur) > len(head) && size+n > budget {
+				flush()
+				start()
+			}
+			cur = append(cur, l)
+			size += n
+		}
+	}
+	flush()
+}
+
+// claim shows a vendor or third-party claim labelled as the claimant's
+// statement, next to what the measurements give.
+func (b *builder) claim(c bot.ClaimContext) {
+	who := escape(c.Claimant)
+	if who == "" {
+		who = "Claim"
+	}
+	text := "*Claim (" + who + "):* “" + mrkdwnText(c.Statement) + "”"
+	if c.Setup != "" {
+		text += "\n_Their setup:_ " + mrkdwnText(c.Setup)
+	}
+	if c.URL != "" {
+		text += "\n<" + escape(c.URL) + "|Claim source>"
+	}
+	b.section(text)
+	if c.Measured != "" {
+		b.section("*Measured here:* " + mrkdwnText(c.Measured))
+	}
+	if c.Verdict != "" {
+		b.section("*Verdict:* " + mrkdwnText(c.Verdict))
+	}
+	if c.WhyDiffer != "" {
+		b.section("*Why they differ:* " + mrkdwnText(c.WhyDiffer))
+	}
+}
+
+// buttons offers example questions as buttons that ask them (handled by
+// the interactivity endpoint).
+func (b *builder) buttons(questions []string) {
+	var elems []slackgo.BlockElement
+	for i, q := range questions {
+		if len(elems) == maxButtons {
+			break
+		}
+		if len(q) > maxButtonValue {
+			continue
+		}
+		btn := slackgo.NewButtonBlockElement(askAction+"_"+strconv.Itoa(i), q,
+			slackgo.NewTextBlockObject(slackgo.PlainTextType, truncate(q, maxButtonLabel), false, false))
+		elems = append(elems, btn)
+	}
+	if len(elems) > 0 {
+		b.blocks = append(b.blocks, slackgo.NewActionBlock("oracle_examples", elems...))
+	}
+}
+
+// markdown lays out a Markdown text: fenced code and pipe tables become
+// monospace blocks, the prose between them sections.
+func (b *builder) markdown(md string) {
+	var prose, code, table []string
+	inFence := false
+	flushProse := func() {
+		text := strings.TrimSpace(strings.Join(prose, "\n"))
+		prose = nil
+		if text != "" {
+			b.section(mrkdwn(text))
+		}
+	}
+	flushTable := func() {
+		if len(table) > 0 {
+			b.code(pipeTable(table))
+			table = nil
+		}
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			if inFence {
+				b.code(code)
+				code = nil
+			} else {
+				flushProse()
+				flushTable()
+			}
+			inFence = !inFence
+		case inFence:
+			code = append(code, line)
+		case len(trimmed) > 1 && strings.HasPrefix(trimmed, "|") && strings.HasSuffix(trimmed, "|"):
+			flushProse()
+			table = append(table, trimmed)
+		case trimmed == "" && len(prose) > 0 && utf8.RuneCountInString(strings.Join(prose, "\n")) > maxSectionText/2:
+			flushTable()
+			flushProse() // start a new section at a paragraph break once this one is long
+		default:
+			flushTable()
+			prose = append(prose, line)
+		}
+	}
+	if inFence {
+		b.code(code) // an unclosed fence still shows its code
+	}
+	flushTable()
+	flushProse()
+}
