@@ -227,19 +227,19 @@ func readCSV(r io.Reader, session int, file string) ([]csvRow, []RowProblem) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.StartLine
-				if pe.Err != csv.ErrFieldCount {
-					probs = append(probs, RowProblem{Line: line, Reason: csvReason(err)})
-					continue
-				}
-			} else {
-				probs = append(probs, RowProblem{Line: line, Reason: "read error: " + err.Error()})
-				break
-			}
+		var line int
+		var pe *csv.ParseError
+		switch {
+		case err == nil:
+			line, _ = cr.FieldPos(0)
+		case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount):
+			line = pe.StartLine // the record is still returned; parseRow reports the count
+		case errors.As(err, &pe):
+			probs = append(probs, RowProblem{Line: pe.StartLine, Reason: csvReason(err)})
+			continue
+		default:
+			probs = append(probs, RowProblem{Line: 1, Reason: "read error: " + err.Error()})
+			return rows, probs
 		}
 		run, rowProbs := parseRow(h, rec, line, session, file)
 		probs = append(probs, rowProbs...)
