@@ -1,0 +1,94 @@
+package chart
+
+import (
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// drawChart lays the chart out on c: title and subtitle at the top, the
+// legend at the bottom (it never covers data), the plot in between.
+func drawChart(c draw.Canvas, ch bot.Chart, th theme) {
+	area := draw.Crop(c, th.margin, -th.margin, th.margin, -th.margin)
+	width := area.Max.X - area.Min.X
+	y := area.Max.Y
+	for _, line := range wrap(th.title, unkern(ch.Title), width) {
+		area.FillText(th.title, vg.Point{X: area.Min.X, Y: y}, line)
+		y -= lineHeight(th.title)
+	}
+	if ch.Subtitle != "" {
+		y -= th.pt(3)
+		for _, line := range wrap(th.subtitle, unkern(ch.Subtitle), width) {
+			area.FillText(th.subtitle, vg.Point{X: area.Min.X, Y: y}, line)
+			y -= lineHeight(th.subtitle)
+		}
+	}
+	ls := looks(ch.Series, th)
+	legend := drawLegend(area, ch, ls, th)
+	plotArea := area
+	plotArea.Max.Y = y - th.pt(8)
+	plotArea.Min.Y = area.Min.Y + legend + th.pt(10)
+	newPlot(ch, ls, th).Draw(plotArea)
+}
+
+// legendName is a series' name as the legend shows it: floors start
+// with "≥".
+func legendName(s bot.ChartSeries) string {
+	if s.Floor {
+		return "≥ " + s.Name
+	}
+	return s.Name
+}
+
+// drawLegend draws one entry per series, flowing left to right in rows
+// along the bottom of area, and returns the height it used.
+func drawLegend(area draw.Canvas, ch bot.Chart, ls []look, th theme) vg.Length {
+	type entry struct {
+		i     int
+		name  string
+		width vg.Length
+	}
+	thumb, gap, spacing := th.pt(34), th.pt(6), th.pt(22)
+	width := area.Max.X - area.Min.X
+	var rows [][]entry
+	var used vg.Length
+	for i, s := range ch.Series {
+		e := entry{i: i, name: unkern(legendName(s))}
+		e.width = thumb + gap + th.legend.Width(e.name)
+		if len(rows) == 0 || used+spacing+e.width > width {
+			rows = append(rows, nil)
+			used = -spacing
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], e)
+		used += spacing + e.width
+	}
+	rowHeight := lineHeight(th.legend) + th.pt(5)
+	height := rowHeight * vg.Length(len(rows))
+	sty := th.legend
+	sty.YAlign = draw.YCenter
+	for r, row := range rows {
+		y := area.Min.Y + height - rowHeight*vg.Length(r) - rowHeight/2
+		x := area.Min.X
+		for _, e := range row {
+			drawThumbnail(&area, ch.Kind, ls[e.i], th, vg.Rectangle{
+				Min: vg.Point{X: x, Y: y - rowHeight/2}, Max: vg.Point{X: x + thumb, Y: y + rowHeight/2}})
+			area.FillText(sty, vg.Point{X: x + thumb + gap, Y: y}, e.name)
+			x += e.width + spacing
+		}
+	}
+	return height
+}
+
+// drawThumbnail draws a series' sample into r: a line with its marker, or
+// a bar swatch.
+func drawThumbnail(c *draw.Canvas, kind bot.ChartKind, l look, th theme, r vg.Rectangle) {
+	mid := vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}
+	if kind == bot.ChartBar {
+		s := th.pt(6.5)
+		drawBar(c, l, th, vg.Rectangle{Min: vg.Point{X: mid.X - s*1.4, Y: mid.Y - s}, Max: vg.Point{X: mid.X + s*1.4, Y: mid.Y + s}})
+		return
+	}
+	c.StrokeLine2(l.line, r.Min.X, mid.Y, r.Max.X, mid.Y)
+	l.marker.DrawGlyph(c, draw.GlyphStyle{Color: l.color, Radius: th.pt(4.2), Shape: l.marker}, mid)
+}

@@ -1,0 +1,252 @@
+package chart
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite the example charts under docs/ from bot/testdata/charts")
+
+// loadChart reads one of the bot's golden chart specs.
+func loadChart(tb testing.TB, name string) bot.Chart {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "bot", "testdata", "charts", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var c bot.Chart
+	if err := json.Unmarshal(raw, &c); err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return c
+}
+
+// decode checks the bytes are a PNG of the expected size and returns it.
+func decode(tb testing.TB, b []byte, w, h int) image.Image {
+	tb.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		tb.Fatalf("not a PNG: %v", err)
+	}
+	if got := img.Bounds().Size(); got.X != w || got.Y != h {
+		tb.Fatalf("image is %dx%d, want %dx%d", got.X, got.Y, w, h)
+	}
+	return img
+}
+
+// near reports whether the image holds a pixel within a small distance
+// of want (anti-aliasing blends edges, so solid areas are what match).
+func near(img image.Image, want color.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			d := math.Abs(float64(r>>8)-float64(want.R)) + math.Abs(float64(g>>8)-float64(want.G)) +
+				math.Abs(float64(bl>>8)-float64(want.B))
+			if d < 12 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// distinctColors counts the colours used by at least minPixels pixels.
+func distinctColors(img image.Image, minPixels int) int {
+	counts := map[color.RGBA]int{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			counts[color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: uint8(a >> 8)}]++
+		}
+	}
+	n := 0
+	for _, c := range counts {
+		if c >= minPixels {
+			n++
+		}
+	}
+	return n
+}
+
+func TestRenderDrawsEachExampleAsAReadablePNG(t *testing.T) {
+	// The bot's golden chart specs (built from real query results) and the
+	// example images kept under docs/.
+	examples := []struct{ spec, doc string }{
+		{"scale-dragonfly-redis.json", "scale-example.png"},
+		{"scale-keydb-garnet-redis.json", "chart-log-scale-example.png"},
+		{"compare-48-cores.json", "chart-compare-example.png"},
+		{"effect-ratio-dragonfly-garnet.json", "chart-workload-example.png"},
+	}
+	for _, ex := range examples {
+		name, doc := ex.spec, ex.doc
+		t.Run(name, func(t *testing.T) {
+			c := loadChart(t, name)
+			b, err := Render(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img := decode(t, b, DefaultWidth, DefaultHeight)
+			if n := distinctColors(img, 40); n < 6 {
+				t.Errorf("only %d colours cover 40+ pixels: the image looks blank", n)
+			}
+			if n := near(img, color.RGBA{R: 0xff, G: 0xff, B: 0xff}); n < DefaultWidth*DefaultHeight/2 {
+				t.Errorf("only %d white pixels: the background is not white", n)
+			}
+			for _, s := range c.Series {
+				want, _ := engineColor(s.Engine)
+				if n := near(img, want); n < 30 {
+					t.Errorf("series %q: only %d pixels in its colour %v", s.Name, n, want)
+				}
+			}
+			again, err := Render(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, again) {
+				t.Error("rendering the same chart twice gave different bytes")
+			}
+			if *updateDocs {
+				if err := os.WriteFile(filepath.Join("..", "..", "docs", doc), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestRenderHonoursTheRequestedSize(t *testing.T) {
+	c := loadChart(t, "scale-dragonfly-redis.json")
+	b, err := Renderer{Width: 1600, Height: 960}.Render(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode(t, b, 1600, 960)
+}
+
+func TestRenderDrawsTheCeilingApartFromTheRealisticCluster(t *testing.T) {
+	c := loadChart(t, "scale-dragonfly-redis.json")
+	ls := looks(c.Series, newTheme(1))
+	realistic, ceiling := ls[1], ls[2]
+	if c.Series[1].Mode != "cluster" || c.Series[2].Mode != "cluster-sat" {
+		t.Fatalf("fixture order changed: %q, %q", c.Series[1].Name, c.Series[2].Name)
+	}
+	if len(realistic.line.Dashes) != 0 || len(ceiling.line.Dashes) == 0 {
+		t.Errorf("dashes: realistic %v, ceiling %v; want solid and dashed", realistic.line.Dashes, ceiling.line.Dashes)
+	}
+	if realistic.marker.shape == ceiling.marker.shape {
+		t.Errorf("realistic and ceiling share marker shape %d", realistic.marker.shape)
+	}
+}
+
+func TestRenderDrawsGarnetAsAHollowFloorWithGreaterOrEqualInTheLegend(t *testing.T) {
+	c := loadChart(t, "scale-keydb-garnet-redis.json")
+	ls := looks(c.Series, newTheme(1))
+	for i, s := range c.Series {
+		if s.Engine != "garnet" {
+			if ls[i].marker.hollow || strings.HasPrefix(legendName(s), "≥") {
+				t.Errorf("%q drawn as a floor", s.Name)
+			}
+			continue
+		}
+		if !ls[i].marker.hollow || !ls[i].floor {
+			t.Errorf("Garnet marker hollow %v floor %v", ls[i].marker.hollow, ls[i].floor)
+		}
+		if got := legendName(s); got != "≥ Garnet (single process, client-limited floor)" {
+			t.Errorf("legend name %q", got)
+		}
+	}
+}
+
+func TestRenderSpreadsCategoricalXEvenly(t *testing.T) {
+	c := loadChart(t, "effect-ratio-dragonfly-garnet.json")
+	cats := categories(c)
+	var got []string
+	for i, cat := range cats {
+		if cat.pos != float64(i) {
+			t.Errorf("category %q at %v, want %d", cat.label, cat.pos, i)
+		}
+		got = append(got, cat.label)
+	}
+	if want := "SET:GET 1:10|SET:GET 1:1|MGET×10|MSET×10"; strings.Join(got, "|") != want {
+		t.Errorf("categories %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+func TestRenderRefusesChartsItCannotDraw(t *testing.T) {
+	point := func(y float64) []bot.ChartSeries {
+		return []bot.ChartSeries{{Name: "Dragonfly (single process)", Engine: "dragonfly", Points: []bot.ChartPoint{{X: 48, Y: y}}}}
+	}
+	tests := []struct {
+		name  string
+		chart bot.Chart
+	}{
+		{"a chart without points", bot.Chart{Title: "empty"}},
+		{"a value that is not a number", bot.Chart{Series: point(math.NaN())}},
+		{"zero on a log axis", bot.Chart{LogY: true, Series: point(0)}},
+		{"a negative value", bot.Chart{Series: point(-1)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Render(tt.chart)
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("err %v, want ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestYTicksUseTheAnswersNumberStyle(t *testing.T) {
+	lin := yTicks{format: tickFormat("ops/s")}
+	lo, hi := lin.bounds(2.04e6, 40.58e6)
+	if lo != 0 || hi < 40.58e6*1.05 || hi > 50e6 {
+		t.Errorf("linear bounds %v..%v", lo, hi)
+	}
+	var labels []string
+	for _, tk := range lin.Ticks(lo, hi) {
+		labels = append(labels, tk.Label)
+	}
+	if got := strings.Join(labels, " "); got != "0 10M 20M 30M 40M 50M" {
+		t.Errorf("linear ticks %q", got)
+	}
+	logt := yTicks{log: true, format: tickFormat("ops/s")}
+	lo, hi = logt.bounds(412877, 40.58e6)
+	if lo != 200e3 || hi != 100e6 {
+		t.Errorf("log bounds %v..%v, want 200K..100M", lo, hi)
+	}
+	labels = labels[:0]
+	for _, tk := range logt.Ticks(lo, hi) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "200K 500K 1M 2M 5M 10M 20M 50M 100M" {
+		t.Errorf("log ticks %q", got)
+	}
+	if got := tickFormat("ms")(2.5); got != "2.5" {
+		t.Errorf("ms tick %q", got)
+	}
+}
+
+func BenchmarkRenderScaleChart(b *testing.B) {
+	c := loadChart(b, "scale-dragonfly-redis.json")
+	for b.Loop() {
+		if _, err := Render(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
