@@ -1,0 +1,483 @@
+package bot_test
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/bot"
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
+)
+
+// The tracer checks that every number in an answer's Markdown comes from
+// somewhere it may: a median of a cell whose runs the answer cites
+// (recomputed here from the raw runs, independently of analytics), a value
+// of one of those runs, a measured table (bytes per key, failover), a ratio
+// or percentage of two such values, a condition (cores, pipeline, value
+// size, ratio, session, repetitions), the question itself, or the text of
+// a knowledge entry the answer cites. Anything else is reported.
+
+// tracer holds the raw runs, grouped into cells by their key.
+type tracer struct {
+	runs  map[string]analytics.Run
+	cells map[analytics.CellKey][]analytics.Run
+	kb    *knowledge.Base
+}
+
+func newTracer(runs []analytics.Run, kb *knowledge.Base) *tracer {
+	t := &tracer{runs: map[string]analytics.Run{}, cells: map[analytics.CellKey][]analytics.Run{}, kb: kb}
+	for _, r := range runs {
+		t.runs[r.ID] = r
+		t.cells[r.Key()] = append(t.cells[r.Key()], r)
+	}
+	return t
+}
+
+// median is computed here, apart from analytics: the middle value, or the
+// mean of the two middle values.
+func median(vs []float64) float64 {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// pools of values a number of each unit may come from.
+type pools struct {
+	ops, ms, plain, seconds []float64 // values
+	ratios                  []float64 // multiples (×)
+	percents                []float64 // percentages (%)
+	reps                    []int
+	tokens                  map[string]bool // number tokens allowed verbatim (question, knowledge text)
+}
+
+func runMetrics(r analytics.Run) map[string]float64 {
+	m := map[string]float64{"ops_per_sec": r.OpsPerSec, "ops_per_core": r.OpsPerCore, "p50_ms": r.P50Ms,
+		"p99_ms": r.P99Ms, "p999_ms": r.P999Ms, "kb_per_sec": r.KBPerSec}
+	if r.HitRate != nil {
+		m["hit_rate"] = *r.HitRate
+	}
+	return m
+}
+
+// checkRow verifies a row against the raw runs: its run IDs are exactly
+// the runs of its cell and its medians are theirs.
+func (t *tracer) checkRow(r bot.Row) error {
+	key := analytics.CellKey{Session: r.Session, Engine: r.Engine, Mode: r.Mode, Cores: r.Cores, Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline}
+	runs := t.cells[key]
+	if len(runs) == 0 {
+		return fmt.Errorf("row %+v: no run has this combination", key)
+	}
+	var ids []string
+	for _, x := range runs {
+		ids = append(ids, x.ID)
+	}
+	got := slices.Sorted(slices.Values(r.RunIDs))
+	if !slices.Equal(got, slices.Sorted(slices.Values(ids))) {
+		return fmt.Errorf("row %+v: run IDs %v, the cell's runs are %v", key, r.RunIDs, ids)
+	}
+	if r.Reps != len(runs) {
+		return fmt.Errorf("row %+v: %d reps, the cell has %d runs", key, r.Reps, len(runs))
+	}
+	for name, want := range t.cellMedians(key) {
+		v, ok := r.Metric(name)
+		if !ok && name != "hit_rate" || ok && math.Abs(v-want) > 1e-6 {
+			return fmt.Errorf("row %+v: %s = %v, the median of its runs is %v", key, name, v, want)
+		}
+	}
+	return nil
+}
+
+func (t *tracer) cellMedians(key analytics.CellKey) map[string]float64 {
+	by := map[string][]float64{}
+	for _, r := range t.cells[key] {
+		for k, v := range runMetrics(r) {
+			by[k] = append(by[k], v)
+		}
+	}
+	out := map[string]float64{}
+	for k, vs := range by {
+		out[k] = median(vs)
+	}
+	return out
+}
+
+// poolsFor gathers the values an answer may show.
+func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
+	p := &pools{tokens: map[string]bool{}}
+	byMetric := map[string][]float64{}
+	keys := map[analytics.CellKey]bool{}
+	ids := slices.Clone(a.Sources.RunIDs)
+	for _, r := range append(slices.Clone(a.Rows), a.Nearest...) {
+		ids = append(ids, r.RunIDs...)
+	}
+	for _, id := range ids {
+		r, ok := t.runs[id]
+		if !ok {
+			continue
+		}
+		keys[r.Key()] = true
+		for k, v := range runMetrics(r) {
+			byMetric[k] = append(byMetric[k], v)
+		}
+	}
+	for k := range keys {
+		for name, v := range t.cellMedians(k) {
+			byMetric[name] = append(byMetric[name], v)
+		}
+		p.reps = append(p.reps, len(t.cells[k]))
+	}
+	for name, vs := range byMetric {
+		switch {
+		case strings.HasSuffix(name, "_ms"):
+			p.ms = append(p.ms, vs...)
+		case name == "hit_rate":
+			for _, v := range vs {
+				p.percents = append(p.percents, v*100)
+			}
+		default:
+			p.ops = append(p.ops, vs...)
+		}
+		p.ratios = append(p.ratios, ratiosOf(vs)...)
+		for _, q := range ratiosOf(vs) {
+			p.percents = append(p.percents, q*100, math.Abs(q-1)*100)
+		}
+	}
+	// Ratios across metrics of the same unit (ops of different series are
+	// all in byMetric["ops_per_sec"] already).
+	// Measured tables.
+	if t.kb != nil {
+		mem := t.kb.MemoryTable()
+		var bpk []float64
+		for _, r := range append(slices.Clone(mem.Rows), mem.Quoted...) {
+			bpk = append(bpk, r.BytesPerKey)
+			p.plain = append(p.plain, r.BytesPerKey, float64(r.UsedMemory), float64(r.Keys))
+		}
+		p.plain = append(p.plain, float64(mem.Keys), float64(mem.ValueBytes))
+		for _, q := range ratiosOf(bpk) {
+			p.ratios = append(p.ratios, q)
+			p.percents = append(p.percents, q*100, math.Abs(q-1)*100)
+		}
+		for _, ft := range []knowledge.FailoverTable{t.kb.FailoverSweep(), t.kb.FailoverEngines()} {
+			for _, g := range ft.Groups {
+				var outs []float64
+				for _, r := range g.Reps {
+					outs = append(outs, r.OutageS)
+					over := r.OutageS - float64(r.DownAfterMs)/1000
+					p.seconds = append(p.seconds, r.OutageS, r.FirstFailS, over)
+				}
+				mean := 0.0
+				for _, o := range outs {
+					mean += o / float64(len(outs))
+				}
+				p.seconds = append(p.seconds, median(outs), mean)
+				p.plain = append(p.plain, float64(g.DownAfterMs))
+			}
+		}
+	}
+	for _, e := range a.Sources.Entries {
+		if t.kb == nil {
+			break
+		}
+		if ent, ok := t.kb.Entry(e.ID); ok {
+			for _, tok := range numberTokens(ent.Text + " " + ent.Title + " " + ent.Gist) {
+				p.tokens[tok.key()] = true
+			}
+		}
+		if c, ok := t.kb.Claim(e.ID); ok {
+			for _, tok := range numberTokens(strings.Join([]string{c.Statement, c.Setup, c.Numbers, c.Provenance, c.Measured, c.Verdict, c.WhyDiffer}, " ")) {
+				p.tokens[tok.key()] = true
+			}
+		}
+	}
+	for _, term := range a.Terms {
+		if tm, ok := t.kb.Term(term.ID); ok {
+			for _, tok := range numberTokens(tm.Definition + " " + tm.Name) {
+				p.tokens[tok.key()] = true
+			}
+		}
+	}
+	for _, q := range questions {
+		for _, tok := range numberTokens(q) {
+			p.tokens[tok.key()] = true
+			p.tokens[tok.num] = true
+		}
+	}
+	return p
+}
+
+func ratiosOf(vs []float64) []float64 {
+	var out []float64
+	for _, a := range vs {
+		for _, b := range vs {
+			if a != 0 && b != 0 {
+				out = append(out, a/b)
+			}
+		}
+	}
+	return out
+}
+
+// token is one number found in text, with its unit and surroundings.
+type token struct {
+	num    string // as written, without separators
+	dec    int    // decimals written
+	unit   string // "M", "K", "×", "%", "ms", "s", "" …
+	before string // up to 24 characters before
+	after  string // up to 24 characters after
+}
+
+func (t token) key() string { return t.num + t.unit }
+
+func (t token) value() float64 {
+	v, _ := strconv.ParseFloat(t.num, 64)
+	return v
+}
+
+var numRE = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`)
+
+// numberTokens finds numbers not glued to identifiers (p99, mget10, c6gn,
+// S1 and the like are names, not figures).
+func numberTokens(s string) []token {
+	var out []token
+	for _, loc := range numRE.FindAllStringIndex(s, -1) {
+		i, j := loc[0], loc[1]
+		if i > 0 {
+			c := s[i-1]
+			if c == '.' || c == '_' || c == '-' && i > 1 && isAlnum(s[i-2]) || isAlpha(c) {
+				continue
+			}
+		}
+		raw := strings.TrimRight(s[i:j], ",.")
+		j = i + len(raw)
+		rest := s[j:]
+		tok := token{num: strings.ReplaceAll(raw, ",", "")}
+		if k := strings.IndexByte(tok.num, '.'); k >= 0 {
+			tok.dec = len(tok.num) - k - 1
+		}
+		tok.before = s[max(0, i-24):i]
+		tok.after = rest[:min(len(rest), 24)]
+		switch {
+		case strings.HasPrefix(rest, "M") && !startsWord(rest[1:]):
+			tok.unit = "M"
+		case strings.HasPrefix(rest, "K") && !startsWord(rest[1:]) && !strings.HasPrefix(rest, "KB"):
+			tok.unit = "K"
+		case strings.HasPrefix(rest, "×"), strings.HasPrefix(rest, "x") && !startsWord(rest[1:]):
+			tok.unit = "×"
+		case strings.HasPrefix(rest, "%"):
+			tok.unit = "%"
+		case strings.HasPrefix(rest, " ms"), strings.HasPrefix(rest, "ms"):
+			tok.unit = "ms"
+		case strings.HasPrefix(rest, " s") && !startsWord(rest[2:]), strings.HasPrefix(rest, " s)"):
+			tok.unit = "s"
+		}
+		out = append(out, tok)
+	}
+	return out
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool { return isAlpha(c) || c >= '0' && c <= '9' }
+func startsWord(s string) bool {
+	return s != "" && isAlpha(s[0])
+}
+
+// near reports whether some v rounds to the token at the decimals written.
+func near(vs []float64, want float64, dec int, scale float64) bool {
+	tol := 0.5*math.Pow10(-dec) + 1e-9
+	for _, v := range vs {
+		if math.Abs(v/scale-want) <= tol {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+)
+
+var coreCounts = []float64{4, 8, 16, 24, 48}
+
+// condition decides a number whose context names a condition: decided
+// reports whether the context did, ok whether the value is a measured one.
+func condition(t token, p *pools) (decided, ok bool) {
+	v := t.value()
+	after, before := t.after, strings.ToLower(t.before)
+	switch {
+	case strings.HasPrefix(after, " repetitions"):
+		return true, slices.Contains(p.reps, int(v))
+	case strings.HasPrefix(after, ":1"):
+		return true, v == 1
+	case strings.HasSuffix(before, "1:"):
+		return true, v == 1 || v == 10
+	case strings.HasPrefix(after, " cores"), strings.HasPrefix(after, " core "), strings.HasPrefix(after, "-core"),
+		strings.HasPrefix(after, "c "), strings.HasPrefix(after, "c,"), strings.HasPrefix(after, "c)"),
+		strings.HasPrefix(after, " server threads"), strings.HasPrefix(after, " shards"):
+		return true, slices.Contains(coreCounts, v)
+	case strings.HasPrefix(after, " B ") || strings.HasPrefix(after, " B,") || strings.HasPrefix(after, " B)") || after == " B" || strings.HasPrefix(after, "-byte"):
+		return true, v == 100 || v == 1024
+	case strings.HasPrefix(after, " KB"):
+		return true, v == 1
+	case strings.HasSuffix(before, "pipeline "), strings.HasSuffix(before, "batches of "):
+		return true, v == 1 || v == 16
+	case strings.HasSuffix(before, "session "):
+		return true, v == 1 || v == 2
+	case strings.HasPrefix(after, " keys per command"):
+		return true, v == 10
+	case strings.HasPrefix(after, " more") && strings.HasSuffix(before, "and "):
+		return true, true // checked against the run count in trace
+	}
+	return false, false
+}
+
+// traceNumber reports whether one token is accounted for.
+func traceNumber(t token, p *pools) bool {
+	if p.tokens[t.key()] {
+		return true
+	}
+	if decided, ok := condition(t, p); decided {
+		return ok
+	}
+	v := t.value()
+	switch t.unit {
+	case "M":
+		return near(p.ops, v, t.dec, 1e6)
+	case "K":
+		return near(p.ops, v, t.dec, 1e3)
+	case "×":
+		return near(p.ratios, v, t.dec, 1)
+	case "%":
+		return near(p.percents, v, t.dec, 1)
+	case "ms":
+		return near(p.ms, v, t.dec, 1)
+	case "s":
+		return near(p.seconds, v, t.dec, 1)
+	}
+	for _, pool := range [][]float64{p.ops, p.ms, p.plain, p.seconds} {
+		if near(pool, v, t.dec, 1) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	codeSpanRE = regexp.MustCompile("`([^`]*)`")
+	idRE       = regexp.MustCompile(`\b(term|claim|finding|caveat|rule|trap|table|failover|engine|session|scope|setup|series|conflict|source|data):[a-z0-9-]+`)
+	urlRE      = regexp.MustCompile(`https?://[^\s)]+`)
+	moreRE     = regexp.MustCompile(`and (\d+) more`)
+)
+
+// trace checks the whole Markdown of an answer and returns every problem.
+func (t *tracer) trace(a bot.Answer, md string, questions []string) []string {
+	var problems []string
+	for _, r := range append(slices.Clone(a.Rows), a.Nearest...) {
+		if err := t.checkRow(r); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	p := t.poolsFor(a, questions)
+	// Code spans are run IDs (which must exist and be cited) or filters
+	// (which must be the answer's filters, verbatim).
+	for _, m := range codeSpanRE.FindAllStringSubmatch(md, -1) {
+		span := m[1]
+		switch {
+		case strings.HasPrefix(span, "run-s"):
+			if _, ok := t.runs[span]; !ok {
+				problems = append(problems, "unknown run ID "+span)
+			} else if !slices.Contains(a.Sources.RunIDs, span) {
+				problems = append(problems, "run ID not in the answer's sources: "+span)
+			}
+		case slices.Contains(a.Sources.Filters, span):
+		default:
+			problems = append(problems, "code span is neither a run ID nor a filter of the answer: "+span)
+		}
+	}
+	if m := moreRE.FindStringSubmatch(md); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		if n != len(a.Sources.RunIDs)-8 {
+			problems = append(problems, fmt.Sprintf("“and %d more” but the answer cites %d run IDs", n, len(a.Sources.RunIDs)))
+		}
+	}
+	md, tableProblems := traceTables(md, p)
+	problems = append(problems, tableProblems...)
+	text := codeSpanRE.ReplaceAllString(md, " ")
+	text = urlRE.ReplaceAllString(text, " ")
+	text = idRE.ReplaceAllString(text, " ")
+	for _, tok := range numberTokens(text) {
+		if !traceNumber(tok, p) {
+			problems = append(problems, fmt.Sprintf("untraced number %q in “…%s%s%s…”", tok.key(), tok.before, tok.num, tok.after))
+		}
+	}
+	return problems
+}
+
+// conditionColumns are table columns holding conditions, with the values
+// each may hold.
+var conditionColumns = map[string]func(cell string, p *pools) bool{
+	"Cores":    func(c string, _ *pools) bool { return slices.Contains([]string{"4", "8", "16", "24", "48"}, c) },
+	"Session":  func(c string, _ *pools) bool { return c == "1" || c == "2" },
+	"Pipeline": func(c string, _ *pools) bool { return c == "1" || c == "16" },
+	"Value":    func(c string, _ *pools) bool { return c == "100 B" || c == "1 KB" },
+	"SET:GET":  func(c string, _ *pools) bool { return slices.Contains([]string{"1:10", "1:1", "MGET×10", "MSET×10"}, c) },
+	"Reps": func(c string, p *pools) bool {
+		n, err := strconv.Atoi(strings.TrimSuffix(c, " reps"))
+		return c == "single run" || err == nil && slices.Contains(p.reps, n)
+	},
+	"down-after ms": func(c string, p *pools) bool {
+		v, err := strconv.ParseFloat(c, 64)
+		return err == nil && slices.Contains(p.plain, v)
+	},
+}
+
+// traceTables checks the condition columns of every Markdown table and
+// blanks them, so the remaining cells are traced as figures.
+func traceTables(md string, p *pools) (string, []string) {
+	var problems []string
+	lines := strings.Split(md, "\n")
+	var header []string
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "|") {
+			header = nil
+			continue
+		}
+		cells := splitRow(l)
+		if header == nil {
+			header = cells
+			continue
+		}
+		if strings.HasPrefix(l, "| ---") {
+			continue
+		}
+		for j, c := range cells {
+			if j >= len(header) {
+				break
+			}
+			check, ok := conditionColumns[header[j]]
+			if !ok {
+				continue
+			}
+			if !check(c, p) {
+				problems = append(problems, fmt.Sprintf("table column %q holds %q, not a measured condition", header[j], c))
+			}
+			cells[j] = ""
+		}
+		lines[i] = "| " + strings.Join(cells, " | ") + " |"
+	}
+	return strings.Join(lines, "\n"), problems
+}
+
+func splitRow(l string) []string {
+	parts := strings.Split(strings.Trim(l, "|"), " | ")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
