@@ -300,8 +300,7 @@ func near(vs []float64, want float64, dec int, scale float64) bool {
 	return false
 }
 
-var (
-)
+var ()
 
 var coreCounts = []float64{4, 8, 16, 24, 48}
 
@@ -426,7 +425,9 @@ var conditionColumns = map[string]func(cell string, p *pools) bool{
 	"Session":  func(c string, _ *pools) bool { return c == "1" || c == "2" },
 	"Pipeline": func(c string, _ *pools) bool { return c == "1" || c == "16" },
 	"Value":    func(c string, _ *pools) bool { return c == "100 B" || c == "1 KB" },
-	"SET:GET":  func(c string, _ *pools) bool { return slices.Contains([]string{"1:10", "1:1", "MGET×10", "MSET×10"}, c) },
+	"SET:GET": func(c string, _ *pools) bool {
+		return slices.Contains([]string{"1:10", "1:1", "MGET×10", "MSET×10"}, c)
+	},
 	"Reps": func(c string, p *pools) bool {
 		n, err := strconv.Atoi(strings.TrimSuffix(c, " reps"))
 		return c == "single run" || err == nil && slices.Contains(p.reps, n)
