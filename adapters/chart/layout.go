@@ -13,7 +13,7 @@ func drawChart(c draw.Canvas, ch bot.Chart, th theme) {
 	area := draw.Crop(c, th.margin, -th.margin, th.margin, -th.margin)
 	width := area.Max.X - area.Min.X
 	y := area.Max.Y
-	for _, line := range wrap(th.title, unkern(ch.Title), width) {
+	for _, line := range wrap(th.title, ch.Title, width) {
 		area.FillText(th.title, vg.Point{X: area.Min.X, Y: y}, line)
 		y -= lineHeight(th.title)
 	}
@@ -41,43 +41,53 @@ func legendName(s bot.ChartSeries) string {
 	return s.Name
 }
 
-// drawLegend draws one entry per series, flowing left to right in rows
-// along the bottom of area, and returns the height it used.
+// drawLegend draws one entry per series along the bottom of area, in as
+// many aligned columns as fit, and returns the height it used.
 func drawLegend(area draw.Canvas, ch bot.Chart, ls []look, th theme) vg.Length {
-	type entry struct {
-		i     int
-		name  string
-		width vg.Length
-	}
-	thumb, gap, spacing := th.pt(34), th.pt(6), th.pt(22)
-	width := area.Max.X - area.Min.X
-	var rows [][]entry
-	var used vg.Length
+	thumb, gap, spacing := th.pt(34), th.pt(6), th.pt(24)
+	names := make([]string, len(ch.Series))
+	widths := make([]vg.Length, len(ch.Series))
 	for i, s := range ch.Series {
-		e := entry{i: i, name: unkern(legendName(s))}
-		e.width = thumb + gap + th.legend.Width(e.name)
-		if len(rows) == 0 || used+spacing+e.width > width {
-			rows = append(rows, nil)
-			used = -spacing
-		}
-		rows[len(rows)-1] = append(rows[len(rows)-1], e)
-		used += spacing + e.width
+		names[i] = unkern(legendName(s))
+		widths[i] = thumb + gap + th.legend.Width(names[i])
 	}
+	cols := legendColumns(widths, spacing, area.Max.X-area.Min.X)
+	rows := (len(names) + len(cols) - 1) / len(cols)
 	rowHeight := lineHeight(th.legend) + th.pt(5)
-	height := rowHeight * vg.Length(len(rows))
+	height := rowHeight * vg.Length(rows)
 	sty := th.legend
 	sty.YAlign = draw.YCenter
-	for r, row := range rows {
-		y := area.Min.Y + height - rowHeight*vg.Length(r) - rowHeight/2
+	for i, name := range names {
+		r, col := i/len(cols), i%len(cols)
 		x := area.Min.X
-		for _, e := range row {
-			drawThumbnail(&area, ch.Kind, ls[e.i], th, vg.Rectangle{
-				Min: vg.Point{X: x, Y: y - rowHeight/2}, Max: vg.Point{X: x + thumb, Y: y + rowHeight/2}})
-			area.FillText(sty, vg.Point{X: x + thumb + gap, Y: y}, e.name)
-			x += e.width + spacing
+		for _, w := range cols[:col] {
+			x += w + spacing
 		}
+		y := area.Min.Y + height - rowHeight*vg.Length(r) - rowHeight/2
+		drawThumbnail(&area, ch.Kind, ls[i], th, vg.Rectangle{
+			Min: vg.Point{X: x, Y: y - rowHeight/2}, Max: vg.Point{X: x + thumb, Y: y + rowHeight/2}})
+		area.FillText(sty, vg.Point{X: x + thumb + gap, Y: y}, name)
 	}
 	return height
+}
+
+// legendColumns returns the widths of the most columns (entries placed
+// row by row) that fit in width; at least one.
+func legendColumns(widths []vg.Length, spacing, width vg.Length) []vg.Length {
+	for n := len(widths); n > 1; n-- {
+		cols := make([]vg.Length, n)
+		for i, w := range widths {
+			cols[i%n] = max(cols[i%n], w)
+		}
+		total := spacing * vg.Length(n-1)
+		for _, w := range cols {
+			total += w
+		}
+		if total <= width {
+			return cols
+		}
+	}
+	return []vg.Length{width}
 }
 
 // drawThumbnail draws a series' sample into r: a line with its marker, or

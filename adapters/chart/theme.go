@@ -65,9 +65,9 @@ func lineHeight(sty text.Style) vg.Length {
 	return e.Height
 }
 
-// unkern keeps a colon readable after an overhanging capital: Liberation
-// Sans kerns "T:" so tightly that "SET:GET" reads "SET.GET", so a hair
-// space (U+200A) goes between them.
+// unkern keeps a colon readable after an overhanging capital: regular
+// Liberation Sans kerns "T:" so tightly that "SET:GET" reads "SET.GET", so
+// a hair space (U+200A) goes between them. Bold text needs no help.
 func unkern(s string) string {
 	for _, c := range "TVWY" {
 		s = strings.ReplaceAll(s, string(c)+":", string(c)+"\u200a:")
