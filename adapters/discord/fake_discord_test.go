@@ -1,0 +1,442 @@
+package discord
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+)
+
+// fakeDiscord is a local stand-in for Discord: the REST endpoints the
+// adapter uses and a gateway websocket that says HELLO and READY and then
+// delivers the events a test dispatches. It records every REST request.
+type fakeDiscord struct {
+	t      testing.TB
+	selfID string
+	wsURL  string // set once the server listens
+
+	mu        sync.Mutex
+	nextID    int
+	channels  map[string]map[string]any // channel id → channel object (threads, DMs)
+	originals map[string]string         // interaction token → original response message id
+	tokenChan map[string]string         // interaction token → its channel
+	faults    []*fault
+	log       []*request
+	reqs      chan *request // every request, for waitFor
+	stopped   chan struct{} // closed when the adapter under test stops (nil: never)
+	events    chan []byte   // gateway dispatches waiting to be sent
+	identify  chan map[string]any
+	seq       int
+}
+
+// request is one REST call as the fake saw it.
+type request struct {
+	Method string
+	Path   string
+	Query  url.Values
+	JSON   map[string]any // the JSON body, or payload_json of a multipart body
+	Files  []fakeFile
+	Status int
+	At     time.Time
+}
+
+type fakeFile struct {
+	Field, Name, ContentType string
+	Data                     []byte
+}
+
+// fault makes the fake answer matching requests with an error, times times.
+type fault struct {
+	match  func(*request) bool
+	status int
+	body   string
+	header http.Header
+	times  int
+}
+
+func newFakeDiscord(t testing.TB) *fakeDiscord {
+	return &fakeDiscord{
+		t:         t,
+		selfID:    "900",
+		nextID:    5000,
+		channels:  map[string]map[string]any{},
+		originals: map[string]string{},
+		tokenChan: map[string]string{},
+		reqs:      make(chan *request, 1024),
+		events:    make(chan []byte, 64),
+		identify:  make(chan map[string]any, 4),
+	}
+}
+
+// serve starts the fake on a loopback port and returns an HTTP client whose
+// transport sends discord.com requests there (and refuses anything else).
+func (f *fakeDiscord) serve() *http.Client {
+	srv := httptest.NewServer(f)
+	f.t.Cleanup(srv.Close)
+	f.wsURL = "ws" + strings.TrimPrefix(srv.URL, "http") + "/gateway"
+	target, _ := url.Parse(srv.URL)
+	return &http.Client{Transport: rewriteHost{target: target, next: http.DefaultTransport}, Timeout: 10 * time.Second}
+}
+
+// rewriteHost sends requests for Discord's API host to the fake server.
+// discordgo builds every REST URL from package variables fixed at init;
+// rewriting the host in the session's own HTTP client leaves those globals
+// alone, so tests can run in parallel, and refuses any other host, so a
+// test can never reach the internet.
+type rewriteHost struct {
+	target *url.URL
+	next   http.RoundTripper
+}
+
+func (rt rewriteHost) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Host != "discord.com" {
+		return nil, fmt.Errorf("test transport: refusing a request to %s", r.URL.Host)
+	}
+	r = r.Clone(r.Context())
+	r.URL.Scheme, r.URL.Host, r.Host = rt.target.Scheme, rt.target.Host, rt.target.Host
+	return rt.next.RoundTrip(r)
+}
+
+// inMemory is a transport that calls the fake's handler directly, with no
+// sockets: used inside testing/synctest bubbles, where time is fake.
+type inMemory struct{ h http.Handler }
+
+func (m inMemory) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Host != "discord.com" {
+		return nil, fmt.Errorf("test transport: refusing a request to %s", r.URL.Host)
+	}
+	rec := httptest.NewRecorder()
+	m.h.ServeHTTP(rec, r)
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}
+
+// failNext makes the next times requests matching match fail with status
+// and the JSON body.
+func (f *fakeDiscord) failNext(times int, match func(*request) bool, status int, body string, header http.Header) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.faults = append(f.faults, &fault{match: match, status: status, body: body, header: header, times: times})
+}
+
+// addChannel makes the fake know a channel (a thread: typ 11 with parent
+// and owner).
+func (f *fakeDiscord) addChannel(id string, typ int, parent, owner string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.channels[id] = map[string]any{"id": id, "type": typ, "parent_id": parent, "owner_id": owner, "guild_id": "700", "name": "t-" + id}
+}
+
+func (f *fakeDiscord) id() string {
+	f.nextID++
+	return strconv.Itoa(f.nextID)
+}
+
+// requests returns every request seen so far.
+func (f *fakeDiscord) requests() []*request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*request(nil), f.log...)
+}
+
+// waitFor returns the next request (in arrival order, from where the last
+// waitFor stopped) that matches, failing the test after a generous
+// deadline. It is a guard against a hung test, not a timing assumption.
+func (f *fakeDiscord) waitFor(t testing.TB, what string, match func(*request) bool) *request {
+	t.Helper()
+	deadline := time.NewTimer(15 * time.Second)
+	defer deadline.Stop()
+	for {
+		select {
+		case r := <-f.reqs:
+			if match(r) {
+				return r
+			}
+		case <-f.stopped:
+			t.Fatalf("the adapter stopped while waiting for %s; saw:\n%s", what, f.summary())
+			return nil
+		case <-deadline.C:
+			t.Fatalf("no request for %s; saw:\n%s", what, f.summary())
+			return nil
+		}
+	}
+}
+
+func (f *fakeDiscord) summary() string {
+	var b strings.Builder
+	for _, r := range f.requests() {
+		fmt.Fprintf(&b, "  %s %s → %d\n", r.Method, r.Path, r.Status)
+	}
+	return b.String()
+}
+
+func is(method, pathSuffix string) func(*request) bool {
+	return func(r *request) bool { return r.Method == method && strings.HasSuffix(r.Path, pathSuffix) }
+}
+
+func isMessagePost(channel string) func(*request) bool {
+	return is(http.MethodPost, "/channels/"+channel+"/messages")
+}
+
+func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.TrimSuffix(r.URL.Path, "/") == "/gateway" {
+		f.gateway(w, r)
+		return
+	}
+	req, err := readRequest(r)
+	if err != nil {
+		f.t.Errorf("fake discord: reading %s %s: %v", r.Method, r.URL.Path, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req.At = time.Now()
+	status, header, body := f.respond(req)
+	req.Status = status
+	f.mu.Lock()
+	f.log = append(f.log, req)
+	f.mu.Unlock()
+	f.reqs <- req
+	for k, vs := range header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	if body == nil {
+		w.WriteHeader(status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func readRequest(r *http.Request) (*request, error) {
+	req := &request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()}
+	mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch mediaType {
+	case "application/json":
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, &req.JSON); err != nil {
+				return nil, fmt.Errorf("JSON body %q: %w", raw, err)
+			}
+		}
+	case "multipart/form-data":
+		mr := multipart.NewReader(r.Body, params["boundary"])
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			data, err := io.ReadAll(p)
+			if err != nil {
+				return nil, err
+			}
+			if p.FormName() == "payload_json" {
+				if err := json.Unmarshal(data, &req.JSON); err != nil {
+					return nil, fmt.Errorf("payload_json: %w", err)
+				}
+				continue
+			}
+			req.Files = append(req.Files, fakeFile{Field: p.FormName(), Name: p.FileName(),
+				ContentType: p.Header.Get("Content-Type"), Data: data})
+		}
+	}
+	return req, nil
+}
+
+// respond is the fake's behaviour: faults first, then the endpoints.
+func (f *fakeDiscord) respond(r *request) (int, http.Header, []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, ft := range f.faults {
+		if ft.times > 0 && ft.match(r) {
+			ft.times--
+			return ft.status, ft.header, []byte(ft.body)
+		}
+	}
+	p := strings.TrimPrefix(r.Path, "/api/v"+discordgo.APIVersion)
+	seg := strings.Split(strings.Trim(p, "/"), "/")
+	ok := func(v any) (int, http.Header, []byte) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		return http.StatusOK, nil, b
+	}
+	noContent := func() (int, http.Header, []byte) { return http.StatusNoContent, nil, nil }
+	switch {
+	case r.Method == http.MethodGet && p == "/gateway":
+		return ok(map[string]any{"url": f.wsURL})
+
+	case seg[0] == "applications" && seg[len(seg)-1] == "commands" && r.Method == http.MethodPost:
+		cmd := r.JSON
+		cmd["id"] = f.id()
+		cmd["application_id"] = seg[1]
+		return ok(cmd)
+
+	case seg[0] == "channels" && len(seg) == 2 && r.Method == http.MethodGet:
+		if ch, found := f.channels[seg[1]]; found {
+			return ok(ch)
+		}
+		return ok(map[string]any{"id": seg[1], "type": 0, "guild_id": "700", "name": "general"})
+
+	case seg[0] == "channels" && len(seg) == 3 && seg[2] == "typing":
+		return noContent()
+
+	case seg[0] == "channels" && len(seg) == 3 && seg[2] == "messages" && r.Method == http.MethodPost:
+		return ok(f.message(seg[1], r.JSON))
+
+	case seg[0] == "channels" && len(seg) == 5 && seg[4] == "threads" && r.Method == http.MethodPost:
+		parent, msgID := seg[1], seg[3]
+		if _, exists := f.channels[msgID]; exists {
+			return http.StatusBadRequest, nil, []byte(`{"message":"A thread has already been created for this message","code":160004}`)
+		}
+		th := map[string]any{"id": msgID, "type": 11, "parent_id": parent, "owner_id": f.selfID,
+			"guild_id": "700", "name": r.JSON["name"]}
+		f.channels[msgID] = th
+		return http.StatusCreated, nil, mustJSON(th)
+
+	case seg[0] == "interactions" && len(seg) == 4 && seg[3] == "callback":
+		f.originals[seg[2]] = f.id()
+		return noContent()
+
+	case seg[0] == "webhooks" && len(seg) == 5 && seg[4] == "@original":
+		orig, found := f.originals[seg[2]]
+		if !found {
+			return http.StatusNotFound, nil, []byte(`{"message":"Unknown Webhook","code":10015}`)
+		}
+		switch r.Method {
+		case http.MethodDelete:
+			delete(f.originals, seg[2])
+			return noContent()
+		case http.MethodPatch:
+			msg := f.message(f.tokenChan[seg[2]], r.JSON)
+			msg["id"] = orig
+			return ok(msg)
+		}
+		return ok(map[string]any{"id": orig, "channel_id": f.tokenChan[seg[2]], "content": ""})
+
+	case seg[0] == "webhooks" && len(seg) == 3 && r.Method == http.MethodPost:
+		return ok(f.message(f.tokenChan[seg[2]], r.JSON))
+	}
+	return http.StatusNotFound, nil, []byte(`{"message":"fake discord: no such endpoint","code":0}`)
+}
+
+func (f *fakeDiscord) message(channel string, body map[string]any) map[string]any {
+	msg := map[string]any{"id": f.id(), "channel_id": channel, "type": 0,
+		"author": map[string]any{"id": f.selfID, "username": "oracle", "bot": true}}
+	for _, k := range []string{"content", "embeds"} {
+		if v, ok := body[k]; ok {
+			msg[k] = v
+		}
+	}
+	return msg
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// dispatch sends a gateway event (op 0) of type typ with data d.
+func (f *fakeDiscord) dispatch(typ string, d any) {
+	f.mu.Lock()
+	f.seq++
+	seq := f.seq
+	f.mu.Unlock()
+	f.events <- mustJSON(map[string]any{"op": 0, "t": typ, "s": seq, "d": d})
+}
+
+var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+// gateway speaks just enough of Discord's gateway protocol: HELLO, then
+// IDENTIFY is read and READY sent, heartbeats are acknowledged, and
+// dispatched events are delivered until the client closes.
+func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
+	conn, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		f.t.Errorf("fake gateway: upgrade: %v", err)
+		return
+	}
+	defer conn.Close()
+	var wmu sync.Mutex
+	write := func(v []byte) error {
+		wmu.Lock()
+		defer wmu.Unlock()
+		return conn.WriteMessage(websocket.TextMessage, v)
+	}
+	if err := write(mustJSON(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": 45000}})); err != nil {
+		return
+	}
+	var ident struct {
+		Op int            `json:"op"`
+		D  map[string]any `json:"d"`
+	}
+	if err := conn.ReadJSON(&ident); err != nil || ident.Op != 2 {
+		f.t.Errorf("fake gateway: expected IDENTIFY, got op %d (%v)", ident.Op, err)
+		return
+	}
+	f.identify <- ident.D
+	f.mu.Lock()
+	f.seq++
+	seq := f.seq
+	f.mu.Unlock()
+	ready := map[string]any{"op": 0, "t": "READY", "s": seq, "d": map[string]any{
+		"v": 10, "session_id": "fake-session", "guilds": []any{},
+		"user":        map[string]any{"id": f.selfID, "username": "oracle", "bot": true},
+		"application": map[string]any{"id": "800"},
+	}}
+	if err := write(mustJSON(ready)); err != nil {
+		return
+	}
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		for {
+			var in struct {
+				Op int `json:"op"`
+			}
+			if err := conn.ReadJSON(&in); err != nil {
+				return
+			}
+			if in.Op == 1 {
+				if write([]byte(`{"op":11}`)) != nil {
+					return
+				}
+			}
+		}
+	}()
+	for {
+		select {
+		case ev := <-f.events:
+			if err := write(ev); err != nil {
+				return
+			}
+		case <-closed:
+			return
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package discord
+
+import (
+	"context"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// threadArchiveMinutes is how long a quiet answer thread stays open.
+const threadArchiveMinutes = 1440
+
+// onMessage answers a message when it is addressed to the bot: a direct
+// message, a mention, or (with the message-content intent) any message in
+// a thread the bot started. Messages from bots, the bot's own included,
+// are ignored.
+func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
+	defer a.recoverEvent("MESSAGE_CREATE")
+	self := a.selfID()
+	if m.Author == nil || m.Author.Bot || m.Author.System || m.Author.ID == self {
+		return
+	}
+	if m.Type != discordgo.MessageTypeDefault && m.Type != discordgo.MessageTypeReply {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
+	defer cancel()
+
+	mentioned := mentionsUser(m, self)
+	text := questionText(m.Content, self)
+	q := bot.Message{Platform: "discord", Channel: m.ChannelID, User: m.Author.ID, Text: text, Received: m.Timestamp}
+	if text == "" {
+		if !mentioned {
+			return // nothing to read (or no message-content intent)
+		}
+		q.Text = "help" // a bare mention asks what the bot can do
+	}
+
+	if m.GuildID == "" { // a direct message: one conversation per DM channel
+		q.Thread = m.ChannelID
+		a.answerInPlace(ctx, m, q, "", nil)
+		return
+	}
+	info, err := a.channel(ctx, m.ChannelID)
+	if err != nil {
+		if !mentioned {
+			return
+		}
+		a.log.Warn("discord: looking up the channel failed; treating it as a channel", "channel", m.ChannelID, "err", err)
+	}
+	switch {
+	case info.thread && (mentioned || (self != "" && info.owner == self)):
+		// Inside a thread: answer there, with the thread's memory.
+		q.Channel, q.Thread = info.parent, m.ChannelID
+		a.answerInPlace(ctx, m, q, "", nil)
+	case mentioned && !info.thread:
+		a.answerInNewThread(ctx, m, q)
+	}
+}
+
+// answerInNewThread starts a public thread from the mentioning message and
+// answers there. Without permission to start it (or to post in it) the
+// answer goes in the channel as a reply, and the channel is told why once.
+func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q bot.Message) {
+	threadID := ""
+	th, err := a.s.MessageThreadStart(m.ChannelID, m.ID, threadName(q.Text), threadArchiveMinutes, rest(ctx))
+	_, code := restCode(err)
+	switch {
+	case err == nil:
+		threadID = th.ID
+	case code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
+		threadID = m.ID // a thread started from a message shares its id
+	case missingPermission(err):
+		a.log.Info("discord: no permission to start threads; answering in the channel", "channel", m.ChannelID)
+	default:
+		a.log.Warn("discord: starting a thread failed; answering in the channel", "channel", m.ChannelID, "err", err)
+	}
+	if threadID == "" {
+		notice := ""
+		if missingPermission(err) && a.notices.first("threads/"+m.ChannelID) {
+			notice = noticeNoThreads
+		}
+		a.answerInPlace(ctx, m, q, notice, reply(m))
+		return
+	}
+	a.channels.put(threadID, channelInfo{thread: true, parent: m.ChannelID, owner: a.selfID()})
+	q.Thread = threadID
+	ans := a.ask(ctx, threadID, q)
+	err = a.postAnswer(ctx, threadID, ans, "", nil)
+	if err == nil {
+		return
+	}
+	if !missingPermission(err) {
+		a.log.Error("discord: posting the answer in its thread failed", "thread", threadID, "err", err)
+		return
+	}
+	notice := ""
+	if a.notices.first("thread-posts/" + m.ChannelID) {
+		notice = noticeNoThreadPost
+	}
+	if err := a.postAnswer(ctx, m.ChannelID, ans, notice, reply(m)); err != nil {
+		a.reportPostFailure(m.ChannelID, err)
+	}
+}
+
+// answerInPlace answers in the channel (or thread, or DM) the message came
+// from.
+func (a *Adapter) answerInPlace(ctx context.Context, m *discordgo.Message, q bot.Message, notice string, ref *discordgo.MessageReference) {
+	ans := a.ask(ctx, m.ChannelID, q)
+	if err := a.postAnswer(ctx, m.ChannelID, ans, notice, ref); err != nil {
+		a.reportPostFailure(m.ChannelID, err)
+	}
+}
+
+// reportPostFailure logs an answer that could not be posted; a missing
+// permission (nothing can be said in the channel) is logged once per
+// channel.
+func (a *Adapter) reportPostFailure(channel string, err error) {
+	if !missingPermission(err) {
+		a.log.Error("discord: posting the answer failed", "channel", channel, "err", err)
+		return
+	}
+	if a.notices.first("post/" + channel) {
+		a.log.Warn("discord: no permission to post answers in this channel (needs View Channel, Send Messages, Embed Links)",
+			"channel", channel, "err", err)
+	}
+}
+
+// ask shows the typing indicator in channel and asks the handler. A panic
+// in the handler becomes an error answer for this message only.
+func (a *Adapter) ask(ctx context.Context, channel string, q bot.Message) bot.Answer {
+	if channel != "" {
+		if err := a.s.ChannelTyping(channel, rest(ctx)); err != nil {
+			a.log.Debug("discord: typing indicator", "channel", channel, "err", err)
+		}
+	}
+	return a.handle(ctx, q)
+}
+
+// handle asks the handler, turning a panic into an error answer.
+func (a *Adapter) handle(ctx context.Context, q bot.Message) (ans bot.Answer) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Error("discord: the handler panicked", "panic", r, "stack", string(debug.Stack()))
+			ans = bot.Answer{Kind: bot.KindError, Ephemeral: true,
+				Headline: "Something went wrong while answering; it has been logged. Please try again."}
+		}
+	}()
+	if q.Received.IsZero() {
+		q.Received = time.Now()
+	}
+	return a.h.Handle(ctx, q)
+}
+
+// mentionsUser reports whether the message mentions the user id.
+func mentionsUser(m *discordgo.Message, id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, u := range m.Mentions {
+		if u != nil && u.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// questionText is the message text without the bot's own mention.
+func questionText(content, self string) string {
+	if self != "" {
+		content = strings.NewReplacer("<@"+self+">", " ", "<@!"+self+">", " ").Replace(content)
+	}
+	return strings.Join(strings.Fields(content), " ")
+}
+
+// threadName names an answer thread after its question.
+func threadName(question string) string {
+	name := strings.Join(strings.Fields(strings.NewReplacer("*", "", "_", "", "`", "", "#", "").Replace(question)), " ")
+	if name == "" {
+		return "memdb-oracle"
+	}
+	return truncate(name, maxThreadName)
+}

@@ -1,0 +1,132 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Run opens the gateway session, registers the slash command and answers
+// events until ctx ends; then it closes the session and lets answers in
+// progress finish for up to Config.ShutdownGrace. discordgo reconnects by
+// itself when the connection drops. Run returns nil after a clean shutdown.
+func (a *Adapter) Run(ctx context.Context) error {
+	if a.cfg.AppID == "" {
+		return errors.New("discord: the application id is required to run the bot")
+	}
+	// Answers in progress outlive ctx by the grace period, no longer.
+	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	var inflight tracker
+	removes := []func(){
+		a.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) {
+			inflight.do(func() { a.onMessage(work, m.Message) })
+		}),
+		a.s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
+			inflight.do(func() { a.onInteraction(work, i.Interaction) })
+		}),
+		a.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
+			a.log.Info("discord: gateway session resumed")
+		}),
+	}
+	removeAll := func() {
+		for _, r := range removes {
+			r()
+		}
+	}
+	if err := a.s.Open(); err != nil {
+		removeAll()
+		return fmt.Errorf("discord: opening the gateway session: %w", err)
+	}
+	if err := a.registerCommand(ctx); err != nil {
+		removeAll()
+		a.closeSession()
+		if ctx.Err() != nil {
+			return nil // shut down while starting
+		}
+		return err
+	}
+	a.log.Info("discord: connected", "user", a.selfID(), "command", "/"+a.cfg.Command,
+		"guild", a.cfg.GuildID, "message_content", a.cfg.MessageContent)
+
+	<-ctx.Done()
+	removeAll()
+	a.closeSession()
+	grace := time.NewTimer(a.cfg.ShutdownGrace)
+	defer grace.Stop()
+	select {
+	case <-inflight.idle():
+	case <-grace.C:
+		a.log.Warn("discord: answers still in progress at shutdown; cancelling them")
+		stopWork()
+		<-inflight.idle()
+	}
+	return nil
+}
+
+func (a *Adapter) closeSession() {
+	if err := a.s.Close(); err != nil {
+		a.log.Warn("discord: closing the gateway session", "err", err)
+	}
+}
+
+// registerCommand creates (or updates, by name) the slash command, in the
+// configured guild or globally.
+func (a *Adapter) registerCommand(ctx context.Context) error {
+	_, err := a.s.ApplicationCommandCreate(a.cfg.AppID, a.cfg.GuildID, slashCommand(a.cfg.Command), rest(ctx))
+	if err != nil {
+		return fmt.Errorf("discord: registering /%s: %w", a.cfg.Command, err)
+	}
+	return nil
+}
+
+// recoverEvent, deferred at the top of an event handler, turns a panic into
+// a log line so that one bad event never ends the session.
+func (a *Adapter) recoverEvent(event string) {
+	if r := recover(); r != nil {
+		a.log.Error("discord: panic while handling an event", "event", event, "panic", r, "stack", string(debug.Stack()))
+	}
+}
+
+// tracker counts event handlers in progress so shutdown can wait for them.
+type tracker struct {
+	mu   sync.Mutex
+	n    int
+	done chan struct{} // closed when n drops to zero; nil while n == 0
+}
+
+func (t *tracker) do(f func()) {
+	t.mu.Lock()
+	if t.n == 0 {
+		t.done = make(chan struct{})
+	}
+	t.n++
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.n--
+		if t.n == 0 {
+			close(t.done)
+			t.done = nil
+		}
+		t.mu.Unlock()
+	}()
+	f()
+}
+
+// idle returns a channel closed when no handler is in progress.
+func (t *tracker) idle() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.n == 0 {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return t.done
+}
