@@ -12,8 +12,8 @@ import (
 	"strings"
 )
 
-// Columns lists the CSV header every capture file carries, in file order.
-var Columns = []string{
+// columns lists the CSV header every capture file carries, in file order.
+var columns = []string{
 	"run_id", "note", "engine", "mode", "shards", "server_threads", "shard_io_threads",
 	"cores_used", "server_cpus", "client_cpus", "client_threads", "client_conns", "pipeline",
 	"ratio", "data_bytes", "key_max", "test_time", "populate", "rep", "ops_per_sec",
@@ -36,7 +36,7 @@ func parseHeader(rec []string) (header, []RowProblem) {
 	for i, name := range rec {
 		name = strings.TrimSpace(strings.TrimPrefix(name, "\ufeff"))
 		switch {
-		case !slices.Contains(Columns, name):
+		case !slices.Contains(columns, name):
 			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "unknown column"})
 		case hasKey(h, name):
 			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "column appears twice"})
@@ -44,7 +44,7 @@ func parseHeader(rec []string) (header, []RowProblem) {
 			h[name] = i
 		}
 	}
-	for _, c := range Columns {
+	for _, c := range columns {
 		if !hasKey(h, c) {
 			probs = append(probs, RowProblem{Line: 1, Column: c, Reason: "missing column"})
 		}
@@ -258,3 +258,6 @@ func csvReason(err error) string {
 	}
 	return err.Error()
 }
+
+// Columns returns the CSV header every capture file carries, in file order.
+func Columns() []string { return slices.Clone(columns) }

@@ -324,3 +324,33 @@ func TestTheKeepRuleKeepsOnlyAWSScaleCaptures(t *testing.T) {
 		})
 	}
 }
+
+func TestQueriesDuringAnImportSeeEitherTheOldOrTheNewRuns(t *testing.T) {
+	s := openDefault(t)
+	b, _ := DefaultDataset()[0].Open()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Import(t.Context(), "runs-aws.csv", strings.NewReader(string(b)), 3)
+		done <- err
+	}()
+	for imported := false; !imported; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			imported = true
+		default:
+		}
+		res, err := s.Query(t.Context(), "true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Runs != 478 && res.Runs != 828 {
+			t.Fatalf("query saw %d runs, want 478 or 828", res.Runs)
+		}
+	}
+	if got := len(s.Runs()); got != 828 {
+		t.Errorf("runs = %d, want 828", got)
+	}
+}
