@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,57 +101,12 @@ func buildChart(req chartRequest, rows []Row) *Chart {
 		kind = ChartLine
 	}
 
-	c := &Chart{Kind: kind, YLabel: m.title + " (" + m.unit + ")", YUnit: m.unit, XCategorical: kind == ChartBar}
-	c.XLabel = chartAxisLabel(x)
-	var order []string
-	byName := map[string]int{}
-	for _, r := range used {
-		name := chartRowSeries(r)
-		if len(split) > 0 {
-			var conds []string
-			for _, k := range split {
-				conds = append(conds, chartCondition(r, k))
-			}
-			name += " · " + strings.Join(conds, ", ")
-		}
-		i, seen := byName[name]
-		if !seen {
-			i = len(c.Series)
-			byName[name] = i
-			order = append(order, name)
-			c.Series = append(c.Series, ChartSeries{
-				Name:    name,
-				Engine:  r.Engine,
-				Mode:    r.Mode,
-				Floor:   r.Floor || r.Engine == "garnet",
-				Ceiling: r.Mode == "cluster-sat",
-			})
-		}
-		s := &c.Series[i]
-		v, _ := m.value(r)
-		pt := ChartPoint{X: chartX(r, x), XLabel: chartTick(r, x, kind), Y: v, Label: m.format(v)}
-		if s.Floor {
-			pt.Label = "≥" + pt.Label
-		}
-		if slices.ContainsFunc(s.Points, func(q ChartPoint) bool { return q.X == pt.X }) {
-			return nil // two values at one x: the chart would hide a condition
-		}
-		s.Points = append(s.Points, pt)
-	}
-	if len(c.Series) > chartMaxSeries {
+	series, ok := chartSeries(used, m, x, kind, split)
+	if !ok || len(series) > chartMaxSeries {
 		return nil
 	}
-	for i := range c.Series {
-		slices.SortStableFunc(c.Series[i].Points, func(a, b ChartPoint) int {
-			switch {
-			case a.X < b.X:
-				return -1
-			case a.X > b.X:
-				return 1
-			}
-			return 0
-		})
-	}
+	c := &Chart{Kind: kind, XLabel: chartAxisLabel(x), XCategorical: kind == ChartBar,
+		YLabel: m.title + " (" + m.unit + ")", YUnit: m.unit, Series: series}
 	if c.Kind == ChartLine && !slices.ContainsFunc(c.Series, func(s ChartSeries) bool { return len(s.Points) > 1 }) {
 		c.Kind, c.XCategorical = ChartBar, true
 		for i := range c.Series {
@@ -165,6 +121,51 @@ func buildChart(req chartRequest, rows []Row) *Chart {
 	c.Subtitle = chartSubtitle(c.Series, used)
 	c.AltText = chartAltText(c, m, x, used, split)
 	return c
+}
+
+// chartSeries groups rows into series (one per series name and split
+// conditions, in order of first appearance), one point per row, sorted by
+// x. It reports false when two rows of one series share an x value, which
+// a chart would hide.
+func chartSeries(rows []Row, m chartMetric, x string, kind ChartKind, split []string) ([]ChartSeries, bool) {
+	var series []ChartSeries
+	byName := map[string]int{}
+	for _, r := range rows {
+		name := chartRowSeries(r)
+		if len(split) > 0 {
+			var conds []string
+			for _, k := range split {
+				conds = append(conds, chartCondition(r, k))
+			}
+			name += " · " + strings.Join(conds, ", ")
+		}
+		i, seen := byName[name]
+		if !seen {
+			i = len(series)
+			byName[name] = i
+			series = append(series, ChartSeries{
+				Name:    name,
+				Engine:  r.Engine,
+				Mode:    r.Mode,
+				Floor:   r.Floor || r.Engine == "garnet",
+				Ceiling: r.Mode == "cluster-sat",
+			})
+		}
+		s := &series[i]
+		v, _ := m.value(r)
+		pt := ChartPoint{X: chartX(r, x), XLabel: chartTick(r, x, kind), Y: v, Label: m.format(v)}
+		if s.Floor {
+			pt.Label = "≥" + pt.Label
+		}
+		if slices.ContainsFunc(s.Points, func(q ChartPoint) bool { return q.X == pt.X }) {
+			return nil, false
+		}
+		s.Points = append(s.Points, pt)
+	}
+	for i := range series {
+		slices.SortStableFunc(series[i].Points, func(a, b ChartPoint) int { return cmp.Compare(a.X, b.X) })
+	}
+	return series, true
 }
 
 // chartXKnob picks the knob on the x axis: the plan's, cores for scaling,

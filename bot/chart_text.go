@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -155,15 +156,7 @@ func chartAltText(c *Chart, m chartMetric, x string, rows []Row, split []string)
 			}
 		}
 	}
-	slices.SortFunc(ticks, func(a, b ChartPoint) int {
-		switch {
-		case a.X < b.X:
-			return -1
-		case a.X > b.X:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(ticks, func(a, b ChartPoint) int { return cmp.Compare(a.X, b.X) })
 	switch {
 	case x == "":
 	case x == "cores" && c.Kind == ChartLine:

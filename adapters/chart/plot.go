@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -28,15 +29,7 @@ func categories(ch bot.Chart) []category {
 			}
 		}
 	}
-	slices.SortFunc(cats, func(a, b category) int {
-		switch {
-		case a.x < b.x:
-			return -1
-		case a.x > b.x:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(cats, func(a, b category) int { return cmp.Compare(a.x, b.x) })
 	for i := range cats {
 		cats[i].pos = cats[i].x
 		if categorical(ch) {
