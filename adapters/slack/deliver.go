@@ -47,7 +47,7 @@ func botMessage(p place, text string) bot.Message {
 // a chart that fails never holds back the answer.
 func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 	if private(ans) {
-		return a.deliverPrivately(ctx, p, render(ans, shown{}))
+		return a.deliverPrivately(ctx, p, render(ans, shown{Command: a.cfg.Command}))
 	}
 	msgs := render(ans, p.show)
 	unlock := a.out.lanes.lock(p.channel)

@@ -24,6 +24,8 @@ type shown struct {
 	// question (a slash command or a help button): the answer shows it.
 	Asker    string
 	Question string
+	// Command is the slash command's name, which help mentions.
+	Command string
 }
 
 // askAction is the action_id of the example-question buttons in help.
@@ -88,6 +90,9 @@ func render(a bot.Answer, where shown) []message {
 		}
 		b.section(label + "\n" + bullets(a.Examples))
 		b.buttons(a.Examples)
+	}
+	if a.Kind == bot.KindHelp && where.Command != "" {
+		b.context("In Slack: `" + escape(where.Command) + " QUESTION` anywhere, a mention in a channel (answered in a thread), or a direct message. Follow-ups in my threads need no mention.")
 	}
 	src := sources(a.Sources)
 	if len(src) > 0 {

@@ -26,7 +26,7 @@ func TestRenderMatchesGoldenBlockKit(t *testing.T) {
 	}{
 		{"claim", claimAnswer(), shown{Asker: "U0ASKER", Question: "Is Dragonfly 25x faster than Redis?"}},
 		{"no_data", noDataAnswer(), shown{}},
-		{"help", helpAnswer(), shown{}},
+		{"help", helpAnswer(), shown{Command: "/oracle"}},
 	}
 	for _, tt := range tests {
 		t.Run("the "+tt.name+" answer renders as its golden Block Kit JSON", func(t *testing.T) {

@@ -1,0 +1,61 @@
+package slack
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTheAppManifestAsksForExactlyWhatTheAdapterUses keeps
+// deploy/slack-app-manifest.yaml in step with the code: its scopes, its
+// event subscriptions, and its URLs on the paths Mount serves.
+func TestTheAppManifestAsksForExactlyWhatTheAdapterUses(t *testing.T) {
+	raw, err := os.ReadFile("../../deploy/slack-app-manifest.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := string(raw)
+	scopes := yamlList(manifest, "    bot:")
+	wantScopes := []string{
+		"app_mentions:read", // onMention
+		"channels:history",  // onMessage: follow-ups in public channels
+		"chat:write",        // outbound.post, outbound.ephemeral
+		"commands",          // onCommand
+		"files:write",       // outbound.upload
+		"groups:history",    // onMessage: follow-ups in private channels
+		"im:history",        // onMessage: direct messages
+	}
+	if !slices.Equal(scopes, wantScopes) {
+		t.Errorf("manifest scopes %v, want exactly %v", scopes, wantScopes)
+	}
+	events := yamlList(manifest, "    bot_events:")
+	if want := []string{"app_mention", "message.channels", "message.groups", "message.im"}; !slices.Equal(events, want) {
+		t.Errorf("manifest events %v, want exactly %v", events, want)
+	}
+	for _, path := range []string{EventsPath, CommandsPath, InteractivityPath} {
+		if !strings.Contains(manifest, "https://YOUR-HOST"+path+"\n") {
+			t.Errorf("manifest has no URL on %s", path)
+		}
+	}
+	if !strings.Contains(manifest, "command: /oracle\n") {
+		t.Error("manifest lacks the /oracle command")
+	}
+}
+
+// yamlList returns the "- item" lines that follow a key line.
+func yamlList(doc, key string) []string {
+	_, rest, ok := strings.Cut(doc, "\n"+key+"\n")
+	if !ok {
+		return nil
+	}
+	var items []string
+	for _, line := range strings.Split(rest, "\n") {
+		item, isItem := strings.CutPrefix(strings.TrimSpace(line), "- ")
+		if !isItem {
+			break
+		}
+		items = append(items, item)
+	}
+	return items
+}
