@@ -147,7 +147,7 @@ func chartSeries(rows []Row, m chartMetric, x string, kind ChartKind, split []st
 				Name:    name,
 				Engine:  r.Engine,
 				Mode:    r.Mode,
-				Floor:   r.Floor || r.Engine == "garnet",
+				Floor:   m.throughput && (r.Floor || r.Engine == "garnet"),
 				Ceiling: r.Mode == "cluster-sat",
 			})
 		}

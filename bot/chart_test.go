@@ -314,6 +314,13 @@ func TestChartForLatencyUsesMillisecondsWithUpToThreeDecimals(t *testing.T) {
 	if !strings.Contains(c.AltText, "Dragonfly (single process) 2.423 ms;") {
 		t.Errorf("alt text %q", c.AltText)
 	}
+
+	garnet := chartRow("garnet", "single", 2, 48, "1:10", 100, 16, 2, 21356216.815)
+	garnet.P99Ms = 3.1
+	c = chartFor(planner.Plan{Intent: planner.IntentCompare, Slots: planner.Slots{Metric: "p99_ms"}}, append(rows, garnet))
+	if g := c.Series[3]; g.Floor || g.Points[0].Label != "3.1" {
+		t.Errorf("Garnet's latency drawn as a floor (%v, %q): the floor is about throughput", g.Floor, g.Points[0].Label)
+	}
 }
 
 func TestChartForDigestComparesTheHeadlineRows(t *testing.T) {

@@ -10,11 +10,14 @@ import (
 
 // chartMetric is a y axis: what it measures, its unit and how its values
 // are labelled at the points (DESIGN §3 number style, without the unit).
+// Throughput metrics mark Garnet as a floor ("at least", client-limited);
+// latencies do not, as the floor caveat is about throughput.
 type chartMetric struct {
-	name   string
-	title  string
-	unit   string
-	format func(float64) string
+	name       string
+	title      string
+	unit       string
+	format     func(float64) string
+	throughput bool
 }
 
 // value is the row's median of the metric.
@@ -25,17 +28,17 @@ func (m chartMetric) value(r Row) (float64, bool) { return r.Metric(m.name) }
 func chartMetricNamed(name string) (chartMetric, bool) {
 	switch name {
 	case "ops_per_sec":
-		return chartMetric{name, "Throughput", "ops/s", formatOpsShort}, true
+		return chartMetric{name, "Throughput", "ops/s", formatOpsShort, true}, true
 	case "ops_per_core":
-		return chartMetric{name, "Throughput per core", "ops/s per core", formatOpsShort}, true
+		return chartMetric{name, "Throughput per core", "ops/s per core", formatOpsShort, true}, true
 	case "kb_per_sec":
-		return chartMetric{name, "Bandwidth", "KB/s", formatOpsShort}, true
+		return chartMetric{name, "Bandwidth", "KB/s", formatOpsShort, true}, true
 	case "p50_ms":
-		return chartMetric{name, "p50 latency", "ms", formatMsExact}, true
+		return chartMetric{name, "p50 latency", "ms", formatMsExact, false}, true
 	case "p99_ms":
-		return chartMetric{name, "p99 latency", "ms", formatMsExact}, true
+		return chartMetric{name, "p99 latency", "ms", formatMsExact, false}, true
 	case "p999_ms":
-		return chartMetric{name, "p99.9 latency", "ms", formatMsExact}, true
+		return chartMetric{name, "p99.9 latency", "ms", formatMsExact, false}, true
 	}
 	return chartMetric{}, false
 }

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -248,5 +249,47 @@ func BenchmarkRenderScaleChart(b *testing.B) {
 		if _, err := Render(c); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestRenderDrawsUnusualButValidCharts(t *testing.T) {
+	pts := func(ys ...float64) []bot.ChartPoint {
+		var out []bot.ChartPoint
+		for i, y := range ys {
+			x := 4 << i
+			out = append(out, bot.ChartPoint{X: float64(x), XLabel: strconv.Itoa(x), Y: y, Label: strconv.FormatFloat(y, 'g', 3, 64)})
+		}
+		return out
+	}
+	long := strings.Repeat("a very long title that has to wrap over several lines ", 4)
+	tests := []struct {
+		name  string
+		chart bot.Chart
+	}{
+		{"a single bar", bot.Chart{Kind: bot.ChartBar, Series: []bot.ChartSeries{{Name: "Dragonfly", Engine: "dragonfly", Points: pts(15e6)}}}},
+		{"engines without a colour of their own", bot.Chart{Kind: bot.ChartLine, Series: []bot.ChartSeries{
+			{Name: "a", Engine: "memcached", Points: pts(1, 2, 3)}, {Name: "b", Engine: "etcd", Points: pts(3, 2, 1)},
+			{Name: "c", Engine: "tikv", Points: pts(2, 2, 2)}, {Name: "d", Engine: "mongo", Points: pts(0, 1, 0)}}}},
+		{"a latency on a log axis", bot.Chart{Kind: bot.ChartLine, LogY: true, YUnit: "ms", YLabel: "p99 latency (ms)",
+			Series: []bot.ChartSeries{{Name: "Redis", Engine: "redis", Mode: "cluster", Points: pts(0.2, 2.4, 35)}}}},
+		{"one series split in three shades", bot.Chart{Kind: bot.ChartLine, Series: []bot.ChartSeries{
+			{Name: "Dragonfly · p1", Engine: "dragonfly", Mode: "single", Points: pts(1e6, 2e6)},
+			{Name: "Dragonfly · p16", Engine: "dragonfly", Mode: "single", Points: pts(2e6, 4e6)},
+			{Name: "Dragonfly · p64", Engine: "dragonfly", Mode: "single", Points: pts(3e6, 6e6)}}}},
+		{"a long title and subtitle", bot.Chart{Title: long, Subtitle: long, Kind: bot.ChartBar,
+			Series: []bot.ChartSeries{{Name: long, Engine: "garnet", Floor: true, Points: pts(1, 2)}}}},
+		{"all values zero", bot.Chart{Kind: bot.ChartBar, Series: []bot.ChartSeries{{Name: "x", Points: pts(0, 0)}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := Render(tt.chart)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img := decode(t, b, DefaultWidth, DefaultHeight)
+			if n := distinctColors(img, 40); n < 3 {
+				t.Errorf("only %d colours cover 40+ pixels", n)
+			}
+		})
 	}
 }
