@@ -125,7 +125,7 @@ func (m inMemory) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // failNext makes the next times requests matching match fail with status
-// and the JSON body.
+// and the JSON body; status 0 answers normally but with header.
 func (f *fakeDiscord) failNext(times int, match func(*request) bool, status int, body string, header http.Header) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -268,12 +268,26 @@ func readRequest(r *http.Request) (*request, error) {
 func (f *fakeDiscord) respond(r *request) (int, http.Header, []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	var extra http.Header
 	for _, ft := range f.faults {
 		if ft.times > 0 && ft.match(r) {
 			ft.times--
+			if ft.status == 0 { // respond normally, with these headers
+				extra = ft.header
+				break
+			}
 			return ft.status, ft.header, []byte(ft.body)
 		}
 	}
+	status, header, body := f.endpoint(r)
+	if extra != nil {
+		header = extra
+	}
+	return status, header, body
+}
+
+// endpoint answers a request as Discord would (no faults).
+func (f *fakeDiscord) endpoint(r *request) (int, http.Header, []byte) {
 	p := strings.TrimPrefix(r.Path, "/api/v"+discordgo.APIVersion)
 	seg := strings.Split(strings.Trim(p, "/"), "/")
 	ok := func(v any) (int, http.Header, []byte) {

@@ -1,0 +1,267 @@
+package discord
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// event decodes a gateway payload the way discordgo does.
+func event(t testing.TB, payload map[string]any) *discordgo.Message {
+	t.Helper()
+	var m discordgo.Message
+	if err := json.Unmarshal(mustJSON(payload), &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+func TestWhichMessagesAreAnswered(t *testing.T) {
+	t.Parallel()
+	bot1 := map[string]any{"id": "301", "username": "otherbot", "bot": true}
+	self := map[string]any{"id": "900", "username": "oracle", "bot": true}
+	tests := []struct {
+		name  string
+		msg   map[string]any
+		setup func(fd *fakeDiscord)
+		want  []bot.Message
+	}{
+		{name: "a mention in a channel is answered in a new thread",
+			msg:  messageEvent("1", "100", "700", human, "<@900> what is pipelining?", "900"),
+			want: []bot.Message{{Platform: "discord", Channel: "100", Thread: "1", User: "300", Text: "what is pipelining?"}}},
+		{name: "a mention written as <@!id> counts too",
+			msg:  messageEvent("1", "100", "700", human, "<@!900> what is pipelining?", "900"),
+			want: []bot.Message{{Platform: "discord", Channel: "100", Thread: "1", User: "300", Text: "what is pipelining?"}}},
+		{name: "a bare mention asks for help",
+			msg:  messageEvent("1", "100", "700", human, "<@900>", "900"),
+			want: []bot.Message{{Platform: "discord", Channel: "100", Thread: "1", User: "300", Text: "help"}}},
+		{name: "a message from another bot is ignored",
+			msg: messageEvent("1", "100", "700", bot1, "<@900> what is pipelining?", "900")},
+		{name: "the bot's own message is ignored",
+			msg: messageEvent("1", "100", "700", self, "<@900> what is pipelining?", "900")},
+		{name: "a channel message without a mention is ignored",
+			msg: messageEvent("1", "100", "700", human, "what is pipelining?")},
+		{name: "a message in someone else's thread without a mention is ignored",
+			setup: func(fd *fakeDiscord) { fd.addChannel("40", 11, "100", "300") },
+			msg:   messageEvent("1", "40", "700", human, "what is pipelining?")},
+		{name: "a mention in someone else's thread is answered there with its memory",
+			setup: func(fd *fakeDiscord) { fd.addChannel("40", 11, "100", "300") },
+			msg:   messageEvent("1", "40", "700", human, "<@900> what is pipelining?", "900"),
+			want:  []bot.Message{{Platform: "discord", Channel: "100", Thread: "40", User: "300", Text: "what is pipelining?"}}},
+		{name: "a message in the bot's thread is answered without a mention",
+			setup: func(fd *fakeDiscord) { fd.addChannel("41", 11, "100", "900") },
+			msg:   messageEvent("1", "41", "700", human, "and at 8 cores?"),
+			want:  []bot.Message{{Platform: "discord", Channel: "100", Thread: "41", User: "300", Text: "and at 8 cores?"}}},
+		{name: "an empty message in the bot's thread (no message-content intent) is ignored",
+			setup: func(fd *fakeDiscord) { fd.addChannel("41", 11, "100", "900") },
+			msg:   messageEvent("1", "41", "700", human, "")},
+		{name: "a direct message is one conversation per DM channel",
+			msg:  messageEvent("1", "55", "", human, "how fast is KeyDB?"),
+			want: []bot.Message{{Platform: "discord", Channel: "55", Thread: "55", User: "300", Text: "how fast is KeyDB?"}}},
+		{name: "a system message (thread created) is ignored",
+			msg: func() map[string]any {
+				m := messageEvent("1", "100", "700", human, "<@900> what is pipelining?", "900")
+				m["type"] = 18
+				return m
+			}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newMemoryHandler(nil)
+			a, fd := restOnly(t, h, nil)
+			if tt.setup != nil {
+				tt.setup(fd)
+			}
+			a.onMessage(t.Context(), event(t, tt.msg))
+			wantMessages(t, h.messages(), tt.want...)
+			posts := 0
+			for _, r := range fd.requests() {
+				if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/messages") {
+					posts++
+				}
+			}
+			if posts != len(tt.want) {
+				t.Errorf("%d messages posted, want %d:\n%s", posts, len(tt.want), fd.summary())
+			}
+		})
+	}
+}
+
+func TestWithoutThreadPermissionTheBotAnswersInPlaceAndSaysSoOnce(t *testing.T) {
+	t.Parallel()
+	h := newMemoryHandler(nil)
+	a, fd := restOnly(t, h, nil)
+	fd.failNext(2, is(http.MethodPost, "/threads"), http.StatusForbidden, `{"message":"Missing Permissions","code":50013}`, nil)
+
+	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
+	first := fd.waitFor(t, "the answer in the channel", isMessagePost("100"))
+	if first.JSON["content"] != noticeNoThreads {
+		t.Errorf("first in-place answer content %q, want the notice", first.JSON["content"])
+	}
+	ref, _ := first.JSON["message_reference"].(map[string]any)
+	if ref["message_id"] != "1001" || ref["fail_if_not_exists"] != false {
+		t.Errorf("message_reference %v, want a reply to 1001 that posts even if it is gone", ref)
+	}
+	if d := descriptions(t, first); !strings.Contains(d, "Answer to “how fast is Redis?”") {
+		t.Errorf("answer %q", d)
+	}
+
+	a.onMessage(t.Context(), event(t, messageEvent("1002", "100", "700", human, "<@900> and Valkey?", "900")))
+	second := fd.waitFor(t, "the second answer in the channel", isMessagePost("100"))
+	if c, _ := second.JSON["content"].(string); c != "" {
+		t.Errorf("second in-place answer repeats the notice: %q", c)
+	}
+	wantMessages(t, h.messages(),
+		bot.Message{Platform: "discord", Channel: "100", User: "300", Text: "how fast is Redis?"},
+		bot.Message{Platform: "discord", Channel: "100", User: "300", Text: "and Valkey?"})
+}
+
+func TestWithoutPermissionToPostInThreadsTheAnswerGoesToTheChannel(t *testing.T) {
+	t.Parallel()
+	a, fd := restOnly(t, newMemoryHandler(nil), nil)
+	fd.failNext(1, isMessagePost("1001"), http.StatusForbidden, `{"message":"Missing Permissions","code":50013}`, nil)
+	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
+	post := fd.waitFor(t, "the answer in the channel", isMessagePost("100"))
+	if post.JSON["content"] != noticeNoThreadPost {
+		t.Errorf("content %q, want the notice", post.JSON["content"])
+	}
+}
+
+func TestAThreadAlreadyStartedFromTheMessageIsReused(t *testing.T) {
+	t.Parallel()
+	a, fd := restOnly(t, newMemoryHandler(nil), nil)
+	fd.addChannel("1001", 11, "100", "900")
+	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
+	fd.waitFor(t, "the answer in the existing thread", isMessagePost("1001"))
+}
+
+func TestAnOversizeAnswerIsSplitAcrossMessagesWithinDiscordsLimits(t *testing.T) {
+	t.Parallel()
+	big := hugeAnswer()
+	a, fd := restOnly(t, newMemoryHandler(func(bot.Message, []string) bot.Answer { return big }), nil)
+	want := len(renderAnswer(big, false))
+	if want < 3 {
+		t.Fatalf("the test answer renders as %d messages; make it bigger", want)
+	}
+	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> tell me everything", "900")))
+	var text strings.Builder
+	for i := range want {
+		r := fd.waitFor(t, "part of the answer", isMessagePost("1001"))
+		var embeds []*discordgo.MessageEmbed
+		if err := json.Unmarshal(mustJSON(r.JSON["embeds"]), &embeds); err != nil {
+			t.Fatal(err)
+		}
+		checkLimits(t, "message "+string(rune('1'+i)), embeds)
+		for _, e := range embeds {
+			text.WriteString(e.Description)
+			for _, f := range e.Fields {
+				text.WriteString(f.Value)
+			}
+		}
+	}
+	all := strings.ReplaceAll(text.String(), "\n", "")
+	pos := 0
+	for i, p := range big.Body {
+		at := strings.Index(all[pos:], strings.ReplaceAll(p, "\n", ""))
+		if at < 0 {
+			t.Fatalf("body paragraph %d is missing or out of order", i)
+		}
+		pos += at
+	}
+	for _, c := range big.Caveats {
+		if !strings.Contains(all, c) {
+			t.Errorf("caveat %.30q… is missing", c)
+		}
+	}
+	for _, row := range big.Table.Rows {
+		if !strings.Contains(all, row[0]) {
+			t.Errorf("table row %q is missing", row[0])
+		}
+	}
+}
+
+func TestAHandlerPanicBecomesAnErrorAnswerAndTheNextMessageIsAnswered(t *testing.T) {
+	t.Parallel()
+	h := newMemoryHandler(func(m bot.Message, e []string) bot.Answer {
+		if m.Text == "boom" {
+			panic("planner bug")
+		}
+		return echoAnswer(m, e)
+	})
+	a, fd := restOnly(t, h, nil)
+	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> boom", "900")))
+	r := fd.waitFor(t, "the error answer", isMessagePost("1001"))
+	if e := embedsOf(t, r); e[0]["title"] != "Something went wrong" {
+		t.Errorf("error answer title %v", e[0]["title"])
+	}
+	a.onMessage(t.Context(), event(t, messageEvent("1002", "100", "700", human, "<@900> how fast is Redis?", "900")))
+	fd.waitFor(t, "the next answer", isMessagePost("1002"))
+}
+
+func TestAPanicWhileHandlingAnEventIsRecovered(t *testing.T) {
+	t.Parallel()
+	a, _ := restOnly(t, newMemoryHandler(nil), nil)
+	// An application command whose data is of another kind makes discordgo's
+	// accessor panic: recovered, not fatal.
+	a.onInteraction(t.Context(), &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand,
+		Data: discordgo.ModalSubmitInteractionData{}})
+}
+
+func TestTheChartIsAttachedToTheAnswerWithAltText(t *testing.T) {
+	t.Parallel()
+	chartAnswer := func(m bot.Message, e []string) bot.Answer {
+		ans := echoAnswer(m, e)
+		ans.Chart = &bot.Chart{Title: "ops/s by cores", AltText: "Dragonfly rises from 2.0M ops/s at 4 cores to 15.5M at 48."}
+		return ans
+	}
+	t.Run("in the answer's thread", func(t *testing.T) {
+		t.Parallel()
+		a, fd := restOnly(t, newMemoryHandler(chartAnswer), pngCharts{})
+		a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how does Dragonfly scale?", "900")))
+		r := fd.waitFor(t, "the answer with its chart", isMessagePost("1001"))
+		assertChartAttached(t, r, "Dragonfly rises from 2.0M ops/s at 4 cores to 15.5M at 48.")
+	})
+	t.Run("without Attach Files the answer goes out without it, said once", func(t *testing.T) {
+		t.Parallel()
+		a, fd := restOnly(t, newMemoryHandler(chartAnswer), pngCharts{})
+		withFile := func(r *request) bool { return isMessagePost("1001")(r) && len(r.Files) > 0 }
+		fd.failNext(1, withFile, http.StatusForbidden, `{"message":"Missing Permissions","code":50013}`, nil)
+		a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how does Dragonfly scale?", "900")))
+		fd.waitFor(t, "the refused upload", isMessagePost("1001"))
+		r := fd.waitFor(t, "the answer without the chart", isMessagePost("1001"))
+		if len(r.Files) != 0 || embedsOf(t, r)[0]["image"] != nil {
+			t.Errorf("the retry still carries the chart")
+		}
+		if r.JSON["content"] != noticeNoChart {
+			t.Errorf("content %q, want the notice", r.JSON["content"])
+		}
+	})
+	t.Run("a chart that fails to draw leaves the text answer", func(t *testing.T) {
+		t.Parallel()
+		a, fd := restOnly(t, newMemoryHandler(chartAnswer), brokenCharts{})
+		a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how does Dragonfly scale?", "900")))
+		r := fd.waitFor(t, "the answer", isMessagePost("1001"))
+		if len(r.Files) != 0 || embedsOf(t, r)[0]["image"] != nil {
+			t.Errorf("an undrawn chart was referenced")
+		}
+	})
+}
+
+func TestTheBotsOwnThreadsAreRememberedWithoutALookup(t *testing.T) {
+	t.Parallel()
+	a, fd := restOnly(t, newMemoryHandler(nil), nil)
+	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
+	a.onMessage(context.Background(), event(t, messageEvent("1002", "1001", "700", human, "and Valkey?")))
+	for _, r := range fd.requests() {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/channels/1001") {
+			t.Errorf("looked up a thread the bot started itself")
+		}
+	}
+}
