@@ -13,7 +13,7 @@ func claimAnswer() bot.Answer {
 		Headline:       "Measured here, Dragonfly is 3.4× a realistic Redis Cluster at 48 cores — not 25× — and reaches 38% of the fully driven cluster ceiling.",
 		Claim: &bot.ClaimContext{
 			ID:        "claim:dragonfly-25x",
-			Claimant:  "Dragonfly, vendor",
+			Claimant:  "Dragonfly",
 			Statement: "25x more QPS than Redis",
 			Setup:     "one multi-threaded Dragonfly process against **one single-threaded Redis process**, GET workload, AWS c6gn.16xlarge (ARM, 64 vCPU)",
 			URL:       "https://www.dragonflydb.io/docs/getting-started/benchmark",
@@ -22,11 +22,11 @@ func claimAnswer() bot.Answer {
 			WhyDiffer: "The vendor compares against one Redis process using one core for execution; here Redis runs as a 48-shard cluster. Hardware (ARM c6gn vs Intel c7i), versions and workload (GET-only vs 1:10) differ too.",
 		},
 		Table: &bot.Table{
-			Columns: []string{"Series", "Cores", "Median ops/s", "p50 ms", "p99 ms", "Reps"},
+			Columns: []string{"Series", "ops/s", "p50 ms", "p99 ms", "p99.9 ms", "Reps"},
 			Rows: [][]string{
-				{"Dragonfly (single process)", "48", "15.5M", "0.883", "2.423", "2"},
-				{"Redis Cluster — realistic (one normal client)", "48", "4.6M", "83.967", "138.239", "2"},
-				{"Redis Cluster — fully driven ceiling (one client per shard)", "48", "40.6M", "0.559", "1.511", "1 (single run)"},
+				{"Dragonfly (single process)", "15.5M", "0.883", "2.423", "3.327", "2 reps"},
+				{"Redis Cluster — realistic (one normal client)", "4.6M", "83.967", "138.239", "150.527", "2 reps"},
+				{"Redis Cluster — fully driven ceiling (one client per shard)", "40.6M", "0.559", "1.511", "4.639", "single run"},
 			},
 		},
 		Rows: []bot.Row{
@@ -73,10 +73,20 @@ func noDataAnswer() bot.Answer {
 	return bot.Answer{
 		Kind:           bot.KindNoData,
 		Interpretation: "Redis, single process, 8 cores, pipeline 64, SET:GET 1:10 (default), 100 B values (default), session 1",
-		Headline:       "Redis as a single process and pipeline 64 were never measured.",
+		Headline:       "Never measured, on more than one count:",
 		Body: []string{
-			"Redis was only run as a cluster (one shard per core): a single Redis process executes commands on one core, so the benchmark compares a cluster using the whole machine. Pipelines of 1 and 16 were measured; 64 never was.",
+			"- Redis as a single process: Redis was only run as a cluster (one shard per core), since one Redis process executes commands on one core\n- pipeline 64: only pipelines 1 and 16 were measured",
+			"Nothing is interpolated or extrapolated between measured combinations.",
+			"The nearest measured rows (what differs from the question is named in each row):",
 		},
+		Table: &bot.Table{
+			Columns: []string{"Series", "Differs in", "ops/s", "p50 ms", "p99 ms", "p99.9 ms", "Reps"},
+			Rows: [][]string{
+				{"Redis Cluster — realistic (one normal client)", "mode cluster, not single; pipeline 16, not 64", "5.0M", "18.431", "35.199", "40.831", "2 reps"},
+				{"Redis Cluster — fully driven ceiling (one client per shard)", "mode cluster-sat, not single; pipeline 16, not 64", "9.2M", "0.419", "0.775", "0.895", "single run"},
+			},
+		},
+		Caveats: []string{"The fully driven ceiling (cluster-sat) is a single run; the realistic cluster's figures are medians across 2 repetitions."},
 		Nearest: []bot.Row{
 			{Series: "Redis Cluster — realistic (one normal client)", Engine: "redis", Mode: "cluster", Session: 1, Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 5027713.545, P50Ms: 18.431, P99Ms: 35.199, P999Ms: 40.831, HitRate: &hit,
 				Differs: []string{"mode cluster, not single", "pipeline 16, not 64"},

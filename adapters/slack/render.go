@@ -52,29 +52,23 @@ func render(a bot.Answer, where shown) []message {
 		b.section("*" + mrkdwnText(a.Headline) + "*")
 	}
 	if a.Interpretation != "" {
-		b.context("Understood as: " + mrkdwnText(a.Interpretation))
+		b.context("Read as: " + mrkdwnText(a.Interpretation))
 	}
-	for _, p := range a.Body {
-		b.markdown(p)
-	}
-	if c := a.Claim; c != nil {
-		b.claim(*c)
-	}
+	b.markdown(strings.Join(a.Body, "\n\n"))
 	switch {
 	case a.Table != nil && len(a.Table.Rows) > 0:
 		b.code(alignRows(a.Table.Columns, a.Table.Rows))
 	case len(a.Rows) > 0:
 		b.code(alignRows(rowsTable(a.Rows)))
-	}
-	if len(a.Nearest) > 0 {
+	case len(a.Nearest) > 0:
 		b.section("*Nearest measured rows* (medians across repetitions)")
 		b.code(alignRows(rowsTable(a.Nearest)))
 	}
+	if c := a.Claim; c != nil {
+		b.claim(*c)
+	}
 	if len(a.Caveats) > 0 {
 		b.section("*Caveats*\n" + bullets(a.Caveats))
-	}
-	if a.PlainWords != "" {
-		b.section("*In plain words:* " + mrkdwnText(a.PlainWords))
 	}
 	if len(a.Terms) > 0 {
 		terms := make([]string, 0, len(a.Terms))
@@ -93,6 +87,9 @@ func render(a bot.Answer, where shown) []message {
 	}
 	if a.Kind == bot.KindHelp && where.Command != "" {
 		b.context("In Slack: `" + escape(where.Command) + " QUESTION` anywhere, a mention in a channel (answered in a thread), or a direct message. Follow-ups in my threads need no mention.")
+	}
+	if a.PlainWords != "" {
+		b.section("*In plain words:* " + mrkdwnText(a.PlainWords))
 	}
 	src := sources(a.Sources)
 	if len(src) > 0 {
@@ -261,28 +258,28 @@ func (b *builder) code(lines []string) {
 }
 
 // claim shows a vendor or third-party claim labelled as the claimant's
-// statement, next to what the measurements give.
+// statement, next to what the measurements give (the bot's wording).
 func (b *builder) claim(c bot.ClaimContext) {
-	who := escape(c.Claimant)
-	if who == "" {
-		who = "Claim"
+	who := "The claim"
+	if c.Claimant != "" {
+		who = "The claim — " + escape(c.Claimant) + "'s statement"
 	}
-	text := "*Claim (" + who + "):* “" + mrkdwnText(c.Statement) + "”"
+	text := "*" + who + ", not measured here:* “" + mrkdwnText(c.Statement) + "”"
 	if c.Setup != "" {
-		text += "\n_Their setup:_ " + mrkdwnText(c.Setup)
+		text += "\n*Their setup:* " + mrkdwnText(c.Setup)
 	}
 	if c.URL != "" {
-		text += "\n<" + escape(c.URL) + "|Claim source>"
+		text += "\n*Their source:* <" + escape(c.URL) + ">"
 	}
 	b.section(text)
 	if c.Measured != "" {
-		b.section("*Measured here:* " + mrkdwnText(c.Measured))
+		b.section("*Measured here (ground truth in this dataset):* " + mrkdwnText(c.Measured))
 	}
 	if c.Verdict != "" {
 		b.section("*Verdict:* " + mrkdwnText(c.Verdict))
 	}
 	if c.WhyDiffer != "" {
-		b.section("*Why they differ:* " + mrkdwnText(c.WhyDiffer))
+		b.section("*Why the two differ:* " + mrkdwnText(c.WhyDiffer))
 	}
 }
 

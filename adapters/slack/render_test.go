@@ -63,9 +63,9 @@ func TestRenderShowsTheFactsOfAnAnswer(t *testing.T) {
 	for _, want := range []string{
 		"<@U0ASKER> asked:* Is Dragonfly &lt;!channel&gt; 25x faster?", // the question, inert
 		"15.5M", "40.6M", "Redis Cluster — fully driven ceiling (one client per shard)",
-		"*Claim (Dragonfly, vendor):* “25x more QPS than Redis”",
+		"*The claim — Dragonfly's statement, not measured here:* “25x more QPS than Redis”",
 		"*one single-threaded Redis process*", // Markdown bold became mrkdwn bold
-		"<https://www.dragonflydb.io/docs/getting-started/benchmark|Claim source>",
+		"*Their source:* <https://www.dragonflydb.io/docs/getting-started/benchmark>",
 		"`engine == \"dragonfly\" &amp;&amp; mode == \"single\"", // filter verbatim, escaped
 		"run-s1-20260901-083406-redis-cluster-sat-48c-p16-1-10-d100-rep1",
 	} {
@@ -81,6 +81,17 @@ func TestRenderShowsTheFactsOfAnAnswer(t *testing.T) {
 	}
 	if !strings.Contains(allText(msgs[1:]), "*Sources*") || strings.Contains(allText(msgs[:1]), "*Sources*") {
 		t.Error("the sources belong in the second (threaded) message")
+	}
+}
+
+func TestRenderShowsNearestRowsWhenTheAnswerHasNoTable(t *testing.T) {
+	a := noDataAnswer()
+	a.Table = nil
+	all := allText(render(a, shown{}))
+	for _, want := range []string{"*Nearest measured rows*", "Differs in", "5.0M", "35.199", "single run", "pipeline 16, not 64"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("nearest rows lack %q:\n%s", want, all)
+		}
 	}
 }
 

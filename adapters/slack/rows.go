@@ -19,22 +19,22 @@ func rowsTable(rows []bot.Row) (header []string, cells [][]string) {
 			withDiffers = true
 		}
 	}
-	header = []string{"Series", "Session", "Cores", "SET:GET", "Value", "Pipeline", "Median ops/s", "p99 ms", "Reps"}
+	header = []string{"Series", "Session", "Cores", "SET:GET", "Value", "Pipeline", "ops/s", "p50 ms", "p99 ms", "p99.9 ms", "Reps"}
 	if withDiffers {
-		header = append(header, "Differs")
+		header = append(header, "Differs in")
 	}
 	for _, r := range rows {
 		ops := opsShort(r.OpsPerSec)
 		if r.Floor {
 			ops = "≥" + ops
 		}
-		reps := strconv.Itoa(r.Reps)
+		reps := strconv.Itoa(r.Reps) + " reps"
 		if r.Reps == 1 {
-			reps = "1 (single run)"
+			reps = "single run"
 		}
 		line := []string{
 			r.Series, "S" + strconv.Itoa(r.Session), strconv.Itoa(r.Cores), r.Ratio,
-			valueSize(r.ValueBytes), strconv.Itoa(r.Pipeline), ops, ms(r.P99Ms), reps,
+			valueSize(r.ValueBytes), strconv.Itoa(r.Pipeline), ops, ms(r.P50Ms), ms(r.P99Ms), ms(r.P999Ms), reps,
 		}
 		if withDiffers {
 			line = append(line, strings.Join(r.Differs, ", "))
