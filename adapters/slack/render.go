@@ -97,6 +97,9 @@ func render(a bot.Answer, where shown) []message {
 		b.context(fmt.Sprintf("Filters, %d run %s and sources are in the thread.", n, plural(n, "ID", "IDs")))
 	}
 	fallback := fallbackText(a)
+	if len(b.blocks) == 0 {
+		b.section(fallback) // an answer with nothing else still says something
+	}
 	var out []message
 	for i, page := range paginate(b.blocks) {
 		text := fallback

@@ -84,6 +84,14 @@ func TestRenderShowsTheFactsOfAnAnswer(t *testing.T) {
 	}
 }
 
+func TestRenderAlwaysProducesAMessage(t *testing.T) {
+	msgs := render(bot.Answer{Kind: bot.KindOutOfScope}, shown{})
+	assertWithinLimits(t, msgs)
+	if len(msgs) != 1 {
+		t.Fatalf("%d messages for an empty answer", len(msgs))
+	}
+}
+
 func TestRenderShowsNearestRowsWhenTheAnswerHasNoTable(t *testing.T) {
 	a := noDataAnswer()
 	a.Table = nil
