@@ -1,0 +1,30 @@
+package knowledge
+
+// Engine describes one of the five engines as it was tested.
+type Engine struct {
+	ID        string   `json:"id"`   // "engine:dragonfly"
+	Name      string   `json:"name"` // "Dragonfly"
+	Key       string   `json:"key"`  // "dragonfly", as in the runs
+	Aliases   []string `json:"aliases"`
+	Vendor    string   `json:"vendor"`
+	Version   string   `json:"version"`
+	Session   int      `json:"session"`
+	Threading string   `json:"threading"`
+	// NeedsCluster reports whether the engine must run as a cluster to use
+	// many cores.
+	NeedsCluster bool     `json:"needs_cluster"`
+	Modes        []string `json:"modes"`
+	Licence      string   `json:"licence"`
+	Config       []string `json:"config"`
+	Measured     string   `json:"measured"` // rendered
+	Caveats      []string `json:"caveats"`  // rendered
+	// BytesPerKey is filled from the memory table at load; nil when the
+	// engine has no figure (MemoryNote then says why, or labels a quoted one).
+	BytesPerKey *float64 `json:"bytes_per_key"`
+	MemoryNote  string   `json:"memory_note,omitempty"`
+	// Runs and Cells are counted from the store at load.
+	Runs    int      `json:"runs"`
+	Cells   int      `json:"cells"`
+	SeeAlso []string `json:"see_also,omitempty"`
+	Sources []Source `json:"sources"`
+}

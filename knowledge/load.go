@@ -1,0 +1,179 @@
+package knowledge
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+)
+
+//go:embed data
+var embedded embed.FS
+
+// ErrInvalid marks knowledge data that fails validation; every load error
+// about the data wraps it.
+var ErrInvalid = errors.New("invalid knowledge data")
+
+// Load parses the embedded data, validates it (unknown see-also ids,
+// duplicate aliases, counter-queries that do not compile or match no run,
+// findings that cannot be computed) and computes every figure from q.
+func Load(ctx context.Context, q Querier) (*Base, error) {
+	sub, err := fs.Sub(embedded, "data")
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: %w", err)
+	}
+	return loadFrom(ctx, sub, q)
+}
+
+// files lists the data files, one per kind.
+const (
+	fileSources   = "sources.json"
+	fileTerms     = "terms.json"
+	fileClaims    = "claims.json"
+	fileFindings  = "findings.json"
+	fileRules     = "rules.json"
+	fileTraps     = "traps.json"
+	fileCaveats   = "caveats.json"
+	fileEngines   = "engines.json"
+	fileSessions  = "sessions.json"
+	fileTables    = "tables.json"
+	fileMemory    = "memory-aws.txt"
+	fileCrossSlot = "crossslot-aws.txt"
+	fileSweep     = "failover/sweep-down-after.csv"
+	fileFailEng   = "failover/engines.csv"
+)
+
+// noteFiles maps each note kind to its file.
+var noteFiles = []struct{ kind, file string }{
+	{"scope", "scope.json"},
+	{"setup", "setup.json"},
+	{"series", "series.json"},
+	{"failover", "failover.json"},
+	{"conflict", "conflicts.json"},
+}
+
+// tablesFile is the JSON shape of data/tables.json: what the measured
+// table files do not say about themselves.
+type tablesFile struct {
+	Memory    MemoryTable   `json:"memory"`
+	CrossSlot CrossSlotDemo `json:"crossslot"`
+}
+
+// loader collects problems while loading so one run reports all of them.
+type loader struct {
+	fsys     fs.FS
+	problems []error
+}
+
+func (l *loader) fail(format string, a ...any) {
+	l.problems = append(l.problems, fmt.Errorf(format, a...))
+}
+
+// decode reads one JSON file strictly (unknown fields are errors).
+func (l *loader) decode(name string, v any) {
+	data, err := fs.ReadFile(l.fsys, name)
+	if err != nil {
+		l.fail("%s: %w", name, err)
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		l.fail("%s: %v: %w", name, jsonErr(data, err), ErrInvalid)
+	}
+}
+
+// jsonErr adds a line number to JSON syntax and type errors.
+func jsonErr(data []byte, err error) string {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 {
+		return err.Error()
+	}
+	line := 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))
+	return fmt.Sprintf("line %d: %v", line, err)
+}
+
+var idPattern = regexp.MustCompile(`^[a-z]+:[a-z0-9][a-z0-9.-]*$`)
+
+// loadFrom loads the knowledge base from fsys (the layout of data/).
+func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {
+	l := &loader{fsys: fsys}
+	b := &Base{}
+
+	var sources []sourceFile
+	l.decode(fileSources, &sources)
+	srcByID := map[string]Source{}
+	for _, s := range sources {
+		if !strings.HasPrefix(s.ID, "source:") || !idPattern.MatchString(s.ID) {
+			l.fail("%s: bad source id %q: %w", fileSources, s.ID, ErrInvalid)
+		}
+		if _, dup := srcByID[s.ID]; dup {
+			l.fail("%s: duplicate source id %q: %w", fileSources, s.ID, ErrInvalid)
+		}
+		srcByID[s.ID] = Source{ID: s.ID, Title: s.Title, URL: s.URL}
+	}
+
+	l.decode(fileTerms, &b.terms)
+	l.decode(fileClaims, &b.claims)
+	l.decode(fileFindings, &b.findings)
+	for _, f := range []string{fileRules, fileTraps, fileCaveats} {
+		var rs []Rule
+		l.decode(f, &rs)
+		b.rules = append(b.rules, rs...)
+	}
+	l.decode(fileEngines, &b.engines)
+	l.decode(fileSessions, &b.sessions)
+	for _, nf := range noteFiles {
+		var ns []Note
+		l.decode(nf.file, &ns)
+		for i := range ns {
+			ns[i].Kind = nf.kind
+			if !strings.HasPrefix(ns[i].ID, nf.kind+":") {
+				l.fail("%s: id %q does not start with %q: %w", nf.file, ns[i].ID, nf.kind+":", ErrInvalid)
+			}
+		}
+		b.notes = append(b.notes, ns...)
+	}
+	var tables tablesFile
+	l.decode(fileTables, &tables)
+	if len(l.problems) > 0 {
+		return nil, l.err()
+	}
+
+	l.loadTables(b, tables)
+	l.checkIDs(b)
+	if len(l.problems) > 0 {
+		return nil, l.err()
+	}
+	l.compute(ctx, b, q)
+	if len(l.problems) > 0 {
+		return nil, l.err()
+	}
+	l.renderAll(b)
+	l.resolveSources(b, srcByID)
+	l.checkSeeAlso(b)
+	b.buildAliases(l)
+	if len(l.problems) > 0 {
+		return nil, l.err()
+	}
+	b.buildEntries()
+	b.index = newSearchIndex(b.entries)
+	return b, nil
+}
+
+func (l *loader) err() error {
+	return fmt.Errorf("knowledge: %w", errors.Join(l.problems...))
+}
