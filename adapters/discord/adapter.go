@@ -67,6 +67,17 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// LogValue shows the configuration without the token.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Bool("token_set", strings.TrimPrefix(c.Token, "Bot ") != ""),
+		slog.String("app_id", c.AppID),
+		slog.String("guild_id", c.GuildID),
+		slog.String("command", c.Command),
+		slog.Bool("message_content", c.MessageContent),
+	)
+}
+
 var commandName = regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
 
 // Adapter is one Discord bot: a discordgo session, the handler that answers

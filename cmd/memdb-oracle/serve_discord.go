@@ -2,12 +2,80 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
+	"github.com/memdb-oracle/memdb-oracle/adapters/discord"
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
-// serveDiscord returns what serve runs for discord: routes added to mux and a
-// long-running function (nil when discord is not configured), plus the reason it
-// is off (for the start-up log). Placeholder until its owner builds it.
-func (a *app) serveDiscord(mux *http.ServeMux) (run func(ctx context.Context) error, off string, err error) {
-	return nil, "discord support is not built yet", nil
+// discordOff is what serve logs when Discord is not configured.
+const discordOff = "discord off: set DISCORD_BOT_TOKEN and DISCORD_APP_ID to answer in Discord " +
+	"(optional: DISCORD_GUILD_ID, DISCORD_MESSAGE_CONTENT=1, MEMDB_ORACLE_DISCORD_COMMAND)"
+
+// serveDiscord returns the Discord bot's run function (a gateway session
+// that registers the slash command on start) when DISCORD_BOT_TOKEN and
+// DISCORD_APP_ID are set; otherwise the sentence naming the variables that
+// would enable it. Discord needs no HTTP routes: events come over the
+// gateway.
+func (a *app) serveDiscord(_ *http.ServeMux) (run func(ctx context.Context) error, off string, err error) {
+	cfg, err := a.discordConfig()
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case cfg.Token == "" && cfg.AppID == "":
+		return nil, discordOff, nil
+	case cfg.AppID == "":
+		return nil, "discord off: DISCORD_BOT_TOKEN is set but DISCORD_APP_ID is not (the slash command is registered under it)", nil
+	case cfg.Token == "":
+		return nil, "discord off: DISCORD_APP_ID is set but DISCORD_BOT_TOKEN is not", nil
+	}
+	b, err := a.bot()
+	if err != nil {
+		return nil, "", err
+	}
+	ad, err := discord.New(cfg, b, chart.Renderer{})
+	if err != nil {
+		return nil, "", err
+	}
+	a.log.Info("discord on", "command", "/"+cfg.Command, "guild", cfg.GuildID, "message_content", cfg.MessageContent)
+	return ad.Run, "", nil
+}
+
+// discordAdapterPoster is the digest's Discord poster; it needs only
+// DISCORD_BOT_TOKEN (REST, no gateway session).
+func (a *app) discordAdapterPoster() (bot.Poster, error) {
+	cfg, err := a.discordConfig()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Token == "" {
+		return nil, errors.New("posting to Discord needs DISCORD_BOT_TOKEN")
+	}
+	return discord.New(cfg, nil, nil)
+}
+
+// discordConfig reads the Discord settings from the environment.
+func (a *app) discordConfig() (discord.Config, error) {
+	env := func(name string) string { return strings.TrimSpace(a.cfg.Getenv(name)) }
+	cfg := discord.Config{
+		Token:   env("DISCORD_BOT_TOKEN"),
+		AppID:   env("DISCORD_APP_ID"),
+		GuildID: env("DISCORD_GUILD_ID"),
+		Command: strings.TrimPrefix(env("MEMDB_ORACLE_DISCORD_COMMAND"), "/"),
+		Logger:  a.log,
+	}
+	if v := env("DISCORD_MESSAGE_CONTENT"); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return cfg, fmt.Errorf("DISCORD_MESSAGE_CONTENT=%q: want 1/true or 0/false", v)
+		}
+		cfg.MessageContent = on
+	}
+	return cfg, nil
 }
