@@ -28,13 +28,16 @@ const (
 // values mean "not set". Engine, mode and ratio values use the filter
 // vocabulary ("dragonfly", "cluster-sat", "1:10", "mget10").
 type Slots struct {
-	Engines    []string `json:"engines,omitempty"`
-	Modes      []string `json:"modes,omitempty"`
-	Cores      []int    `json:"cores,omitempty"`
-	Ratio      string   `json:"ratio,omitempty"`
-	ValueBytes int      `json:"value_bytes,omitempty"`
-	Pipeline   int      `json:"pipeline,omitempty"`
-	Session    int      `json:"session,omitempty"`
+	Engines []string `json:"engines,omitempty"`
+	Modes   []string `json:"modes,omitempty"`
+	Cores   []int    `json:"cores,omitempty"`
+	// CoresRange means Cores holds the two ends of a range ("from 4 to 48
+	// cores") rather than a list of core counts.
+	CoresRange bool   `json:"cores_range,omitempty"`
+	Ratio      string `json:"ratio,omitempty"`
+	ValueBytes int    `json:"value_bytes,omitempty"`
+	Pipeline   int    `json:"pipeline,omitempty"`
+	Session    int    `json:"session,omitempty"`
 	// Metric is a filter-vocabulary metric (ops_per_sec, p50_ms, p99_ms,
 	// p999_ms, ops_per_core, hit_rate, kb_per_sec) or a measured-table
 	// metric (bytes_per_key, outage_s).
@@ -58,6 +61,10 @@ type Query struct {
 	Label  string `json:"label"`
 	Filter string `json:"filter"`
 	Metric string `json:"metric"`
+	// Engine, Mode and Session name the series the query selects.
+	Engine  string `json:"engine,omitempty"`
+	Mode    string `json:"mode,omitempty"`
+	Session int    `json:"session,omitempty"`
 }
 
 // Order says how compare plans rank cells: "desc" (higher is better, e.g.
@@ -78,8 +85,25 @@ type Plan struct {
 	Slots    Slots  `json:"slots"`
 	// Defaults lists, in words, each default applied ("SET:GET 1:10 (read-heavy)").
 	Defaults []string `json:"defaults,omitempty"`
-	// Inherited lists the slots taken from the thread's previous plan.
+	// Defaulted names the slots (JSON names, e.g. "cores", "ratio") that
+	// defaults filled; a follow-up re-derives them instead of inheriting.
+	Defaulted []string `json:"defaulted,omitempty"`
+	// Inherited lists the slots (JSON names) taken from the thread's
+	// previous plan.
 	Inherited []string `json:"inherited,omitempty"`
+	// Requested is, for no_data and clarify plans, the intent the question
+	// would have had (lookup, compare, ...), so follow-ups can continue it.
+	Requested Intent `json:"requested,omitempty"`
+	// Refusal is the short reason of an out_of_scope or clarify plan.
+	Refusal string `json:"refusal,omitempty"`
+	// Explain marks a "why?" question: the answer leads with the reasons
+	// (findings, terms, caveats) behind the result.
+	Explain bool `json:"explain,omitempty"`
+	// Multiple marks a "how many times" compare: the answer states each
+	// series as a multiple of the first query's.
+	Multiple bool `json:"multiple,omitempty"`
+	// Crossover marks a "when does X overtake Y" scaling question.
+	Crossover bool `json:"crossover,omitempty"`
 	// Interpretation is the one-line human reading of the plan, defaults included.
 	Interpretation string  `json:"interpretation"`
 	Queries        []Query `json:"queries,omitempty"`

@@ -1,0 +1,378 @@
+package planner
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+)
+
+// measuredPlan plans a question answered from runs: lookup, compare,
+// scaling, effect, and the measured side of a claim.
+func (p *Planner) measuredPlan(w want) Plan {
+	metricDefaulted := w.metric == ""
+	if metricDefaulted {
+		w.metric = defaultMetric
+		if w.intent == IntentClaim && w.claimTopic == "latency" {
+			w.metric = "p99_ms"
+		}
+	}
+	cov := p.cov.Coverage()
+	r := p.resolve(w)
+	pl := Plan{Intent: w.intent, Question: w.question, Source: "rules", Explain: w.explain, Multiple: w.multiple, Crossover: w.crossover}
+	pl.Slots = slotsOf(w, r)
+	pl.Defaulted = r.defaulted
+	if metricDefaulted {
+		pl.Defaulted = append(pl.Defaulted, slotMetric)
+	}
+	pl.Defaults = defaultWords(r, cov)
+	if len(pl.Defaults) > 0 && !slices.Contains(pl.Defaulted, slotSession) && w.session == 0 {
+		pl.Defaulted = append(pl.Defaulted, slotSession)
+	}
+	pl.Defaulted = ordered(pl.Defaulted)
+	pl.Inherited = ordered(w.inherited)
+	pl.Notes = append(pl.Notes, w.notes...)
+	pl.Notes = append(pl.Notes, versionNotes(w.versions)...)
+	if len(r.missing) > 0 {
+		pl.Requested = w.intent
+		pl.Intent = IntentNoData
+		pl.Missing = r.missing
+		pl.Nearest = p.nearest(r)
+		pl.Interpretation = interpretNoData(w, r, pl)
+		return pl
+	}
+	pl.Notes = append(pl.Notes, r.notes...)
+	if note := crossSession(r.ok); note != "" {
+		pl.Notes = append(pl.Notes, note)
+	}
+	pl.Queries = queries(r, w.metric, cov)
+	if w.intent == IntentCompare || w.intent == IntentClaim {
+		pl.Order = OrderDesc
+		if lowerIsBetter(w.metric) {
+			pl.Order = OrderAsc
+		}
+	}
+	pl.Interpretation = interpret(w, r, pl)
+	return pl
+}
+
+// ordered sorts slot names in Slots' field order and drops repeats.
+func ordered(slots []string) []string {
+	rank := func(s string) int {
+		return slices.Index([]string{slotEngines, slotModes, slotCores, slotRatio, slotValue, slotPipeline, slotSession, slotMetric, slotKnob, slotDownAfter}, s)
+	}
+	out := slices.Clone(slots)
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
+	return slices.Compact(out)
+}
+
+// slotsOf fills the plan's slots: the request merged with the defaults.
+func slotsOf(w want, r resolved) Slots {
+	s := Slots{
+		Cores:      slices.Clone(r.cores),
+		CoresRange: w.coresRange,
+		Ratio:      r.ratio,
+		ValueBytes: r.value,
+		Pipeline:   r.pipeline,
+		Session:    w.session,
+		Metric:     w.metric,
+		Knob:       w.knob,
+		TermID:     w.termID,
+		ClaimID:    w.claimID,
+	}
+	if w.knob == slotRatio {
+		s.Ratio = ""
+	}
+	if w.knob == slotValue {
+		s.ValueBytes = 0
+	}
+	if w.knob == slotPipeline {
+		s.Pipeline = 0
+	}
+	if len(w.engines) > 0 {
+		s.Engines = slices.Clone(w.engines)
+	} else {
+		for _, x := range r.ok {
+			s.Engines = appendUnique(s.Engines, x.engine())
+		}
+		slices.SortStableFunc(s.Engines, func(a, b string) int { return cmp.Compare(engineRank(a), engineRank(b)) })
+	}
+	if len(w.modes) > 0 {
+		s.Modes = slices.Clone(w.modes)
+	}
+	for _, v := range w.versions {
+		s.Versions = append(s.Versions, engineName(v.engine)+" "+v.number)
+	}
+	if w.session == 0 && len(r.ok) > 0 {
+		sessions := []int{}
+		for _, x := range r.ok {
+			sessions = appendUnique(sessions, x.cov.Session)
+		}
+		if len(sessions) == 1 {
+			s.Session = sessions[0]
+		}
+	}
+	return s
+}
+
+// defaultWords states each default applied, in words.
+func defaultWords(r resolved, cov []analytics.SeriesCoverage) []string {
+	var out []string
+	if slices.Contains(r.defaulted, slotCores) && len(r.cores) == 1 {
+		s := fmt.Sprintf("%d cores", r.cores[0])
+		if r.cores[0] != defaultCores {
+			var short []string
+			for _, e := range r.engines {
+				if cs := allValues(covOf(cov, e), func(c analytics.SeriesCoverage) []int { return c.Cores }); len(cs) > 0 && !slices.Contains(cs, defaultCores) {
+					short = append(short, engineName(e))
+				}
+			}
+			if len(short) > 0 {
+				s += fmt.Sprintf(" (the most %s was run with)", joinAnd(short))
+			}
+		}
+		out = append(out, s)
+	}
+	if slices.Contains(r.defaulted, slotRatio) {
+		out = append(out, ratioPhrase(r.ratio))
+	}
+	if slices.Contains(r.defaulted, slotValue) {
+		out = append(out, valuePhrase(r.value))
+	}
+	if slices.Contains(r.defaulted, slotPipeline) {
+		out = append(out, "pipeline "+strconv.Itoa(r.pipeline))
+	}
+	if r.w.session == 0 {
+		if s := sessionWords(r); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func covOf(cov []analytics.SeriesCoverage, engine string) []analytics.SeriesCoverage {
+	var out []analytics.SeriesCoverage
+	for _, c := range cov {
+		if c.Engine == engine {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sessionWords names the session each engine's runs come from.
+func sessionWords(r resolved) string {
+	bySession := map[int][]string{}
+	var sessions []int
+	ss := r.ok
+	for _, s := range ss {
+		if !slices.Contains(bySession[s.cov.Session], engineName(s.engine())) {
+			bySession[s.cov.Session] = append(bySession[s.cov.Session], engineName(s.engine()))
+		}
+		sessions = appendUnique(sessions, s.cov.Session)
+	}
+	slices.Sort(sessions)
+	switch len(sessions) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("session %d (where %s %s measured)", sessions[0], joinAnd(bySession[sessions[0]]), wasWere(len(bySession[sessions[0]])))
+	}
+	var parts []string
+	for _, n := range sessions {
+		parts = append(parts, fmt.Sprintf("session %d for %s", n, joinAnd(bySession[n])))
+	}
+	return "each engine's own session: " + strings.Join(parts, ", ")
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+// crossSession is the note a comparison across sessions must carry.
+func crossSession(ok []series) string {
+	var sessions []int
+	for _, s := range ok {
+		sessions = appendUnique(sessions, s.cov.Session)
+	}
+	if len(sessions) < 2 {
+		return ""
+	}
+	return "This compares session 1 (Dragonfly, Redis, Valkey) with session 2 (KeyDB, Garnet): same server type, but another machine, date and client box."
+}
+
+// versionNotes says when a version the user named is not the one tested.
+func versionNotes(vs []version) []string {
+	var out []string
+	for _, v := range vs {
+		tested := testedVersion(v.engine)
+		if tested == "" || versionMatches(v.number, tested) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s is not the version tested: the runs used %s %s.", engineName(v.engine), v.number, engineName(v.engine), tested))
+	}
+	return out
+}
+
+// nearest finds the measured cells closest to what a no_data plan asked,
+// ranking first by how many of the knobs the user set differ, then by how
+// far (defaults count half), never interpolating.
+func (p *Planner) nearest(r resolved) []analytics.Neighbor {
+	type cand struct {
+		n    analytics.Neighbor
+		hard int
+		dist float64
+		ord  int
+	}
+	seen := map[analytics.CellKey]bool{}
+	var cands []cand
+	cov := p.cov.Coverage()
+	for _, k := range r.nearestFor {
+		k = fillKey(k, r)
+		q := k
+		if q.Mode != "" && !slices.Contains(modesOf(seriesOf(cov, q.Engine, 0)), q.Mode) {
+			q.Mode = ""
+		}
+		if len(seriesOf(cov, q.Engine, q.Session)) == 0 {
+			q.Session = 0
+		}
+		if len(seriesOf(cov, q.Engine, 0)) == 0 {
+			q.Engine = ""
+		}
+		for _, n := range p.cov.Nearest(q, 24) {
+			if seen[n.CellKey] {
+				continue
+			}
+			seen[n.CellKey] = true
+			d := cellDiffers(k, n.CellKey)
+			hard, dist := 0, 0.0
+			for _, knob := range d {
+				w := knobWeight(knob, k, n.CellKey)
+				if r.w.givenKnob(knob) {
+					hard++
+				} else {
+					w /= 2
+				}
+				dist += w
+			}
+			n.Differs = d
+			cands = append(cands, cand{n: n, hard: hard, dist: dist, ord: len(cands)})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.hard, b.hard), cmp.Compare(a.dist, b.dist), cmp.Compare(a.ord, b.ord))
+	})
+	out := make([]analytics.Neighbor, 0, p.opts.NearestCells)
+	for _, c := range cands[:min(len(cands), p.opts.NearestCells)] {
+		out = append(out, c.n)
+	}
+	return out
+}
+
+// givenKnob reports whether the user set a knob (Neighbor.Differs names).
+func (w want) givenKnob(knob string) bool {
+	switch knob {
+	case analytics.KnobEngine:
+		return len(w.engines) > 0
+	case analytics.KnobMode:
+		return len(w.modes) > 0
+	case analytics.KnobValueBytes:
+		return w.given(slotValue)
+	}
+	return w.given(knob)
+}
+
+// fillKey completes a nearest-search key with the request's knobs.
+func fillKey(k analytics.CellKey, r resolved) analytics.CellKey {
+	full := analytics.CellKey{Session: r.w.session, Ratio: r.ratio, ValueBytes: r.value, Pipeline: r.pipeline}
+	if len(r.cores) > 0 {
+		full.Cores = r.cores[0]
+	}
+	if full.Ratio == "" && len(r.w.ratios) > 0 {
+		full.Ratio = r.w.ratios[len(r.w.ratios)-1]
+	}
+	if full.ValueBytes == 0 && len(r.w.values) > 0 {
+		full.ValueBytes = r.w.values[len(r.w.values)-1]
+	}
+	if full.Pipeline == 0 && len(r.w.pipelines) > 0 {
+		full.Pipeline = r.w.pipelines[len(r.w.pipelines)-1]
+	}
+	if k.Session == 0 {
+		k.Session = full.Session
+	}
+	if k.Cores == 0 {
+		k.Cores = full.Cores
+	}
+	if k.Ratio == "" {
+		k.Ratio = full.Ratio
+	}
+	if k.ValueBytes == 0 {
+		k.ValueBytes = full.ValueBytes
+	}
+	if k.Pipeline == 0 {
+		k.Pipeline = full.Pipeline
+	}
+	return k
+}
+
+// cellDiffers names the knobs in which a measured cell differs from the
+// request (zero request fields match anything).
+func cellDiffers(k, m analytics.CellKey) []string {
+	var d []string
+	if k.Session != 0 && k.Session != m.Session {
+		d = append(d, analytics.KnobSession)
+	}
+	if k.Engine != "" && k.Engine != m.Engine {
+		d = append(d, analytics.KnobEngine)
+	}
+	if k.Mode != "" && k.Mode != m.Mode {
+		d = append(d, analytics.KnobMode)
+	}
+	if k.Cores != 0 && k.Cores != m.Cores {
+		d = append(d, analytics.KnobCores)
+	}
+	if k.Ratio != "" && k.Ratio != m.Ratio {
+		d = append(d, analytics.KnobRatio)
+	}
+	if k.ValueBytes != 0 && k.ValueBytes != m.ValueBytes {
+		d = append(d, analytics.KnobValueBytes)
+	}
+	if k.Pipeline != 0 && k.Pipeline != m.Pipeline {
+		d = append(d, analytics.KnobPipeline)
+	}
+	return d
+}
+
+// knobWeight is how far one differing knob moves a cell: another engine is
+// far; cores count per doubling, pipeline depth half that, value size a
+// quarter.
+func knobWeight(knob string, k, m analytics.CellKey) float64 {
+	doublings := func(a, b int) float64 {
+		if a <= 0 || b <= 0 {
+			return 1
+		}
+		return math.Abs(math.Log2(float64(a) / float64(b)))
+	}
+	switch knob {
+	case analytics.KnobEngine:
+		return 10
+	case analytics.KnobSession, analytics.KnobMode:
+		return 1
+	case analytics.KnobRatio:
+		return 0.75
+	case analytics.KnobCores:
+		return doublings(m.Cores, k.Cores)
+	case analytics.KnobPipeline:
+		return 0.5 * doublings(m.Pipeline, k.Pipeline)
+	case analytics.KnobValueBytes:
+		return 0.25 * doublings(m.ValueBytes, k.ValueBytes)
+	}
+	return 1
+}

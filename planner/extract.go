@@ -1,0 +1,625 @@
+package planner
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// parsed is what the grammar found in one question: every knob value,
+// engine, mode and metric mentioned, with positions where attribution
+// matters. Nothing here is checked against coverage yet.
+type parsed struct {
+	text string
+
+	engines    []mention // engine keys, first mention order, unique
+	allEngines bool
+	modes      []modeMention
+
+	cores      []int
+	coresRange bool
+	pipelines  []int
+	ratios     []string
+	values     []int
+	session    int
+	metrics    []string // first mention order, unique
+	topics     map[string]bool
+	versions   []version
+	downAfter  int
+	quoted     []string
+	notes      []string
+	leftover   []int // numbers no rule used
+	wordCount  int
+
+	used []bool
+}
+
+// mention is one engine named at a byte span of the text.
+type mention struct {
+	value      string
+	start, end int
+}
+
+// modeMention is one mode phrase; specific is false for a bare "cluster".
+type modeMention struct {
+	modes      []string
+	start, end int
+	specific   bool
+}
+
+// version is an engine version the user named ("Redis 9").
+type version struct {
+	engine, number string
+}
+
+func (x *parsed) free(start, end int) bool {
+	return !slices.Contains(x.used[start:end], true)
+}
+
+func (x *parsed) take(start, end int) {
+	for i := start; i < end; i++ {
+		x.used[i] = true
+	}
+}
+
+// each calls fn for every match of re whose span is still free; fn reports
+// whether it used the match (the span is then taken).
+func (x *parsed) each(re interface {
+	FindAllStringSubmatchIndex(string, int) [][]int
+}, fn func(m []int) bool) {
+	for _, m := range re.FindAllStringSubmatchIndex(x.text, -1) {
+		if !x.free(m[0], m[1]) {
+			continue
+		}
+		if fn(m) {
+			x.take(m[0], m[1])
+		}
+	}
+}
+
+func (x *parsed) group(m []int, i int) string {
+	if 2*i+1 >= len(m) || m[2*i] < 0 {
+		return ""
+	}
+	return x.text[m[2*i]:m[2*i+1]]
+}
+
+func (x *parsed) topic(k string) {
+	if x.topics == nil {
+		x.topics = map[string]bool{}
+	}
+	x.topics[k] = true
+}
+
+func appendUnique[T comparable](list []T, v T) []T {
+	if slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}
+
+// percentileNumbers are pN spellings that mean a latency percentile, not a
+// pipeline depth.
+func isPercentileNumber(n string) bool {
+	switch n {
+	case "50", "75", "90", "95", "99", "999", "9999", "100", "0", "25":
+		return true
+	}
+	return false
+}
+
+// extract runs every rule of the grammar over normalized text.
+func (g *grammar) extract(text string) *parsed {
+	x := &parsed{text: text, used: make([]bool, len(text))}
+	x.wordCount = len(words(text))
+
+	for _, re := range []interface {
+		FindAllStringSubmatch(string, int) [][]string
+	}{g.quotedSingle, g.quotedDouble} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			x.quoted = append(x.quoted, strings.TrimSpace(m[1]))
+		}
+	}
+
+	// Metrics first: their phrases hold numbers and units other rules
+	// would misread ("p99", "KB/s", "bytes per key").
+	type hit struct {
+		pos    int
+		metric string
+	}
+	var hits []hit
+	for _, r := range g.metrics {
+		x.each(r.re, func(m []int) bool {
+			hits = append(hits, hit{m[0], r.metric})
+			return true
+		})
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.pos - b.pos })
+	for _, h := range hits {
+		x.metrics = appendUnique(x.metrics, h.metric)
+	}
+
+	x.each(g.downAfter, func(m []int) bool {
+		num, unit := x.group(m, 1), x.group(m, 2)
+		if num == "" {
+			num, unit = x.group(m, 3), x.group(m, 4)
+		}
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil || f <= 0 || f > 1e7 {
+			return false
+		}
+		switch {
+		case strings.HasPrefix(unit, "s"):
+			f *= 1000
+		case unit == "" && f < 100:
+			f *= 1000 // "down-after 5" means seconds
+		}
+		x.downAfter = int(math.Round(f))
+		return true
+	})
+
+	x.each(g.session, func(m []int) bool {
+		switch s := x.group(m, 1) + x.group(m, 2) + x.group(m, 3); s {
+		case "1", "first", "1st":
+			x.session = 1
+		case "2", "second", "2nd":
+			x.session = 2
+		default:
+			return false
+		}
+		return true
+	})
+
+	g.extractVersions(x)
+	g.extractCores(x)
+	g.extractPipeline(x)
+	g.extractValues(x)
+	g.extractRatios(x)
+	g.extractModes(x)
+
+	x.each(g.engine, func(m []int) bool {
+		x.addEngine(engineKey(x.group(m, 1)), m[0], m[1])
+		return true
+	})
+	if g.allEngines.MatchString(text) {
+		x.allEngines = true
+	}
+
+	// "and at 24?": a bare number after "at" is a core count.
+	x.each(g.coresAt, func(m []int) bool {
+		n, err := strconv.Atoi(x.group(m, 1))
+		if err != nil || n <= 0 || n > 100000 {
+			return false
+		}
+		x.cores = appendUnique(x.cores, n)
+		return true
+	})
+	for _, w := range words(text) {
+		if x.free(w.start, w.end) {
+			if n, err := strconv.Atoi(text[w.start:w.end]); err == nil {
+				x.leftover = append(x.leftover, n)
+			}
+		}
+	}
+
+	if g.coresTopic.MatchString(text) {
+		x.topic("cores")
+	}
+	if g.ratioTopic.MatchString(text) {
+		x.topic("ratio")
+	}
+	if g.sessionTopic.MatchString(text) {
+		x.topic("session")
+	}
+	return x
+}
+
+func (x *parsed) addEngine(key string, start, end int) {
+	if key == "" {
+		return
+	}
+	for _, e := range x.engines {
+		if e.value == key {
+			return
+		}
+	}
+	x.engines = append(x.engines, mention{key, start, end})
+}
+
+// engineKey maps an engine spelling onto the filter vocabulary.
+func engineKey(s string) string {
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "")
+	switch s {
+	case "dragonfly", "dragonflydb", "dfly", "df":
+		return "dragonfly"
+	case "redis":
+		return "redis"
+	case "valkey":
+		return "valkey"
+	case "keydb":
+		return "keydb"
+	case "garnet":
+		return "garnet"
+	}
+	return ""
+}
+
+// unitFollows reports whether the text right after end starts with a unit
+// that makes the number a knob value rather than a version.
+func unitFollows(text string, end int) bool {
+	rest := strings.TrimLeft(text[end:], " -")
+	for _, u := range []string{"c ", "core", "shard", "thread", "cpu", "vcpu", "b ", "byte", "kb", "kib", "x ", "%", "times", "m ", "k ", "ms", "million", "ops", "qps", "gb", "mb", "node", "deep", "depth", "client", "connection", "rep", "key", "second", "s "} {
+		if strings.HasPrefix(rest+" ", u) {
+			return true
+		}
+	}
+	return rest == "c" || rest == "x" || rest == "b" || rest == "m" || rest == "k"
+}
+
+func (g *grammar) extractVersions(x *parsed) {
+	x.each(g.version, func(m []int) bool {
+		num := x.group(m, 3)
+		prefixed := x.group(m, 2) != ""
+		if unitFollows(x.text, m[1]) {
+			return false
+		}
+		major, _, _ := strings.Cut(num, ".")
+		n, _ := strconv.Atoi(major)
+		if !prefixed && !strings.Contains(num, ".") && x.group(m, 4) == "" && (n > 9 || n == 0) {
+			return false
+		}
+		x.versions = append(x.versions, version{engine: engineKey(x.group(m, 1)), number: num})
+		from := m[6]
+		if m[4] >= 0 {
+			from = m[4]
+		}
+		x.take(from, m[1]) // the number only: the engine name is still an engine mention
+		return false
+	})
+}
+
+func (g *grammar) extractCores(x *parsed) {
+	x.each(g.coresThreads, func(m []int) bool {
+		if n, err := strconv.Atoi(x.group(m, 1)); err == nil && n > 0 && n <= 100000 {
+			x.cores = appendUnique(x.cores, n)
+			return true
+		}
+		return false
+	})
+	x.each(g.coresList, func(m []int) bool {
+		unit := x.group(m, 4)
+		before := strings.TrimSpace(x.text[:m[0]])
+		if strings.Contains(unit, "thread") && (strings.HasSuffix(before, "client") || strings.HasSuffix(before, "memtier")) {
+			return false
+		}
+		var nums []int
+		for _, f := range strings.FieldsFunc(x.group(m, 2)+" "+x.group(m, 3), func(r rune) bool { return r < '0' || r > '9' }) {
+			n, err := strconv.Atoi(f)
+			if err != nil || n <= 0 || n > 100000 {
+				return false
+			}
+			nums = append(nums, n)
+		}
+		if len(nums) == 0 {
+			return false
+		}
+		sep := x.group(m, 3)
+		isRange := len(nums) == 2 && (x.group(m, 1) != "" || strings.Contains(sep, "to") || strings.Contains(sep, "-"))
+		if strings.HasPrefix(unit, "vcpu") {
+			for i, n := range nums {
+				nums[i] = max(1, n/2)
+			}
+			x.notes = append(x.notes, "vCPUs were read as physical cores at two vCPUs per core (the benchmark counts physical cores; hyperthreads were left unused)")
+		}
+		if isRange {
+			x.coresRange = true
+			if nums[0] > nums[1] {
+				nums[0], nums[1] = nums[1], nums[0]
+			}
+		}
+		for _, n := range nums {
+			x.cores = appendUnique(x.cores, n)
+		}
+		return true
+	})
+}
+
+func (g *grammar) extractPipeline(x *parsed) {
+	add := func(n int) { x.pipelines = appendUnique(x.pipelines, n) }
+	num := func(s string) (int, bool) {
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n > 0 && n <= 100000
+	}
+	x.each(g.pipeOff, func(m []int) bool { add(1); return true })
+	x.each(g.pipeFlag, func(m []int) bool {
+		n, ok := num(x.group(m, 1))
+		if ok {
+			add(n)
+		}
+		return ok
+	})
+	x.each(g.pipeNumber, func(m []int) bool {
+		n, ok := num(x.group(m, 1))
+		if !ok || unitFollows(x.text, m[1]) && !strings.HasPrefix(strings.TrimLeft(x.text[m[1]:], " "), "deep") {
+			return false
+		}
+		add(n)
+		return true
+	})
+	x.each(g.pipeDeep, func(m []int) bool {
+		n, ok := num(x.group(m, 1) + x.group(m, 2))
+		if ok {
+			add(n)
+		}
+		return ok
+	})
+	x.each(g.pipeP, func(m []int) bool {
+		s := x.group(m, 1)
+		n, ok := num(s)
+		if !ok || isPercentileNumber(s) {
+			return false
+		}
+		add(n)
+		return true
+	})
+	x.each(g.pipeOn, func(m []int) bool {
+		if len(x.pipelines) == 0 {
+			add(16)
+			x.notes = append(x.notes, "“pipelined” was read as pipeline depth 16, the only depth above 1 that was measured")
+		}
+		return true
+	})
+	x.each(g.pipeTopic, func(m []int) bool { x.topic("pipeline"); return true })
+}
+
+func (g *grammar) extractValues(x *parsed) {
+	add := func(n int) { x.values = appendUnique(x.values, n) }
+	x.each(g.valueFlag, func(m []int) bool {
+		n, err := strconv.Atoi(x.group(m, 1))
+		if err != nil || n <= 0 {
+			return false
+		}
+		add(n)
+		return true
+	})
+	x.each(g.valueSize, func(m []int) bool {
+		f, err := strconv.ParseFloat(x.group(m, 1), 64)
+		if err != nil || f <= 0 || f > 1e9 {
+			return false
+		}
+		rest := strings.TrimLeft(x.text[m[1]:], " ")
+		if strings.HasPrefix(rest, "/s") || strings.HasPrefix(rest, "ps") || strings.HasPrefix(rest, "per s") || strings.HasPrefix(rest, "per key") || strings.HasPrefix(rest, "/key") || strings.HasPrefix(rest, "of memory") || strings.HasPrefix(rest, "of ram") {
+			return false
+		}
+		unit := x.group(m, 2)
+		if unit == "k" && !g.valueWords.MatchString(firstWords(rest, 1)) {
+			return false
+		}
+		switch {
+		case unit == "b" || strings.HasPrefix(unit, "byte"):
+		case unit == "k" || strings.HasPrefix(unit, "k"):
+			f *= 1024
+		case strings.HasPrefix(unit, "m"):
+			f *= 1024 * 1024
+		}
+		add(int(math.Round(f)))
+		return true
+	})
+	x.each(g.valueLarge, func(m []int) bool {
+		add(1024)
+		x.notes = append(x.notes, "“large values” was read as 1 KB (1024 B), the larger of the two value sizes measured")
+		return true
+	})
+	x.each(g.valueSmall, func(m []int) bool { add(100); return true })
+	x.each(g.valueTopic, func(m []int) bool { x.topic("value_bytes"); return true })
+}
+
+// firstWords returns the first n words of s.
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// setGet writes a SET:GET ratio in the filter vocabulary, mapping the
+// measured mixes onto their names.
+func setGet(set, get int) string {
+	if set == 0 && get == 0 {
+		return ""
+	}
+	if d := gcd(set, get); d > 1 {
+		set, get = set/d, get/d
+	}
+	return strconv.Itoa(set) + ":" + strconv.Itoa(get)
+}
+
+// fromReadShare maps a share of reads (percent) onto a SET:GET ratio: about
+// 91% is the measured read-heavy 1:10, 50% the measured 1:1.
+func fromReadShare(reads float64) string {
+	switch {
+	case reads >= 89 && reads <= 92:
+		return "1:10"
+	case reads == 50:
+		return "1:1"
+	}
+	r := int(math.Round(reads))
+	return setGet(100-r, r)
+}
+
+func (g *grammar) extractRatios(x *parsed) {
+	add := func(r string) {
+		if r != "" {
+			x.ratios = appendUnique(x.ratios, r)
+		}
+	}
+	ints := func(a, b string) (int, int, bool) {
+		i, err1 := strconv.Atoi(a)
+		j, err2 := strconv.Atoi(b)
+		return i, j, err1 == nil && err2 == nil && i <= 1000 && j <= 1000
+	}
+	labelled := func(a, b int, label string) string {
+		label = strings.ReplaceAll(label, " ", "")
+		switch {
+		case strings.HasPrefix(label, "get"), strings.HasPrefix(label, "read"), strings.HasPrefix(label, "r:"):
+			return setGet(b, a)
+		}
+		return setGet(a, b)
+	}
+	x.each(g.ratioLabelAfter, func(m []int) bool {
+		a, b, ok := ints(x.group(m, 1), x.group(m, 2))
+		if ok {
+			add(labelled(a, b, x.group(m, 3)))
+		}
+		return ok
+	})
+	x.each(g.ratioLabelBefore, func(m []int) bool {
+		a, b, ok := ints(x.group(m, 2), x.group(m, 3))
+		if ok {
+			add(labelled(a, b, x.group(m, 1)))
+		}
+		return ok
+	})
+	x.each(g.ratioPercent, func(m []int) bool {
+		f, err := strconv.ParseFloat(x.group(m, 1), 64)
+		if err != nil || f < 0 || f > 100 {
+			return false
+		}
+		if w := x.group(m, 2); strings.HasPrefix(w, "write") || strings.HasPrefix(w, "set") {
+			f = 100 - f
+		}
+		add(fromReadShare(f))
+		return true
+	})
+	x.each(g.ratioSlash, func(m []int) bool {
+		a, b, ok := ints(x.group(m, 1), x.group(m, 2))
+		label := x.group(m, 3)
+		if !ok || (a+b != 100 && label == "") {
+			return false
+		}
+		if label != "" && a+b != 100 && !strings.Contains(label, "/") {
+			return false
+		}
+		switch {
+		case strings.HasPrefix(label, "write"), strings.HasPrefix(label, "set"), strings.HasPrefix(label, "w"):
+			add(fromReadShare(float64(b) * 100 / float64(a+b)))
+		default: // reads/writes is how people say it
+			add(fromReadShare(float64(a) * 100 / float64(a+b)))
+		}
+		return true
+	})
+	for _, w := range g.ratioWords {
+		x.each(w.re, func(m []int) bool {
+			if w.value == "multi" {
+				x.topic("ratio")
+				x.topic("multi")
+				return true
+			}
+			add(w.value)
+			return true
+		})
+	}
+	x.each(g.ratioBare, func(m []int) bool {
+		a, b, ok := ints(x.group(m, 1), x.group(m, 2))
+		if !ok || a == 0 && b == 0 {
+			return false
+		}
+		if a == 10 && b == 1 {
+			add("1:10")
+			x.notes = append(x.notes, "10:1 without SET:GET or GET:SET was read as ten reads per write (SET:GET 1:10)")
+			return true
+		}
+		add(setGet(a, b))
+		return true
+	})
+}
+
+func (g *grammar) extractModes(x *parsed) {
+	add := func(m []int, specific bool, modes ...string) {
+		x.modes = append(x.modes, modeMention{modes: modes, start: m[0], end: m[1], specific: specific})
+	}
+	x.each(g.modeCeiling, func(m []int) bool { add(m, true, "cluster-sat"); return true })
+	x.each(g.modeRealistic, func(m []int) bool { add(m, true, "cluster"); return true })
+	x.each(g.modeSingle, func(m []int) bool { add(m, true, "single"); return true })
+	x.each(g.modeSingleWord, func(m []int) bool {
+		next := strings.TrimLeft(x.text[m[0]+len("single"):], " -")
+		switch firstWords(strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return ' '
+		}, next), 1) {
+		case "client", "threaded", "thread", "rep", "repetition", "run", "shard", "key", "keys", "core", "command", "connection", "number", "figure", "biggest", "most", "best", "largest", "point", "value", "digit", "1", "request", "sentinel", "machine", "cpu", "socket", "numa":
+			return false
+		}
+		add([]int{m[0], m[0] + len("single")}, true, "single")
+		x.take(m[0], m[0]+len("single"))
+		return false
+	})
+	x.each(g.modeCluster, func(m []int) bool { add(m, false, "cluster", "cluster-sat"); return true })
+}
+
+// explicitModes is every mode a mode phrase asked for; bare "cluster" counts
+// only when no specific phrase was used.
+func (x *parsed) explicitModes() []string {
+	specific := slices.ContainsFunc(x.modes, func(m modeMention) bool { return m.specific })
+	var out []string
+	for _, m := range x.modes {
+		if specific && !m.specific {
+			continue
+		}
+		for _, v := range m.modes {
+			out = appendUnique(out, v)
+		}
+	}
+	return out
+}
+
+// modesFor returns the mode phrases attached to one engine mention: a
+// phrase right before or after the engine's name, with no other engine in
+// between.
+func (x *parsed) modesFor(engine string) []string {
+	var at mention
+	found := false
+	for _, e := range x.engines {
+		if e.value == engine {
+			at, found = e, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	var out []string
+	for _, m := range x.modes {
+		var gap string
+		switch {
+		case m.start >= at.end:
+			gap = x.text[at.end:m.start]
+		case m.end <= at.start:
+			gap = x.text[m.end:at.start]
+		default:
+			continue
+		}
+		if len(strings.Fields(gap)) > 3 || strings.Contains(gap, " vs") || strings.Contains(gap, " and ") || strings.Contains(gap, " or ") || strings.Contains(gap, " than ") || strings.Contains(gap, ",") {
+			continue
+		}
+		for _, v := range m.modes {
+			out = appendUnique(out, v)
+		}
+	}
+	return out
+}
+
+// hasKnobValue reports whether the question set any run knob.
+func (x *parsed) hasKnobValue() bool {
+	return len(x.cores) > 0 || len(x.pipelines) > 0 || len(x.ratios) > 0 || len(x.values) > 0 || x.session != 0 || len(x.modes) > 0
+}

@@ -1,0 +1,141 @@
+package planner
+
+import (
+	"slices"
+)
+
+// continues reports whether a question continues the thread's previous
+// plan ("and Redis?", "at 24 cores?", "p99?", "how does it scale?") rather
+// than asking something complete of its own.
+func (p *Planner) continues(x *parsed, text string, prev *Plan) bool {
+	if prev == nil {
+		return false
+	}
+	switch prev.Intent {
+	case IntentOutOfScope, IntentHelp:
+		return false
+	case IntentClarify:
+		if prev.Requested == "" {
+			return false
+		}
+	}
+	if p.g.followMarker.MatchString(text) {
+		return true
+	}
+	named := len(x.engines) > 0 || x.allEngines
+	if named {
+		// "Redis?" alone: an engine and nothing else.
+		return len(x.engines) > 0 && !x.allEngines && x.wordCount <= 3 && !x.hasKnobValue() && len(x.metrics) == 0 &&
+			!p.g.compare.MatchString(text) && !p.g.scaling.MatchString(text)
+	}
+	if p.g.pronoun.MatchString(text) {
+		return true
+	}
+	if !x.hasKnobValue() && len(x.metrics) == 0 && len(x.topics) == 0 {
+		return false
+	}
+	return x.wordCount <= 6
+}
+
+// merge applies a follow-up to the previous plan's request: every slot the
+// follow-up names overrides, every other slot the previous question set is
+// inherited (and listed), and defaults are derived afresh.
+func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
+	base := fromPlan(prev)
+	cur := p.fresh(x, text)
+	w := cur
+	w.inherited = nil
+	inherit := func(slot string) { w.inherited = append(w.inherited, slot) }
+
+	switch {
+	case len(cur.engines) > 0:
+		addTo := base.intent == IntentCompare || p.g.also.MatchString(text) || p.g.compare.MatchString(text) && len(base.engines) > 0
+		if addTo && len(base.engines) > 0 {
+			w.engines = slices.Clone(base.engines)
+			for _, e := range cur.engines {
+				w.engines = appendUnique(w.engines, e)
+			}
+			inherit(slotEngines)
+		}
+	case x.allEngines:
+		w.engines = nil
+	case len(base.engines) > 0:
+		w.engines = base.engines
+		inherit(slotEngines)
+		if len(cur.modes) == 0 && len(base.modes) > 0 {
+			w.modes = base.modes
+			inherit(slotModes)
+		}
+	}
+	if !cur.given(slotCores) && base.given(slotCores) && !(cur.intent == IntentScaling && cur.cued) {
+		w.cores, w.coresRange = base.cores, base.coresRange
+		inherit(slotCores)
+	}
+	if !cur.given(slotRatio) && base.given(slotRatio) {
+		w.ratios = base.ratios
+		inherit(slotRatio)
+	}
+	if !cur.given(slotValue) && base.given(slotValue) {
+		w.values = base.values
+		inherit(slotValue)
+	}
+	if !cur.given(slotPipeline) && base.given(slotPipeline) {
+		w.pipelines = base.pipelines
+		inherit(slotPipeline)
+	}
+	if !cur.given(slotSession) && base.given(slotSession) {
+		w.session = base.session
+		inherit(slotSession)
+	}
+	if !cur.given(slotMetric) && base.given(slotMetric) {
+		w.metric = base.metric
+		inherit(slotMetric)
+	}
+	if !cur.given(slotDownAfter) && base.given(slotDownAfter) {
+		w.downAfter = base.downAfter
+		inherit(slotDownAfter)
+	}
+
+	// The intent: the follow-up's own wording wins; otherwise the thread's.
+	if !cur.cued {
+		w.intent, w.knob = base.intent, base.knob
+		w.multiple, w.crossover = base.multiple, base.crossover
+		if w.knob != "" {
+			inherit(slotKnob)
+		}
+		switch w.intent {
+		case IntentDefine, IntentHelp, IntentOutOfScope, IntentClarify, IntentNoData, "":
+			w.intent = IntentLookup
+		case IntentClaim:
+			w.intent = IntentCompare
+		}
+		// Setting the knob the thread was varying turns it into one value.
+		if (w.intent == IntentEffect || w.intent == IntentScaling) && cur.given(w.knob) && !(w.knob == slotCores && len(cur.cores) >= 2) {
+			w.intent, w.knob = IntentLookup, ""
+		}
+		switch {
+		case w.intent == IntentMemory && w.metric != "bytes_per_key" && cur.given(slotMetric):
+			w.intent = IntentLookup
+		case w.intent == IntentFailover && w.metric != "outage_s" && cur.given(slotMetric):
+			w.intent = IntentLookup
+		}
+		if w.intent == IntentLookup && len(w.engines) != 1 {
+			w.intent = IntentCompare
+		}
+	}
+	if w.intent == IntentEffect && w.knob != "" && cur.knob == "" && base.given(w.knob) {
+		// An inherited single value of the varied knob is the baseline, not a filter.
+		switch w.knob {
+		case slotPipeline:
+			w.pipelines = nil
+		case slotValue:
+			w.values = nil
+		case slotRatio:
+			w.ratios = nil
+		}
+	}
+	w.explain = cur.explain
+	slices.Sort(w.inherited)
+	w.inherited = slices.Compact(w.inherited)
+	return w
+}

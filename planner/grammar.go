@@ -1,0 +1,172 @@
+package planner
+
+import (
+	"regexp"
+	"strings"
+)
+
+// grammar holds the compiled vocabulary: patterns over normalized text and
+// the tables typo correction uses. It is built once per Planner and never
+// changed afterwards.
+type grammar struct {
+	fold      *strings.Replacer
+	keywords  []string
+	protected map[string]bool
+
+	quotedSingle, quotedDouble *regexp.Regexp
+
+	version *regexp.Regexp
+
+	coresList, coresThreads, coresAt *regexp.Regexp
+
+	pipeNumber, pipeDeep, pipeFlag, pipeP, pipeOff, pipeOn, pipeTopic *regexp.Regexp
+
+	ratioLabelAfter, ratioLabelBefore, ratioBare, ratioPercent, ratioSlash *regexp.Regexp
+	ratioWords                                                             []wordRule
+
+	valueSize, valueWords, valueTopic, valueFlag *regexp.Regexp
+	valueLarge, valueSmall                       *regexp.Regexp
+
+	session, downAfter *regexp.Regexp
+
+	metrics []metricRule
+
+	modeCeiling, modeRealistic, modeSingle, modeSingleWord, modeCluster *regexp.Regexp
+
+	engine, allEngines *regexp.Regexp
+
+	defineStrong, defineCapture, defineLead, defineTail *regexp.Regexp
+
+	help, measured, compare, superlative, multiple, scaling, crossover, effect *regexp.Regexp
+	why, whyOnly, followMarker, pronoun, also, chitchat                        *regexp.Regexp
+	injection, code, otherDB, pricing, programming, general                    *regexp.Regexp
+	coresTopic, ratioTopic, sessionTopic, domain                               *regexp.Regexp
+
+	claims   []claimRule
+	claimCue *regexp.Regexp
+
+	// jsonObject finds the first {...} in a model's reply (models like to
+	// wrap JSON in prose or code fences); ratioShape is a SET:GET ratio.
+	jsonObject, ratioShape *regexp.Regexp
+}
+
+// wordRule maps a phrase pattern onto a slot value.
+type wordRule struct {
+	re    *regexp.Regexp
+	value string
+}
+
+// metricRule maps phrases onto a metric.
+type metricRule struct {
+	re     *regexp.Regexp
+	metric string
+}
+
+func newGrammar() *grammar {
+	re := regexp.MustCompile
+	g := &grammar{
+		fold:      newPunctuationFold(),
+		keywords:  typoKeywords(),
+		protected: protectedWords(),
+
+		quotedSingle: re(`(?:^|\s)'([^']{2,80})'(?:\s|$)`),
+		quotedDouble: re(`" ([^"]{2,80}) "`),
+
+		version: re(`\b(dragonfly\s*db|dragonflydb|dragonfly|redis|valkey|keydb|garnet)\s+(v(?:ersion)?\s*)?(\d+(?:\.\d+){0,2})(\.x)?\b`),
+
+		coresList:    re(`\b((?:from|between)\s+)?(\d+)((?:\s*(?:,|and|or|&|vs\.?|versus|to|-|/)\s*\d+)*)\s*-?\s*(?:physical\s+)?(cores?|c|cpu\s+cores?|cpus?|vcpus?|shards?|(?:server\s+|proactor\s+|worker\s+)?threads?)\b`),
+		coresThreads: re(`\b(?:server|proactor)[-_ ]?threads?\s*(?:=|:)?\s*(\d+)\b`),
+		coresAt:      re(`\bat\s+(\d+)\b`),
+
+		pipeNumber: re(`\bpipelin(?:e|es|ed|ing)\s*(?:depth|size|length|level)?\s*(?:=|:|of|at|to)?\s*(?:of\s+)?(\d+)\b`),
+		pipeDeep:   re(`\b(\d+)\s*-?\s*(?:deep|depth)\b(?:\s*pipelin\w*)?|\bdepth\s*(?:of\s+|=\s*)?(\d+)\b`),
+		pipeFlag:   re(`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`),
+		pipeP:      re(`\bp(\d+)\b`),
+		pipeOff:    re(`\b(?:no|without|w/o|zero|disabled?|non|un|not|turn(?:ed)? off)[- ]?pipelin\w*|\bpipelin\w*\s+(?:off|disabled)\b|\b1 (?:request|command|op) at a time\b|\bsequential(?:ly)?\b|\bunbatched\b`),
+		pipeOn:     re(`\b(?:with|using|use|enable|enabled|turn(?:ed)? on)\s+pipelin\w*|\bpipelined\b|\bpipelin\w*\s+(?:on|enabled)\b`),
+		pipeTopic:  re(`\bpipelin\w*|\bbatching\b`),
+
+		ratioLabelAfter:  re(`\b(\d+)\s*:\s*(\d+)\s*(?:ratio\s*)?\(?\s*(set\s*:\s*get|get\s*:\s*set|sets?\s*(?:to|/)\s*gets?|gets?\s*(?:to|/)\s*sets?|reads?\s*(?:to|:|/)\s*writes?|writes?\s*(?:to|:|/)\s*reads?|r\s*:\s*w|w\s*:\s*r)\b`),
+		ratioLabelBefore: re(`\b(set\s*:\s*get|get\s*:\s*set|reads?\s*:\s*writes?|writes?\s*:\s*reads?|r\s*:\s*w|w\s*:\s*r)\s*(?:ratio\s*)?(?:of\s+|=\s*)?(\d+)\s*:\s*(\d+)\b`),
+		ratioBare:        re(`\b(\d+)\s*:\s*(\d+)\b`),
+		ratioPercent:     re(`~?\s*\b(\d+(?:\.\d+)?)\s*%\s*(?:of\s+(?:the\s+)?(?:ops|operations|requests|commands)\s+)?(?:are\s+)?(reads?|gets?|writes?|sets?)\b`),
+		ratioSlash:       re(`\b(\d+)\s*(?:/|-)\s*(\d+)\s*(?:%\s*)?(?:(reads?\s*/\s*writes?|writes?\s*/\s*reads?|gets?\s*/\s*sets?|sets?\s*/\s*gets?|r\s*/\s*w|w\s*/\s*r|mix|split|workload)\b)?`),
+		ratioWords: []wordRule{
+			{re(`\bmget\s*-?\s*(?:10|of 10(?: keys)?)?\b|\bmulti[- ]?gets?\b|\bbatch(?:ed)? gets?\b`), "mget10"},
+			{re(`\bmset\s*-?\s*(?:10|of 10(?: keys)?)?\b|\bmulti[- ]?sets?\b|\bbatch(?:ed)? sets?\b`), "mset10"},
+			{re(`\bmulti[- ]?keys?\b|\bmultikey\b`), "multi"},
+			{re(`\bread[- ]?(?:heavy|mostly|intensive|dominated)\b|\bmostly (?:reads|gets)\b|\bget[- ]?heavy\b|\bcache[- ]?like\b`), "1:10"},
+			{re(`\bwrite[- ]?(?:heavy|mostly|intensive|dominated)\b|\bmostly (?:writes|sets)\b|\bset[- ]?heavy\b`), "10:1"},
+			{re(`\b(?:read|get)[- ]?only\b|\bonly (?:reads|gets)\b|\b(?:all|pure) (?:reads|gets)\b`), "0:1"},
+			{re(`\b(?:write|set)[- ]?only\b|\bonly (?:writes|sets)\b|\b(?:all|pure) (?:writes|sets)\b`), "1:0"},
+			{re(`\bmixed\b|\bbalanced (?:workload|mix|reads)\b|\bhalf reads\b|\bequal (?:reads|parts)\b|\bread/write mix\b|\bmix of reads and writes\b`), "1:1"},
+		},
+
+		valueSize:  re(`\b(\d+(?:\.\d+)?)\s*-?\s*(bytes?|b|kb|kib|kilobytes?|k|mb|mib|megabytes?)\b`),
+		valueFlag:  re(`(?:^|\s)(?:-d|--data-size(?:=|\s))\s*(\d+)\b`),
+		valueWords: re(`\b(?:values?|payloads?|objects?|items?|data)\b`),
+		valueLarge: re(`\b(?:large|big|bigger|larger|1k)\s+(?:values?|payloads?|objects?)\b`),
+		valueSmall: re(`\b(?:small|tiny|smaller)\s+(?:values?|payloads?|objects?)\b`),
+		valueTopic: re(`\b(?:value|payload|object|item|data)[- ]?(?:sizes?|length)\b|\bsize of (?:the )?(?:values?|payloads?)\b|\bbigger values\b|\blarger values\b`),
+
+		session:   re(`\bsession\s*(?:#\s*|no\.?\s*)?([12])\b|\bs([12])\b|\b(first|second|1st|2nd)\s+session\b`),
+		downAfter: re(`\bdown[- _]?after(?:[- _]?milliseconds|[- _]?ms)?\s*(?:=|of|at|:|set to)?\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\b|\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\s+(?:of\s+)?down[- _]?after\b`),
+
+		metrics: []metricRule{
+			{re(`\bkb\s*/\s*s(?:ec)?\b|\bkb per sec\w*|\bkbps\b|\bbandwidth\b|\bmb\s*/\s*s(?:ec)?\b|\bgbps\b|\bnetwork (?:throughput|traffic|usage)\b|\bbytes per second\b|\bkb_per_sec\b`), "kb_per_sec"},
+			{re(`\bbytes?\s*(?:per|/|a)\s*key\b|\bbytes_per_key\b|\bmemory\b|\bram\b|\bused[_ ]memory\b|\bfootprint\b`), "bytes_per_key"},
+			{re(`\bfail[- ]?overs?\b|\boutages?\b|\bdown[- ]?time\b|\bsentinels?\b|\bunavailab\w*|\bpromot\w* (?:a )?replica\b`), "outage_s"},
+			{re(`\bops?\s*(?:/\s*s(?:ec)?\s*)?(?:per|/)\s*core\b|\bper[- ]core\b|\bcore efficiency\b|\befficiency per core\b|\bops_per_core\b`), "ops_per_core"},
+			{re(`\bp\s*99\.9\b|\bp\s*999\b|\b99\.9(?:th)?\s*(?:%|percentile)?|\bthree nines\b|\bp99_9\b|\bp999_ms\b`), "p999_ms"},
+			{re(`\bp\s*99\b|\b99(?:th)?\s*(?:%|percentile)|\btail(?:[- ]?latenc\w*)?\b|\bworst[- ]case latency\b|\bp99_ms\b`), "p99_ms"},
+			{re(`\bp\s*50\b|\b50(?:th)?\s*percentile\b|\bmedian latency\b|\btypical latency\b|\bav(?:era)?ge? latency\b|\bmean latency\b|\blatenc(?:y|ies)\b|\bresponse times?\b|\bp50_ms\b`), "p50_ms"},
+			{re(`\bhit[- ]?(?:rate|ratio)s?\b|\bcache hits?\b|\bmiss(?:es|[- ]rate)?\b|\bhits\b|\bhit_rate\b`), "hit_rate"},
+			{re(`\bthroughput\b|\bops\s*/\s*s(?:ec)?\b|\bops per sec\w*|\boperations per sec\w*|\bqps\b|\brps\b|\btps\b|\breq(?:uest)?s?\s*(?:/|per)\s*s(?:ec\w*)?\b|\bqueries per sec\w*|\bops\b|\bspeed\b|\bfast(?:er|est)?\b|\bslow(?:er|est)?\b|\bperformance\b|\bperf\b|\bquick(?:er|est)?\b|\bpeak\b|\bhow many (?:ops|operations|requests)\b|\bops_per_sec\b`), "ops_per_sec"},
+		},
+
+		modeCeiling:    re(`\bcluster[- ]?sat(?:urated)?\b|\bsaturated\b|\bceiling\b|\bfully[- ]?driven\b|\bfully saturat\w*|\b1 (?:load )?(?:client|generator) per shard\b|\bclients? per shard\b|\bper[- ]shard (?:clients?|generators?|load)\b|\bmax(?:imum|ed)?[- ]?(?:out|driven)\b|\bdriven to (?:the )?(?:max|ceiling|limit)\b|\bbest[- ]case cluster\b|\bsat\b`),
+		modeRealistic:  re(`\brealistic\b|\bnormal (?:cluster[- ]aware )?(?:cluster )?client\b|\b1 (?:normal |ordinary |regular |single )?(?:cluster[- ]aware )?client\b|\bsingle (?:normal |ordinary )?client\b|\bordinary client\b|\bregular client\b|\breal[- ]world\b`),
+		modeSingle:     re(`\bsingle[- ]?(?:process|instance|node|server|mode|binary|box)\b|\b1 (?:process|instance|node|server)\b|\bstandalone\b|\bnon[- ]?cluster(?:ed)?\b|\bnot (?:clustered|in (?:a )?cluster)\b|\bwithout (?:a )?cluster\b|\bunclustered\b`),
+		modeSingleWord: re(`\bsingle\b`),
+		modeCluster:    re(`\bclusters?\b|\bclustered\b|\bsharded\b|\bcluster mode\b`),
+
+		engine:     re(`\b(dragonfly\s*db|dragonflydb|dragonfly|dragon\s*fly|dfly|df|redis|valkey|val\s*key|keydb|key[\s-]db|garnet)\b`),
+		allEngines: re(`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:5\s+)?(?:engines?|databases?|dbs|stores?|systems?|products?|of them|contenders)\b|\ball 5\b|\bwhich (?:engine|database|db|store|system|1|product|server)s?\b|\bwhat (?:engine|database|store|system)s?\b|\bthe engines\b|\bevery engine\b|\boverall\b|\bthe 5\b`),
+
+		defineStrong:  re(`\bmean(?:s|ing|t)?\b|\bdefin(?:e|ition)\b|\bstands? for\b`),
+		defineCapture: re(`^(?:and |so |ok |but )?(?:what (?:does|do|did|is meant by)|what's meant by)\s+(?:the\s+|a\s+|an\s+)?(?:term\s+|word\s+|phrase\s+|acronym\s+)?(.+?)\s+(?:mean|stand for|refer to)\b|\b(?:meaning|definition) of\s+(?:the\s+)?(?:term\s+|word\s+)?(.+)$|^(?:please\s+)?define\s+(.+)$`),
+		defineLead:    re(`^(?:and |so |ok |but |hey |please )?(?:what(?:'s| is| are| was|s)|explain|describe|tell me about|what do you know about|eli5|who is|who makes)\s+(?:an?\s+|the\s+)?(.+)$`),
+		defineTail:    re(`\s+(?:in|on|for|of|from|with|at)\s+(?:the\s+)?(?:dragonfly|redis|valkey|keydb|garnet|benchmark|results?|data|context|this|here).*$|\s*\?.*$|\s+(?:and|&) (?:why|how|what).*$|\s+(?:in|for) this benchmark.*$|\s+mean(?:s)?$`),
+
+		help:         re(`^(?:/?help|\?|usage|commands|menu|examples?|start|/start)$|\bwhat can (?:you|i) (?:do|ask|answer)\b|\bhow do (?:i|you) use (?:you|this|the bot)\b|\bwhat (?:questions )?can i ask\b|\bwhat do you (?:know|cover|answer)\b|\bhow does this (?:bot )?work\b|\bwhat are you\b|\bwho are you\b|\bwhat are your (?:capabilities|commands)\b|\bsample questions\b|\bexample questions\b|\bgive me (?:some )?examples\b`),
+		measured:     re(`\bwhat (?:was|is|got|has been) (?:actually )?(?:measured|tested|benchmarked|covered|run)\b|\bwhat (?:data|runs|combinations) (?:do you have|exist|are there|were measured)\b|\b(?:coverage|grid)\b`),
+		compare:      re(`\bvs\.?(?:\s|$)|\bversus\b|\bcompar\w*|\bthan\b|\bbeat(?:s|ing)?\b|\boutperform\w*|\bwinner\b|\brank\w*|\bleaderboard\b|\bdifference between\b|\bagainst\b|\bhead[- ]to[- ]head\b|\bwhich\b|\bbetter\b|\bworse\b|\bor\b`),
+		superlative:  re(`\b(?:fastest|slowest|quickest|best|worst|highest|lowest|most|least|top|greatest|lower|higher|winner|wins?)\b`),
+		multiple:     re(`\bhow many times\b|\b\d+(?:\.\d+)?\s*x\b|\btimes (?:faster|slower|more|less|higher|lower|better|quicker)\b|\bhow much (?:faster|slower|better|more|higher|lower|quicker)\b|\bby (?:what|which) factor\b|\bmultiple\b|\bratio between\b|\bx faster\b`),
+		scaling:      re(`\bscal(?:e|es|ed|ing|ability|able)\b|\bas (?:the )?(?:core count|cores?|number of cores) (?:grows?|increases?|goes up|rises?)\b|\bmore cores\b|\badd(?:ing)? cores\b|\bcore counts?\b|\bnumber of cores\b|\bacross (?:core counts|cores|all cores)\b|\bover cores\b|\bfrom \d+ to \d+\b|\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|number of cores|point)\b|\bhow many cores\b|\bsweet spot\b|\bdiminishing returns\b|\bflatten\w*|\bplateau\w*|\bwall\b|\bgrow(?:s|th)? with cores\b|\bper core count\b|\bsurpass\w*`),
+		crossover:    re(`\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|point|number of cores)\b|\bsurpass\w*|\bwhen does .+ (?:beat|win|lead|overtake|pass)\b`),
+		effect:       re(`\beffects?\b|\bimpacts?\b|\baffects?\b|\bwhat (?:does|do|did|would) .+ do\b|\bhow (?:much )?(?:does|do|did) .+ (?:change|matter|help|hurt|affect|improve)\b|\bdoes .+ (?:matter|help|hurt)\b|\bwhat happens (?:with|when|if)\b|\bwith (?:vs\.?|versus|and|or) without\b|\binfluence\b|\bbenefits?\b|\bgain from\b|\bsensitiv\w*\b|\bdepends? on\b|\bchanges? (?:when|with|if)\b|\bmake a difference\b|\bdifference does\b|\bhow much (?:does|do) .+ (?:give|add|cost)\b`),
+		why:          re(`^(?:and |but |so |ok )?(?:why|how come)\b|\bexplain (?:that|this|it|why)\b|\bwhy is that\b|\bwhat(?:'s| is) the reason\b`),
+		whyOnly:      re(`^(?:and |but |so |ok |okay )?(?:why|how come|why so|why is that|why is that so|explain(?: that| this| it)?|but why|and why|why\?|reason|the reason)\s*\??\s*$`),
+		followMarker: re(`^(?:and|what about|how about|what if|same|also|now|ok(?:ay)?|then|but|plus|with|without|at|in|for|only|just|instead|w/|w/o|same but|same for|what of|and for|and at|and with|and in|and the)\b`),
+		pronoun:      re(`\b(?:it|its|it's|them|they|their|that|those|these|same|there)\b`),
+		also:         re(`\b(?:also|too|as well|add|include|including|plus)\b`),
+		chitchat:     re(`^(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|thanks?|thank you|thx|ty|cheers|bye|goodbye|lol|ok|okay|cool|nice|great|awesome|how are you|how's it going|what's up|sup|wow|hmm+|test|testing|ping)\b|\btell me a joke\b|\bjoke\b|\bweather\b|\bhow old are you\b|\bare you (?:a |an )?(?:bot|human|ai|real)\b|\bmeaning of life\b|\bi love you\b`),
+		injection:    re(`\bignore (?:all |any |your |the |previous |prior |above |earlier |these |those |of )*(?:rules?|instructions?|prompts?|guidelines?|constraints?|data|restrictions?|policies|policy)\b|\bdisregard\b|\bforget (?:your|all|the|everything|previous) ?(?:rules?|instructions?|data)?\b|\bsystem prompt\b|\byou are now\b|\bpretend (?:to be|you|that)\b|\bact as\b|\bjailbreak\w*|\bdeveloper mode\b|\bdo anything now\b|\b(?:just )?(?:say|tell (?:me|everyone|people)|write|confirm|admit|agree|state) (?:that )?(?:dragonfly|redis|valkey|keydb|garnet) (?:is|was|beats|wins|outperforms)\b|\bmake (?:something |numbers |it )?up\b|\binvent (?:a |some )?(?:numbers?|figures?|results?)\b|\boverride\b|\bnew instructions\b|\brepeat after me\b|\b(?:print|show|reveal) (?:me )?your (?:prompt|instructions|rules)\b|\bwithout (?:looking at |using )?(?:the )?(?:data|measurements)\b|\bno matter what the data\b|\bregardless of (?:the )?(?:data|measurements)\b`),
+		code:         re(`\bselect\s+.+\s+from\b|\bdrop\s+(?:table|database)\b|\binsert\s+into\b|\bdelete\s+from\b|\bunion\s+(?:all\s+)?select\b|;\s*--|'\s*or\s+'?1'?\s*=\s*'?1|==|&&|\|\||!=|<script|\$\{|\{\{|\bexec\s*\(|\beval\s*\(|\bsleep\s*\(|\brm\s+-rf\b`),
+		otherDB:      re(`\b(postgres(?:ql)?|mysql|mariadb|mongo(?:db)?|cassandra|scylla(?:db)?|memcached?|etcd|sqlite|oracle(?: db| database)?|sql server|mssql|elastic ?search|opensearch|couchbase|couchdb|hazelcast|aerospike|tarantool|kafka|dynamo ?db|cockroach(?:db)?|neo4j|clickhouse|influx(?:db)?|rabbitmq|ignite|tidb|firestore|bigtable|riak|leveldb|rocksdb|foundationdb|hbase|zookeeper|consul|nats|kvrocks|skytable|pogocache|tikv|voltdb|supabase|firebase)\b`),
+		pricing:      re(`\bpric(?:e|es|ing)\b|\bhow much (?:does|do|would|will) .+ cost\b|\bcosts? per (?:month|hour|year)\b|\bper month\b|\bsubscription\b|\bdollars?\b|\$\d|\bdragonfly cloud\b|\bmanaged (?:service|redis|valkey|offering)\b|\belasticache\b|\bmemorystore\b|\bupstash\b|\bazure cache\b|\bredis cloud\b|\bredis enterprise\b|\bstock\b|\bshares\b|\bipo\b|\bfunding\b|\bsalary\b|\bhiring\b`),
+		programming:  re(`\binstall\w*\b|\bdocker[- ]compose\b|\bkubernetes\b|\bk8s\b|\bhelm\b|\bterraform\b|\bwrite (?:me )?(?:a |an |some )?(?:code|script|function|program|poem|story|essay|song)\b|\bpython\b|\bjavascript\b|\btypescript\b|\bjava\b|\bgolang\b|\brust\b|\bnode\.?js\b|\bphp\b|\bruby\b|\bc\+\+|\bc#|\bregex\b|\bstack ?overflow\b|\bcompile\b|\bdebug\b|\bbug in my\b|\bconnection string\b|\bhow (?:do|can) i (?:connect|configure|set up|setup|deploy|migrate|upgrade|back ?up|secure)\b|\btutorial\b|\bhow to (?:use|connect|configure|set up|setup|deploy|migrate|upgrade)\b`),
+		general:      re(`\bcapital of\b|\bwho (?:won|invented|wrote|is the president)\b|\bpresident\b|\brecipe\b|\bmovie\b|\bfootball\b|\bsoccer\b|\bbitcoin\b|\bcrypto\b|\bhoroscope\b|\btranslate\b|\bwhat time is it\b|\bwhat day is it\b|\bnews\b|\bpoem\b|\bsong\b|\bstory\b|\bhomework\b|\bmath\b|\bsquare root\b|\bcalculate\b`),
+		coresTopic:   re(`\bcores?\b|\bcore counts?\b|\bcpus?\b|\bshards?\b|\bthreads?\b`),
+		ratioTopic:   re(`\bratios?\b|\b(?:read|write|get|set)[- /]?(?:write|read|set|get)?\s*(?:ratio|mix|split|balance)\b|\bworkloads?\b|\bmix(?:es)?\b|\bwrites?\b|\bset:get\b|\bget:set\b`),
+		sessionTopic: re(`\bsessions?\b|\bcross[- ]session\b`),
+		domain:       re(`\bbenchmark\w*|\bmeasur\w*|\bruns?\b|\bdataset\b|\bmemtier\b|\bops\b|\bin[- ]memory\b|\bkey[- ]value\b|\bcache\b|\bcaching\b|\bdata ?stores?\b|\bclients?\b|\bnuma\b|\bnodes?\b`),
+
+		claimCue: re(`\bclaims?\b|\bclaimed\b|\bsays?\b|\bsaid\b|\badvertis\w*|\bmarketing\b|\bvendor\b|\baccording to\b|\bis it true\b|\btrue that\b|\breally\b|\bdoes (?:it|that) hold\b|\bpromis\w*|\bbrag\w*|\bofficial(?:ly)?\b|\bwebsite\b|\bhomepage\b|\bblog\b|\bdocs?\b|\bpublished\b|\bsupposedly\b|\bstated?\b|\bquoted?\b`),
+	}
+	g.claims = newClaimRules()
+	g.jsonObject = re(`(?s)\{.*\}`)
+	g.ratioShape = re(`^\d{1,3}:\d{1,3}$`)
+	return g
+}

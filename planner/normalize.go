@@ -1,0 +1,196 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// newPunctuationFold maps typographic characters onto the plain ones the
+// grammar is written in.
+func newPunctuationFold() *strings.Replacer {
+	return strings.NewReplacer(
+		"–", "-", "—", "-", "−", "-", "‐", "-", "‑", "-",
+		"‘", "'", "’", "'", "`", "'", "´", "'",
+		"“", "\"", "”", "\"", "«", "\"", "»", "\"",
+		"×", "x", "→", " to ", "->", " to ", "…", " ", "≈", "~", "µs", "us",
+		"\u00a0", " ", "\u2009", " ", "\u202f", " ",
+	)
+}
+
+// numberWord spells a number word ("sixteen", "fortyeight") as digits.
+func numberWord(w string) (string, bool) {
+	switch w {
+	case "one":
+		return "1", true
+	case "two":
+		return "2", true
+	case "three":
+		return "3", true
+	case "four":
+		return "4", true
+	case "five":
+		return "5", true
+	case "six":
+		return "6", true
+	case "seven":
+		return "7", true
+	case "eight":
+		return "8", true
+	case "nine":
+		return "9", true
+	case "ten":
+		return "10", true
+	case "twelve":
+		return "12", true
+	case "sixteen":
+		return "16", true
+	case "twenty":
+		return "20", true
+	case "thirty":
+		return "30", true
+	case "forty":
+		return "40", true
+	case "fifty":
+		return "50", true
+	case "sixty":
+		return "60", true
+	case "hundred":
+		return "100", true
+	}
+	return "", false
+}
+
+// tensWord is the value of the first half of a compound number ("forty").
+func tensWord(w string) int {
+	switch w {
+	case "twenty":
+		return 20
+	case "thirty":
+		return 30
+	case "forty":
+		return 40
+	case "fifty":
+		return 50
+	case "sixty":
+		return 60
+	case "ninety":
+		return 90
+	}
+	return 0
+}
+
+// unitWord is the value of the second half of a compound number ("eight").
+func unitWord(w string) int {
+	switch w {
+	case "one":
+		return 1
+	case "two":
+		return 2
+	case "three":
+		return 3
+	case "four":
+		return 4
+	case "five":
+		return 5
+	case "six":
+		return 6
+	case "seven":
+		return 7
+	case "eight":
+		return 8
+	case "nine":
+		return 9
+	}
+	return 0
+}
+
+// normalize lower-cases the question, folds typographic punctuation,
+// spells numbers as digits and collapses white space; sentence punctuation
+// (?!,;()"") stands apart as its own token. Everything the grammar
+// matches is matched against this form.
+func (g *grammar) normalize(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
+	}
+	s = g.fold.Replace(strings.ToLower(s))
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		case strings.ContainsRune("?!,;()[]{}\"", r):
+			b.WriteByte(' ')
+			b.WriteRune(r)
+			b.WriteByte(' ')
+		case r < utf8.RuneSelf && !unicode.IsSpace(r) && !unicode.IsControl(r):
+			b.WriteRune(r)
+		default:
+			b.WriteByte(' ') // white space, control characters, emoji, symbols
+		}
+	}
+	words := strings.Fields(b.String())
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if t := tensWord(w); t > 0 && i+1 < len(words) { // "forty eight"
+			if u := unitWord(words[i+1]); u > 0 {
+				out = append(out, strconv.Itoa(t+u))
+				i++
+				continue
+			}
+		}
+		if head, tail, ok := strings.Cut(w, "-"); ok { // "forty-eight"
+			if t := tensWord(head); t > 0 {
+				if u := unitWord(tail); u > 0 {
+					out = append(out, strconv.Itoa(t+u))
+					continue
+				}
+			}
+		}
+		if n, ok := numberWord(w); ok {
+			out = append(out, n)
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// hasWordContent reports whether the text holds at least one letter or digit.
+func hasWordContent(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordSpan is one run of letters and digits in the normalized text.
+type wordSpan struct {
+	start, end int
+}
+
+// words splits normalized text into words (letters and digits), with their
+// byte offsets.
+func words(s string) []wordSpan {
+	var out []wordSpan
+	start := -1
+	for i, r := range s {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if alnum && start < 0 {
+			start = i
+		}
+		if !alnum && start >= 0 {
+			out = append(out, wordSpan{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, wordSpan{start, len(s)})
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
+)
+
+// Coverage is what the planner needs from the measured runs to decide what
+// exists: *analytics.Store satisfies it.
+type Coverage interface {
+	// Coverage lists, per (session, engine, mode), the knob values measured.
+	Coverage() []analytics.SeriesCoverage
+	// Exists reports whether the exact combination was measured.
+	Exists(k analytics.CellKey) bool
+	// Nearest returns up to n measured cells closest to k.
+	Nearest(k analytics.CellKey, n int) []analytics.Neighbor
+}
+
+// Knowledge is what the planner needs from the knowledge base: glossary
+// terms and claims. *knowledge.Base satisfies it.
+type Knowledge interface {
+	// Define resolves a term name or alias (typo tolerant).
+	Define(text string) (knowledge.Term, bool)
+	// Terms lists every glossary term.
+	Terms() []knowledge.Term
+	// Claim looks a claim up by id.
+	Claim(id string) (knowledge.Claim, bool)
+	// Claims lists claims about an engine and/or topic ("" matches any).
+	Claims(engine, topic string) []knowledge.Claim
+}
+
+// Options tune a Planner. The zero value plans with rules only.
+type Options struct {
+	// Completer, when set, maps questions the rules cannot place onto the
+	// plan schema. Its output is validated like any plan.
+	Completer Completer
+	// CompleterTimeout bounds one Completer call (default 20s).
+	CompleterTimeout time.Duration
+	// MaxQuestionChars is the longest question planned (default 2000);
+	// longer ones get a clarify plan asking for one thing at a time.
+	MaxQuestionChars int
+	// NearestCells is how many nearest measured cells a no_data plan carries
+	// (default 4).
+	NearestCells int
+	// Logger receives debug lines about Completer use; nil discards.
+	Logger *slog.Logger
+}
+
+// Planner turns questions into validated plans. It is safe for concurrent
+// use.
+type Planner struct {
+	cov  Coverage
+	kb   Knowledge
+	opts Options
+	log  *slog.Logger
+	g    *grammar
+	tix  termIndex
+
+	mu       sync.Mutex
+	compiled map[string]error // filter text → the gate's verdict
+}
+
+// maxCompiledCache bounds the planner's memory of filters already checked.
+const maxCompiledCache = 4096
+
+// New returns a planner over the measured coverage and the knowledge base.
+// kb may be nil (no definitions or claims are recognised then).
+func New(cov Coverage, kb Knowledge, opts Options) *Planner {
+	if opts.CompleterTimeout <= 0 {
+		opts.CompleterTimeout = 20 * time.Second
+	}
+	if opts.MaxQuestionChars <= 0 {
+		opts.MaxQuestionChars = 2000
+	}
+	if opts.NearestCells <= 0 {
+		opts.NearestCells = 4
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), compiled: map[string]error{}}
+	if kb != nil {
+		p.tix = newTermIndex(p.g, kb.Terms())
+	}
+	return p
+}
+
+// Plan turns one question, and the thread's previous plan (nil for a fresh
+// conversation), into a validated plan. Deterministic rules come first; the
+// Completer is asked only when they cannot place the question. The error is
+// non-nil only for internal failures (a plan filter the gate rejects) or a
+// cancelled context; every user input, however odd, gets a plan.
+func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return Plan{}, err
+	}
+	pl, confident := p.rules(question, prev)
+	if !confident && p.opts.Completer != nil {
+		if llm, ok := p.complete(ctx, question, prev); ok {
+			pl = llm
+		}
+	}
+	if err := p.gate(&pl); err != nil {
+		return Plan{}, err
+	}
+	return pl, nil
+}
+
+// gate compiles every filter of the plan through the analytics gate.
+func (p *Planner) gate(pl *Plan) error {
+	for _, q := range pl.Queries {
+		if err := p.compile(q.Filter); err != nil {
+			return fmt.Errorf("planner wrote filter %q for %q: %w", q.Filter, pl.Question, err)
+		}
+	}
+	return nil
+}
+
+func (p *Planner) compile(filter string) error {
+	p.mu.Lock()
+	err, ok := p.compiled[filter]
+	p.mu.Unlock()
+	if ok {
+		return err
+	}
+	_, err = analytics.CompileFilter(filter)
+	p.mu.Lock()
+	if len(p.compiled) >= maxCompiledCache {
+		clear(p.compiled)
+	}
+	p.compiled[filter] = err
+	p.mu.Unlock()
+	return err
+}

@@ -1,0 +1,321 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// suggestions are example questions offered by help and "not understood".
+func suggestions() []string {
+	return []string{
+		"Which engine is fastest at 48 cores, read-heavy, pipeline 16?",
+		"How does Valkey scale without pipelining?",
+		"Dragonfly vs Redis at 16 cores, p99",
+		"What does pipelining do to Garnet?",
+		"Is Dragonfly 25x faster than Redis?",
+		"How many bytes per key does Valkey use?",
+		"How long does a Sentinel failover take?",
+		"What does 'client-limited' mean?",
+	}
+}
+
+// rules plans a question with the deterministic grammar. confident is
+// false when the rules could not place the question (a Completer may then
+// try).
+func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
+	q := strings.TrimSpace(question)
+	switch {
+	case q == "":
+		return p.helpPlan(question, "The question was empty."), true
+	case utf8.RuneCountInString(q) > p.opts.MaxQuestionChars:
+		return clarifyPlan(question, "That question is too long to read reliably; ask one thing at a time, in a sentence or two.", nil), true
+	case !hasWordContent(q):
+		return clarifyPlan(question, "I could not find any words in that question.", nil), true
+	}
+	text := p.g.correctTypos(p.g.normalize(q))
+	x := p.g.extract(text)
+	engines := make([]string, 0, len(x.engines))
+	for _, e := range x.engines {
+		engines = append(engines, e.value)
+	}
+
+	switch {
+	case p.g.injection.MatchString(text):
+		return outOfScopePlan(question, "It asks me to set the measurements aside or to state something they do not show; every answer here comes from measured runs, so that is not something I do."), true
+	case p.g.code.MatchString(text):
+		pl := clarifyPlan(question, "That looks like code or a filter expression rather than a question. To run a raw filter over the runs, use the runs command (memdb-oracle runs 'engine == \"redis\" && cores == 8'); or ask in words.", nil)
+		return pl, true
+	}
+	if m := p.g.otherDB.FindAllString(text, -1); len(m) > 0 {
+		return outOfScopePlan(question, "It is about "+joinAnd(uniqueNames(m))+", which this benchmark did not measure: it covers only Redis, Valkey, Dragonfly, KeyDB and Garnet."), true
+	}
+	if p.g.measured.MatchString(text) && len(engines) == 0 && !x.hasKnobValue() {
+		pl := p.helpPlan(question, "")
+		pl.Interpretation = "What was measured: the engines, modes, core counts, workloads, value sizes and pipeline depths in the runs"
+		pl.Slots.Knob = "coverage"
+		return pl, true
+	}
+	if p.g.help.MatchString(text) && len(engines) == 0 && !x.hasKnobValue() && len(x.metrics) == 0 {
+		return p.helpPlan(question, ""), true
+	}
+	switch {
+	case p.g.pricing.MatchString(text):
+		return outOfScopePlan(question, "Prices, managed services and business questions are not covered: the benchmark measured throughput, latency, memory per key and failover time only."), true
+	case p.g.programming.MatchString(text) && !p.g.defineStrong.MatchString(text):
+		return outOfScopePlan(question, "General programming, installation and operations help is not covered: I answer only from the benchmark's measurements, glossary and the vendors' recorded claims."), true
+	case p.g.general.MatchString(text) && len(engines) == 0:
+		return outOfScopePlan(question, "That is general knowledge, not something the benchmark measured."), true
+	}
+
+	if p.g.whyOnly.MatchString(text) || (prev != nil && strings.TrimSpace(strings.TrimRight(text, "?")) == "what does that mean") {
+		if prev == nil || prev.Intent == IntentOutOfScope || prev.Intent == IntentHelp {
+			return clarifyPlan(question, "Why what? Ask a question first, then “why?” explains its answer.", nil), true
+		}
+		pl := *prev
+		pl.Question = question
+		pl.Explain = true
+		pl.Source = "rules"
+		pl.Inherited = inheritedAll(prev)
+		if !strings.HasPrefix(pl.Interpretation, "Why: ") {
+			pl.Interpretation = "Why: " + pl.Interpretation
+		}
+		return pl, true
+	}
+
+	if p.g.defineStrong.MatchString(text) || len(x.quoted) > 0 && p.g.defineLead.MatchString(text) {
+		if pl, ok := p.definePlan(question, text, x, true); ok {
+			return pl, true
+		}
+	}
+	if c, ok := p.g.matchClaim(text, engines); ok {
+		return p.claimPlan(question, text, x, c), true
+	}
+
+	var w want
+	if p.continues(x, text, prev) {
+		w = p.merge(x, text, prev)
+	} else {
+		if pl, ok := p.definePlan(question, text, x, false); ok {
+			return pl, true
+		}
+		w = p.fresh(x, text)
+	}
+	w.question = question
+	if w.intent == "" {
+		if p.g.chitchat.MatchString(text) {
+			return outOfScopePlan(question, "Small talk is not something I can help with; I answer questions about the benchmark's measurements."), true
+		}
+		if pl, ok := p.definePlan(question, text, x, false); ok {
+			return pl, true
+		}
+		return notUnderstood(question), false
+	}
+	return p.planWant(w), true
+}
+
+// planWant dispatches a data request by intent.
+func (p *Planner) planWant(w want) Plan {
+	switch w.intent {
+	case IntentMemory:
+		return p.memoryPlan(w)
+	case IntentFailover:
+		return p.failoverPlan(w)
+	}
+	return p.measuredPlan(w)
+}
+
+func uniqueNames(m []string) []string {
+	var out []string
+	for _, s := range m {
+		name := otherDBName(s)
+		out = appendUnique(out, name)
+	}
+	return out
+}
+
+// otherDBName spells a database the benchmark did not measure.
+func otherDBName(s string) string {
+	switch {
+	case strings.HasPrefix(s, "postgres"):
+		return "PostgreSQL"
+	case s == "mysql":
+		return "MySQL"
+	case s == "mariadb":
+		return "MariaDB"
+	case strings.HasPrefix(s, "mongo"):
+		return "MongoDB"
+	case s == "cassandra":
+		return "Cassandra"
+	case strings.HasPrefix(s, "memcache"):
+		return "Memcached"
+	case s == "etcd":
+		return "etcd"
+	case s == "sqlite":
+		return "SQLite"
+	case strings.HasPrefix(s, "elastic"):
+		return "Elasticsearch"
+	case strings.HasPrefix(s, "dynamo"):
+		return "DynamoDB"
+	case strings.HasPrefix(s, "cockroach"):
+		return "CockroachDB"
+	case s == "kafka":
+		return "Kafka"
+	}
+	return upperFirst(s)
+}
+
+// inheritedAll lists the slots a "why?" keeps: every slot the previous
+// question or thread set.
+func inheritedAll(prev *Plan) []string {
+	w := fromPlan(prev)
+	var out []string
+	for _, s := range []string{slotEngines, slotModes, slotCores, slotRatio, slotValue, slotPipeline, slotSession, slotMetric, slotKnob, slotDownAfter} {
+		if w.given(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (p *Planner) helpPlan(question, why string) Plan {
+	pl := Plan{Intent: IntentHelp, Question: question, Source: "rules", Suggestions: suggestions(),
+		Interpretation: "What I can answer: throughput, latency, hit rate, memory per key and failover time of Redis, Valkey, Dragonfly, KeyDB and Garnet, as measured; how they change with cores, pipeline depth, value size and workload; vendor claims checked against the runs; and the glossary"}
+	if why != "" {
+		pl.Notes = []string{why}
+	}
+	return pl
+}
+
+func outOfScopePlan(question, why string) Plan {
+	return Plan{Intent: IntentOutOfScope, Question: question, Source: "rules", Refusal: why, Suggestions: suggestions(),
+		Interpretation: "Out of scope: " + why}
+}
+
+func clarifyPlan(question, why string, options []string) Plan {
+	return Plan{Intent: IntentClarify, Question: question, Source: "rules", Refusal: why, Options: options, Suggestions: suggestions(),
+		Interpretation: "Not understood: " + why}
+}
+
+// notUnderstood is the answer when neither the rules nor a language model
+// could place the question.
+func notUnderstood(question string) Plan {
+	return clarifyPlan(question, "I could not match that to the engines, settings or metrics the benchmark measured. Try one of the example questions, or name an engine, a core count, a workload or a metric.", nil)
+}
+
+// definePlan resolves a glossary term. strong means the wording asked for a
+// meaning ("what does X mean"); otherwise the question must hold nothing
+// but the term ("what is pipelining?", "NUMA?").
+func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Plan, bool) {
+	if p.kb == nil {
+		return Plan{}, false
+	}
+	if !strong && (len(x.engines) > 0 || x.hasKnobValue() || x.allEngines) {
+		return Plan{}, false
+	}
+	var cands []string
+	cands = append(cands, x.quoted...)
+	if m := p.g.defineCapture.FindStringSubmatch(text); m != nil {
+		for _, s := range m[1:] {
+			if s != "" {
+				cands = append(cands, p.g.defineTail.ReplaceAllString(s, ""))
+			}
+		}
+	}
+	lead := p.g.defineLead.FindStringSubmatch(text)
+	if lead != nil {
+		cands = append(cands, p.g.defineTail.ReplaceAllString(lead[1], ""))
+	}
+	if !strong && lead == nil && x.wordCount > 4 {
+		return Plan{}, false
+	}
+	if !strong && lead == nil {
+		cands = append(cands, strings.Trim(text, " ?!."))
+	}
+	for _, c := range cands {
+		c = strings.Trim(c, " ?!.'\"")
+		if c == "" {
+			continue
+		}
+		if t, ok := p.kb.Define(c); ok {
+			return p.defineOf(question, t.ID, t.Name, x), true
+		}
+	}
+	if strong {
+		if id, _ := p.tix.find(text); id != "" {
+			if t, ok := p.kbTerm(id); ok {
+				return p.defineOf(question, id, t, x), true
+			}
+		}
+	}
+	return Plan{}, false
+}
+
+func (p *Planner) kbTerm(id string) (string, bool) {
+	for _, t := range p.kb.Terms() {
+		if t.ID == id {
+			return t.Name, true
+		}
+	}
+	return "", false
+}
+
+func (p *Planner) defineOf(question, id, name string, x *parsed) Plan {
+	pl := Plan{Intent: IntentDefine, Question: question, Source: "rules", Interpretation: "Definition of " + name + " (" + id + ")"}
+	pl.Slots.TermID = id
+	for _, e := range x.engines {
+		pl.Slots.Engines = append(pl.Slots.Engines, e.value)
+	}
+	return pl
+}
+
+// claimPlan checks a recorded claim: the claim entry plus, for claims about
+// throughput or latency, the runs that answer it under the defaults.
+func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan {
+	w := p.fresh(x, text)
+	w.question = question
+	w.intent = IntentClaim
+	w.claimID = c.id
+	w.claimTopic = c.topic
+	w.knob = ""
+	if len(w.engines) == 0 && p.kb != nil {
+		if cl, ok := p.kb.Claim(c.id); ok {
+			for _, e := range cl.Engines {
+				if engineRank(e) < 5 {
+					w.engines = appendUnique(w.engines, e)
+				}
+			}
+		}
+	}
+	if len(w.engines) == 0 {
+		w.engines = slices.Clone(c.engines)
+	}
+	if c.topic == "memory" {
+		w.metric = "bytes_per_key"
+		pl := p.memoryPlan(w)
+		if pl.Intent == IntentMemory {
+			pl.Intent = IntentClaim
+			pl.Interpretation = "Claim " + c.id + " checked against the measured memory table: " + strings.TrimPrefix(pl.Interpretation, "Memory per key (bytes) of ")
+		}
+		return pl
+	}
+	if c.topic == "other" || len(w.engines) == 0 {
+		pl := Plan{Intent: IntentClaim, Question: question, Source: "rules",
+			Interpretation: "Claim " + c.id + " checked against the benchmark's sources and measurements"}
+		pl.Slots.ClaimID = c.id
+		pl.Slots.Engines = w.engines
+		pl.Notes = versionNotes(w.versions)
+		return pl
+	}
+	w.metric = ""
+	if len(x.metrics) > 0 && x.metrics[0] != "bytes_per_key" && x.metrics[0] != "outage_s" {
+		w.metric = x.metrics[0]
+	}
+	// A claim's numbers (25x, 30-deep) are the vendor's, not a request:
+	// only knob values the question sets explicitly apart from the claim
+	// wording stay.
+	if c.id == "claim:dragonfly-pipeline30" {
+		w.pipelines = slices.DeleteFunc(w.pipelines, func(n int) bool { return n == 30 })
+	}
+	return p.measuredPlan(w)
+}

@@ -1,0 +1,79 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
+)
+
+// termIndex finds glossary terms named anywhere in a question: every
+// term's name, aliases and id slug in normalized form, longest first.
+type termIndex struct {
+	entries []termAlias
+}
+
+type termAlias struct {
+	alias string // normalized, with single spaces
+	id    string
+}
+
+func newTermIndex(g *grammar, terms []knowledge.Term) termIndex {
+	var ix termIndex
+	seen := map[string]bool{}
+	add := func(alias, id string) {
+		a := g.normalize(alias)
+		a = strings.Join(strings.Fields(strings.NewReplacer("(", " ", ")", " ", "\"", " ", "?", " ", ",", " ").Replace(a)), " ")
+		if len(a) < 3 || seen[a] {
+			return
+		}
+		seen[a] = true
+		ix.entries = append(ix.entries, termAlias{alias: a, id: id})
+	}
+	for _, t := range terms {
+		add(t.Name, t.ID)
+		for _, a := range t.Aliases {
+			add(a, t.ID)
+		}
+		slug := strings.TrimPrefix(t.ID, "term:")
+		add(slug, t.ID)
+		add(strings.ReplaceAll(slug, "-", " "), t.ID)
+	}
+	// Longest aliases first, so "fully driven ceiling" wins over "ceiling".
+	for i := 1; i < len(ix.entries); i++ {
+		for j := i; j > 0 && len(ix.entries[j].alias) > len(ix.entries[j-1].alias); j-- {
+			ix.entries[j], ix.entries[j-1] = ix.entries[j-1], ix.entries[j]
+		}
+	}
+	return ix
+}
+
+// find returns the id of the longest term alias found as whole words in the
+// normalized text, and the alias.
+func (ix termIndex) find(text string) (id, alias string) {
+	for _, e := range ix.entries {
+		if containsWords(text, e.alias) {
+			return e.id, e.alias
+		}
+	}
+	return "", ""
+}
+
+// containsWords reports whether phrase occurs in text on word boundaries.
+func containsWords(text, phrase string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], phrase)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(phrase)
+		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
+}
