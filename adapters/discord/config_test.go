@@ -45,12 +45,19 @@ func TestNewChecksItsConfiguration(t *testing.T) {
 	}
 }
 
-func TestRunWithoutAnApplicationIDIsAnError(t *testing.T) {
-	a, err := New(Config{Token: "abc"}, nil, nil)
+func TestRunWithoutAnApplicationIDOrHandlerIsAnError(t *testing.T) {
+	a, err := New(Config{Token: "abc"}, newMemoryHandler(nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Run(t.Context()); err == nil {
 		t.Error("Run started without an application id")
+	}
+	a, err = New(Config{Token: "abc", AppID: "800"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(t.Context()); err == nil {
+		t.Error("Run started without a handler")
 	}
 }

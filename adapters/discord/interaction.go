@@ -76,10 +76,17 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 		return
 	}
 	startThread := false
-	switch info, err := a.channel(ctx, i.ChannelID); {
+	var info channelInfo
+	if i.GuildID != "" {
+		var err error
+		if info, err = a.channel(ctx, i.ChannelID); err != nil {
+			a.log.Warn("discord: looking up the channel failed; treating it as a channel", "channel", i.ChannelID, "err", err)
+		}
+	}
+	switch {
 	case i.GuildID == "":
 		q.Thread = i.ChannelID // a DM: one conversation per DM channel
-	case err == nil && info.thread:
+	case info.thread:
 		q.Channel, q.Thread = info.parent, i.ChannelID
 	default:
 		// The answer becomes the thread's first message, and a thread

@@ -19,6 +19,9 @@ func (a *Adapter) Run(ctx context.Context) error {
 	if a.cfg.AppID == "" {
 		return errors.New("discord: the application id is required to run the bot")
 	}
+	if a.h == nil {
+		return errors.New("discord: a handler is required to run the bot")
+	}
 	// Answers in progress outlive ctx by the grace period, no longer.
 	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWork()
