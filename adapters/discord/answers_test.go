@@ -50,7 +50,7 @@ func claimAnswer() bot.Answer {
 			row("Redis Cluster — fully driven ceiling (one client per shard)", "redis", "cluster-sat", 1, 40576639.07, 0.559, 1.511, 4.639, sat),
 		},
 		Claim: &bot.ClaimContext{
-			ID: "claim:dragonfly-25x", Claimant: "Dragonfly", Statement: "25x more QPS than Redis",
+			ID: "claim:dragonfly-25x", Claimant: "Dragonfly", Statement: `"25x more QPS than Redis"`,
 			Setup:     "one multi-threaded Dragonfly process against one single-threaded Redis process on an ARM c6gn.16xlarge (64 vCPU), GET-only",
 			URL:       "https://www.dragonflydb.io/docs/getting-started/benchmark",
 			Measured:  "3.4× a realistic Redis Cluster; 0.38× the fully driven ceiling",

@@ -114,7 +114,7 @@ func answerFields(a bot.Answer) []field {
 		}
 	}
 	if c := a.Claim; c != nil {
-		claim := "“" + c.Statement + "”"
+		claim := c.Statement // quoted by the bot as the claimant worded it
 		if c.Setup != "" {
 			claim += "\n**Their setup:** " + c.Setup
 		}
