@@ -121,8 +121,12 @@ func repsLine(res analytics.Result) string {
 	case lo == 1:
 		reps = "1 repetition (single run)"
 	}
-	return fmt.Sprintf("%s %s %d runs; every figure is the median across %s of its cell.",
-		plural(len(res.Cells), "cell", "cells"), "from", res.Runs, reps)
+	line := fmt.Sprintf("%s from %d runs; every figure is the median across %s of its cell.",
+		plural(len(res.Cells), "cell", "cells"), res.Runs, reps)
+	if lo == 1 && hi > 1 {
+		line += " Cells with 1 repetition are single runs."
+	}
+	return line
 }
 
 func plural(n int, one, many string) string {
