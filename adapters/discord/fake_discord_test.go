@@ -38,6 +38,8 @@ type fakeDiscord struct {
 	stopped   chan struct{} // closed when the adapter under test stops (nil: never)
 	events    chan []byte   // gateway dispatches waiting to be sent
 	identify  chan map[string]any
+	resumes   chan map[string]any
+	conn      *websocket.Conn // the current gateway connection
 	seq       int
 }
 
@@ -77,6 +79,7 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 		reqs:      make(chan *request, 1024),
 		events:    make(chan []byte, 64),
 		identify:  make(chan map[string]any, 4),
+		resumes:   make(chan map[string]any, 4),
 	}
 }
 
@@ -384,6 +387,15 @@ func (f *fakeDiscord) dispatch(typ string, d any) {
 	f.events <- mustJSON(map[string]any{"op": 0, "t": typ, "s": seq, "d": d})
 }
 
+// drop cuts the current gateway connection, as a network failure would.
+func (f *fakeDiscord) drop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.conn != nil {
+		f.conn.NetConn().Close()
+	}
+}
+
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
 // gateway speaks just enough of Discord's gateway protocol: HELLO, then
@@ -409,21 +421,32 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 		Op int            `json:"op"`
 		D  map[string]any `json:"d"`
 	}
-	if err := conn.ReadJSON(&ident); err != nil || ident.Op != 2 {
-		f.t.Errorf("fake gateway: expected IDENTIFY, got op %d (%v)", ident.Op, err)
+	if err := conn.ReadJSON(&ident); err != nil {
+		f.t.Errorf("fake gateway: reading IDENTIFY or RESUME: %v", err)
 		return
 	}
-	f.identify <- ident.D
 	f.mu.Lock()
 	f.seq++
 	seq := f.seq
+	f.conn = conn
 	f.mu.Unlock()
-	ready := map[string]any{"op": 0, "t": "READY", "s": seq, "d": map[string]any{
-		"v": 10, "session_id": "fake-session", "guilds": []any{},
-		"user":        map[string]any{"id": f.selfID, "username": "oracle", "bot": true},
-		"application": map[string]any{"id": "800"},
-	}}
-	if err := write(mustJSON(ready)); err != nil {
+	var first map[string]any
+	switch ident.Op {
+	case 2: // IDENTIFY
+		f.identify <- ident.D
+		first = map[string]any{"op": 0, "t": "READY", "s": seq, "d": map[string]any{
+			"v": 10, "session_id": "fake-session", "guilds": []any{},
+			"user":        map[string]any{"id": f.selfID, "username": "oracle", "bot": true},
+			"application": map[string]any{"id": "800"},
+		}}
+	case 6: // RESUME
+		f.resumes <- ident.D
+		first = map[string]any{"op": 0, "t": "RESUMED", "s": seq, "d": map[string]any{}}
+	default:
+		f.t.Errorf("fake gateway: expected IDENTIFY or RESUME, got op %d", ident.Op)
+		return
+	}
+	if err := write(mustJSON(first)); err != nil {
 		return
 	}
 	closed := make(chan struct{})

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
@@ -203,4 +204,20 @@ func TestAQuestionWithEveryoneIsPostedWithMentionsDisabled(t *testing.T) {
 	if parse, ok := am["parse"].([]any); !ok || len(parse) != 0 {
 		t.Errorf("allowed_mentions %v, want {\"parse\": []}", am)
 	}
+}
+
+func TestADroppedGatewayConnectionIsResumedAndAnsweringGoesOn(t *testing.T) {
+	t.Parallel()
+	h := startBot(t, newMemoryHandler(nil), nil)
+	h.fd.drop()
+	select {
+	case r := <-h.fd.resumes:
+		if r["session_id"] != "fake-session" || r["token"] != "Bot test-token" {
+			t.Errorf("resume %v, want the session id and the bot token", r)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("discordgo did not resume the session")
+	}
+	h.fd.dispatch("MESSAGE_CREATE", messageEvent("1030", "100", "700", human, "<@900> still there?", "900"))
+	h.fd.waitFor(t, "an answer after the resume", isMessagePost("1030"))
 }
