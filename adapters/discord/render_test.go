@@ -203,3 +203,16 @@ func TestSplitText(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkRenderAnswer(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		a    bot.Answer
+	}{{"claim", claimAnswer()}, {"huge", hugeAnswer()}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				renderAnswer(c.a, true)
+			}
+		})
+	}
+}
