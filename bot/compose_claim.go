@@ -46,8 +46,19 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 	for _, q := range p.Queries {
 		s.filter(q.Filter)
 	}
-	rows = dedupeRows(append(rows, planRows...))
+	// The headline compares the cells the plan selected (they match the
+	// interpretation line); the claim's own counter-measures join the table.
+	headRows := planRows
+	if len(headRows) == 0 {
+		headRows = rows
+	}
+	rows = dedupeRows(append(planRows, rows...))
+	sortRows(rows)
 	metric := claimMetric(c, p)
+	engines := p.Slots.Engines
+	if len(engines) == 0 {
+		engines = c.Engines
+	}
 
 	a := Answer{Kind: KindClaim, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
 	a.Claim = &ClaimContext{
@@ -59,10 +70,19 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 		Verdict:   capitalise(c.Verdict),
 		WhyDiffer: c.WhyDiffer,
 	}
-	if len(c.Sources) > 0 {
-		a.Claim.URL = c.Sources[0].URL
+	for _, src := range c.Sources {
+		if src.URL != "" {
+			a.Claim.URL = src.URL
+			break
+		}
 	}
-	a.Headline = claimHeadline(c, rows, metric)
+	a.Headline = claimHeadline(engines, headRows, metric)
+	switch {
+	case len(rows) == 0 && len(tableLines) > 0:
+		a.Headline = "Measured here: " + strings.Join(tableLines, "; ") + "."
+	case len(rows) == 0:
+		a.Headline = "No run measures this claim directly; the benchmark's evidence is set beside it below."
+	}
 	a.Body = append(a.Body, p.Notes...)
 	if len(rows) > 0 {
 		a.Body = append(a.Body, joinSentences(conditionsLine(rows), repsLine(rows)))
@@ -71,10 +91,21 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 	if len(tableLines) > 0 {
 		a.Body = append(a.Body, "Measured tables (not runs):\n"+bullets(tableLines))
 	}
-	a.PlainWords = claimPlain(c, rows, metric)
+	a.PlainWords = claimPlain(engines, headRows, metric)
+	if len(rows) == 0 {
+		a.PlainWords = "the claimant's statement and what this benchmark found are set side by side above; the verdict is “" + c.Verdict + "”."
+		if len(tableLines) > 0 {
+			a.PlainWords = "the measured table above is what this dataset treats as true; the claim comes from the claimant's own workload, and the verdict is “" + c.Verdict + "”."
+		}
+		a.PlainWords = capitalise(a.PlainWords)
+	}
 	s.entry(c.ID)
 	s.entry("caveat:vendor-vs-measured")
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termsFor(rows, metric), 3)
+	var termIDs []string
+	if len(rows) > 0 {
+		termIDs = termsFor(rows, metric)
+	}
+	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termIDs, 3)
 	s.rows(rows)
 	a.Sources = s.sources()
 	return a, nil
@@ -105,44 +136,88 @@ func claimMetric(c knowledge.Claim, p planner.Plan) string {
 	return planMetric(p)
 }
 
-// claimSubject is the row of the claimant's own engine (the first engine
-// the claim names), when a run measure has it.
-func claimSubject(c knowledge.Claim, rows []Row) (Row, bool) {
-	if len(c.Engines) == 0 {
+// claimSubject is the row of the engine the claim is about (the first
+// engine of the question, else of the claim), when a row has it.
+func claimSubject(engines []string, rows []Row) (Row, bool) {
+	if len(engines) == 0 {
 		return Row{}, false
 	}
 	for _, r := range rows {
-		if r.Engine == c.Engines[0] {
+		if r.Engine == engines[0] {
 			return r, true
 		}
 	}
 	return Row{}, false
 }
 
+// claimPeers are the rows of other engines measured under the same
+// conditions as the subject's row, which the multiples compare with. A
+// cluster subject is compared like for like (realistic with realistic,
+// ceiling with ceiling); a single process with every series.
+func claimPeers(subj Row, rows []Row) []Row {
+	var same []Row
+	sameMode := map[string]bool{}
+	for _, r := range rows {
+		if r.Engine == subj.Engine || r.Cores != subj.Cores || r.Ratio != subj.Ratio || r.ValueBytes != subj.ValueBytes || r.Pipeline != subj.Pipeline {
+			continue
+		}
+		same = append(same, r)
+		if r.Mode == subj.Mode {
+			sameMode[r.Engine] = true
+		}
+	}
+	if subj.Mode == "single" {
+		return same
+	}
+	// A cluster is compared with the same series of another cluster engine;
+	// an engine that never ran in that mode is compared as it ran.
+	var out []Row
+	for _, r := range same {
+		if r.Mode == subj.Mode || !sameMode[r.Engine] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // claimHeadline states the measured figures, and for each other series
 // the multiple (or the share, below one) the claimant's engine achieves.
-func claimHeadline(c knowledge.Claim, rows []Row, metric string) string {
-	lead := "Measured here"
-	if c.Verdict != "" {
-		lead = capitalise(c.Verdict) + " — measured here"
-	}
+func claimHeadline(engines []string, rows []Row, metric string) string {
 	if len(rows) == 0 {
-		return lead + ": see the measured tables below."
+		return "Measured here: see the measured tables below."
 	}
-	subj, ok := claimSubject(c, rows)
+	shown := rows
+	subj, ok := claimSubject(engines, rows)
+	if ok {
+		shown = []Row{subj}
+		for _, r := range claimPeers(subj, rows) {
+			// The engine the claim compares against comes first; the
+			// table carries the rest.
+			if len(engines) < 2 || r.Engine == engines[1] {
+				shown = append(shown, r)
+			}
+		}
+		if len(shown) == 1 {
+			shown = append(shown, claimPeers(subj, rows)...)
+		}
+	}
 	var parts []string
-	for _, r := range rows {
+	for _, r := range shown {
 		v, okv := r.Metric(metric)
 		if !okv {
 			continue
 		}
 		part := r.Series + " " + formatMetric(metric, v, r.Floor && metric == "ops_per_sec")
-		if ok && r.Engine != subj.Engine && r.Cores == subj.Cores && !lowerIsBetter(metric) {
+		if ok && r.key() != subj.key() && !lowerIsBetter(metric) && v != 0 {
 			sv, _ := subj.Metric(metric)
-			if q := sv / v; v != 0 && q >= 1 {
-				part += fmt.Sprintf(" (%s %s of it)", EngineName(subj.Engine), FormatRatio(q))
-			} else if v != 0 {
-				part += fmt.Sprintf(" (%s at %s of it, %s)", EngineName(subj.Engine), FormatPercent(q), FormatRatio(q))
+			if q := sv / v; q >= 1 {
+				atLeast := ""
+				if subj.Floor && metric == "ops_per_sec" {
+					atLeast = "at least "
+				}
+				part += fmt.Sprintf(" — %s is %s%s this", EngineName(subj.Engine), atLeast, FormatRatio(q))
+			} else {
+				part += fmt.Sprintf(" — %s reaches %s of it (%s)", EngineName(subj.Engine), FormatPercent(q), FormatRatio(q))
 			}
 		}
 		parts = append(parts, part)
@@ -150,38 +225,35 @@ func claimHeadline(c knowledge.Claim, rows []Row, metric string) string {
 			break
 		}
 	}
-	return lead + ": " + strings.Join(parts, "; ") + "."
+	return "Measured here (" + metricWords(metric) + "): " + strings.Join(parts, "; ") + "."
 }
 
 // claimPlain is the newcomer's line: how the claimant's engine compares
-// with each other measured series, and that the claim's figure belongs to
-// its own setup.
-func claimPlain(c knowledge.Claim, rows []Row, metric string) string {
-	subj, ok := claimSubject(c, rows)
+// with the series of the engine it is compared against, and that the
+// claim's figure belongs to its own setup.
+func claimPlain(engines []string, rows []Row, metric string) string {
+	const tail = " The claim's own figure comes from the claimant's setup, not this one."
+	subj, ok := claimSubject(engines, rows)
 	if !ok {
 		if len(rows) > 0 {
 			v, _ := rows[0].Metric(metric)
-			return capitalise(plainFor(rows[0], metric, v))
+			return capitalise(plainFor(rows[0], metric, v)) + tail
 		}
-		return "the claim describes the claimant's own test; this dataset measured the figures listed, and those are what it treats as true."
+		return "The claim describes the claimant's own test; this dataset measured the figures listed, and those are what it treats as true."
 	}
 	sv, _ := subj.Metric(metric)
 	var parts []string
-	for _, r := range rows {
+	for _, r := range claimPeers(subj, rows) {
 		v, okv := r.Metric(metric)
-		if !okv || v == 0 || r.Engine == subj.Engine || r.Cores != subj.Cores {
-			continue
-		}
-		if lowerIsBetter(metric) {
+		if !okv || v == 0 || lowerIsBetter(metric) || len(engines) > 1 && r.Engine != engines[1] {
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("about %s the work of %s", FormatRatio(sv/v), plainSeries(r)))
 	}
 	if len(parts) == 0 {
-		return capitalise(plainFor(subj, metric, sv)) + " The claim's own figure comes from the claimant's setup, not this one."
+		return capitalise(plainFor(subj, metric, sv)) + tail
 	}
-	return fmt.Sprintf("on this benchmark, %s did %s. The claim's own figure comes from the claimant's setup, not this one.",
-		plainSeries(subj), strings.Join(parts, " and "))
+	return fmt.Sprintf("On this benchmark, %s did %s.", plainSeries(subj), strings.Join(parts, ", and ")) + tail
 }
 
 // tableMeasureLine renders a claim measure read from a measured table.

@@ -90,13 +90,22 @@ func joinSentences(ss ...string) string {
 // it apart from the other rows.
 func rowLabel(r Row, varying []string) string {
 	var extra []string
+	session := false
 	for _, k := range varying {
+		if k == "session" {
+			session = true
+			continue
+		}
 		extra = append(extra, knobWords(r, k))
 	}
-	if len(extra) == 0 {
-		return r.Series
+	label := r.Series
+	if len(extra) > 0 {
+		label += " at " + strings.Join(extra, ", ")
 	}
-	return r.Series + " at " + strings.Join(extra, ", ")
+	if session {
+		label += " (session " + knobValue(r, "session") + ")"
+	}
+	return label
 }
 
 // plainSeries names a row's series for a newcomer.
@@ -225,29 +234,66 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 	headline = fmt.Sprintf("%s has %s: %s, against %s for %s", rowLabel(best, varying), superlative,
 		formatMetric(metric, vb, fl(best)), formatMetric(metric, vs, fl(second)), rowLabel(second, varying))
 	if vs != 0 && vb != 0 {
+		q := vb / vs
 		if lower {
+			q = vs / vb
+		}
+		switch {
+		case FormatRatio(q) == "1.0×":
+			headline += " (about the same)"
+		case lower:
 			headline += fmt.Sprintf(" (%s lower)", FormatRatio(vs/vb))
-		} else {
+		case fl(best):
+			headline += fmt.Sprintf(" (at least %s)", FormatRatio(vb/vs))
+		default:
 			headline += fmt.Sprintf(" (%s)", FormatRatio(vb/vs))
 		}
 	}
 	headline += "."
 	// A fully driven ceiling on top is not what an application sees: name
 	// the best series an ordinary client gets too.
-	if best.Mode == "cluster-sat" && !lower {
+	if best.Mode == "cluster-sat" {
+		var ordinary []Row
 		for _, r := range ranked[1:] {
 			if r.Mode != "cluster-sat" {
-				v, _ := r.Metric(metric)
-				headline += fmt.Sprintf(" Of the series an ordinary client sees, %s leads with %s.", rowLabel(r, varying), formatMetric(metric, v, fl(r)))
-				break
+				ordinary = append(ordinary, r)
 			}
 		}
+		if len(ordinary) > 0 {
+			r := ordinary[0]
+			v, _ := r.Metric(metric)
+			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s leads with %s", rowLabel(r, varying), formatMetric(metric, v, fl(r)))
+			if len(ordinary) > 1 && !lower {
+				if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
+					atLeast := ""
+					if fl(r) {
+						atLeast = "at least "
+					}
+					headline += fmt.Sprintf(", %s%s %s (%s)", atLeast, FormatRatio(v/v2), rowLabel(ordinary[1], varying), formatMetric(metric, v2, fl(ordinary[1])))
+				}
+			}
+			headline += "."
+		}
+	}
+	// Plain words compare the two best series an ordinary client sees.
+	var ordinary []Row
+	for _, r := range ranked {
+		if r.Mode != "cluster-sat" {
+			ordinary = append(ordinary, r)
+		}
+	}
+	if len(ordinary) >= 2 {
+		best, second = ordinary[0], ordinary[1]
+		vb, _ = best.Metric(metric)
+		vs, _ = second.Metric(metric)
 	}
 	if vs != 0 && vb != 0 {
-		if lower {
-			plain = fmt.Sprintf("under the same conditions, requests to %s waited about %s less than requests to %s.", plainSeries(best), FormatRatio(vs/vb), plainSeries(second))
-			plain = strings.Replace(plain, "× less", "× less time", 1)
-		} else {
+		switch {
+		case lower:
+			plain = fmt.Sprintf("under the same conditions, the slow requests to %s waited about %s less time than those to %s.", plainSeries(best), FormatRatio(vs/vb), plainSeries(second))
+		case fl(best):
+			plain = fmt.Sprintf("under the same conditions, %s did at least %s the work of %s.", plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
+		default:
 			plain = fmt.Sprintf("under the same conditions, %s did about %s the work of %s.", plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
 		}
 	}
@@ -353,9 +399,11 @@ func scalingText(rows []Row, metric string) (headline, plain string) {
 	if len(groups) > 4 {
 		headline += " The table has every series."
 	}
-	if len(groups) == 2 && !lowerIsBetter(metric) {
-		if c := crossover(groups[0], groups[1], metric); c != "" {
-			headline += " " + c
+	if len(groups) >= 2 && len(groups) <= 4 && !lowerIsBetter(metric) {
+		for _, other := range groups[1:] {
+			if c := crossover(groups[0], other, metric); c != "" {
+				headline += " " + c
+			}
 		}
 	}
 	return headline, capitalise(firstPlain)
@@ -394,6 +442,19 @@ func crossover(a, b []Row, metric string) string {
 	}
 	lead := func(c int) int { return cmp.Compare(at[c][0], at[c][1]) }
 	first := lead(common[0])
+	always := true
+	for _, c := range common {
+		if lead(c) != first {
+			always = false
+		}
+	}
+	if always && first != 0 {
+		verb := "stays below"
+		if first > 0 {
+			verb = "stays ahead of"
+		}
+		return fmt.Sprintf("%s %s %s at every core count measured.", a[0].Series, verb, b[0].Series)
+	}
 	for i, c := range common[1:] {
 		if l := lead(c); l != 0 && l != first {
 			// The later leader must stay ahead at every larger core count.
@@ -513,7 +574,7 @@ func pivotTable(rows []Row, metric, knob string) *Table {
 func tableValue(metric string, v float64, floor bool) string {
 	switch {
 	case isLatency(metric):
-		return formatMsExact(v) + " ms"
+		return FormatMs(v)
 	case metric == "hit_rate":
 		return formatHitRate(v)
 	}

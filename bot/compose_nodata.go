@@ -35,7 +35,12 @@ func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error)
 	case 0:
 		a.Headline = "That combination was never measured, so there is no figure for it."
 	case 1:
-		a.Headline = "Never measured: " + strings.TrimSuffix(p.Missing[0], ".") + "."
+		m := strings.TrimSuffix(p.Missing[0], ".")
+		if l := strings.ToLower(m); strings.Contains(l, "never measured") || strings.Contains(l, "not measured") {
+			a.Headline = capitalise(m) + "."
+		} else {
+			a.Headline = "Never measured: " + m + "."
+		}
 	default:
 		a.Headline = "Never measured, on more than one count:"
 		a.Body = append(a.Body, bullets(p.Missing))
@@ -46,7 +51,7 @@ func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error)
 	if len(nearest) > 0 {
 		a.Body = append(a.Body, "The nearest measured rows (what differs from the question is named in each row):")
 		a.Table = rowsTable(nearest, planMetric(p), true)
-		a.Body = append(a.Body, repsLine(nearest))
+		a.Body = append(a.Body, joinSentences(conditionsLine(nearest), repsLine(nearest)))
 		b.applyCaveatsAndTerms(&a, s, caveatsFor(nearest, planMetric(p)), nil, 0)
 		s.rows(nearest)
 	}

@@ -32,8 +32,8 @@ func (b *Bot) composeMemory(p planner.Plan) (Answer, error) {
 		}
 	}
 	var missing []knowledge.NotMeasured
-	for _, e := range want {
-		if n, ok := t.Missing(e); ok {
+	for _, n := range t.NotMeasured {
+		if wanted(n.Engine) {
 			missing = append(missing, n)
 		}
 	}
@@ -145,12 +145,26 @@ func cmpFloat(a, b float64) int {
 func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 	s := newSourcer(b.cfg.Knowledge)
 	engines := p.Slots.Engines
-	useEngines := len(engines) > 1 || (len(engines) == 1 && engines[0] != "redis")
-	t := b.cfg.Knowledge.FailoverSweep()
-	if useEngines {
-		t = b.cfg.Knowledge.FailoverEngines()
+	// The sweep varies down-after on Redis; the engine table compares
+	// engines at one setting. Both answer a question that names neither.
+	sweep, byEngine := b.cfg.Knowledge.FailoverSweep(), b.cfg.Knowledge.FailoverEngines()
+	var tables []knowledge.FailoverTable
+	onlyRedis := len(engines) == 1 && engines[0] == "redis"
+	if len(engines) == 0 || onlyRedis || p.Slots.DownAfterMs != 0 {
+		tables = append(tables, sweep)
 	}
-	s.entry(t.ID)
+	if !onlyRedis && (len(engines) > 0 || p.Slots.DownAfterMs == 0) {
+		tables = append(tables, byEngine)
+	}
+	var t knowledge.FailoverTable
+	for _, x := range tables {
+		s.entry(x.ID)
+		for _, g := range x.Groups {
+			if !slices.ContainsFunc(t.Groups, func(h knowledge.FailoverGroup) bool { return h.Engine == g.Engine && h.DownAfterMs == g.DownAfterMs }) {
+				t.Groups = append(t.Groups, g)
+			}
+		}
+	}
 	var groups []knowledge.FailoverGroup
 	var missing []string
 	for _, g := range t.Groups {

@@ -23,11 +23,16 @@ var HelpExamples = []string{
 // scopeLine says what the bot covers, without a single digit.
 const scopeLine = "I answer only from measured benchmark runs of Redis, Valkey, Dragonfly, KeyDB and Garnet: throughput, latency percentiles and hit rate, and how they change with cores, value size, pipelining and the read/write mix; memory per key; Redis Sentinel failover outages; the vendor and third-party claims about these engines; and the glossary of benchmark terms."
 
-// composeOutOfScope declines in one short paragraph with no numbers.
+// composeOutOfScope declines in one short paragraph with no numbers: the
+// planner's reason (when it has no digits), then what the bot covers.
 func composeOutOfScope(p planner.Plan) Answer {
+	para := scopeLine
+	if r := strings.TrimSpace(p.Refusal); r != "" && !strings.ContainsAny(r, "0123456789") {
+		para = ensureStop(r) + " " + para
+	}
 	return Answer{Kind: KindOutOfScope, Rows: []Row{}, Nearest: []Row{},
 		Headline: "That is outside what I can answer truthfully.",
-		Body:     []string{scopeLine + " Anything else — other databases, general advice, pricing or chit-chat — I leave alone rather than guess."},
+		Body:     []string{para},
 		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
 	}
 }
@@ -48,6 +53,12 @@ func composeClarify(p planner.Plan) Answer {
 	a := Answer{Kind: KindClarify, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
 		Headline: "Which did you mean?",
 		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
+	}
+	if len(p.Options) == 0 {
+		a.Headline = "I could not place that question."
+	}
+	if r := strings.TrimSpace(p.Refusal); r != "" && !strings.Contains(p.Interpretation, r) {
+		a.Body = append(a.Body, r)
 	}
 	if len(p.Options) > 0 {
 		a.Body = append(a.Body, bullets(p.Options))

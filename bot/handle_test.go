@@ -169,3 +169,11 @@ func TestHandleGivesThePreviousPlanOfTheThreadToThePlanner(t *testing.T) {
 		t.Fatalf("after Reset the planner still saw %v", prevs[3])
 	}
 }
+
+// The real dependencies satisfy the bot's consumer-side interfaces.
+var (
+	_ bot.Planner   = (*planner.Planner)(nil)
+	_ bot.Querier   = (*analytics.Store)(nil)
+	_ bot.Knowledge = (*knowledge.Base)(nil)
+	_ bot.KV        = (*analytics.KV)(nil)
+)

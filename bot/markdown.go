@@ -11,7 +11,7 @@ const maxTextRunIDs = 8
 
 // Markdown renders an answer as the canonical Markdown text: what the CLI
 // prints, what HTTP returns and the "text" field of the JSON object. The
-// layout is: headline, interpretation, body, table, claim block, caveats,
+// layout is: headline, interpretation, claim block, body, table, caveats,
 // terms, examples, plain words, sources.
 func Markdown(a Answer) string {
 	var b strings.Builder
@@ -30,14 +30,15 @@ func Markdown(a Answer) string {
 	if a.Interpretation != "" {
 		para("_Read as: " + a.Interpretation + "_")
 	}
+	// A claim's own statement comes first, labelled, then the measurements.
+	if a.Claim != nil {
+		para(markdownClaim(*a.Claim))
+	}
 	for _, p := range a.Body {
 		para(p)
 	}
 	if a.Table != nil && len(a.Table.Rows) > 0 {
 		para(markdownTable(*a.Table))
-	}
-	if a.Claim != nil {
-		para(markdownClaim(*a.Claim))
 	}
 	if len(a.Caveats) > 0 {
 		para("**Caveats**\n" + bullets(a.Caveats))

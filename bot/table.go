@@ -158,7 +158,8 @@ func repsLine(rows []Row) string {
 }
 
 // rowsTable renders rows with the series, the conditions that vary and the
-// medians. Extra adds a column for a metric the standard columns lack.
+// medians, in the prose number style (exact values are in the JSON rows).
+// A metric the standard columns lack gets its own column.
 func rowsTable(rows []Row, metric string, withDiffers bool) *Table {
 	varying := varyingKnobs(rows)
 	cols := []string{"Series"}
@@ -189,7 +190,7 @@ func rowsTable(rows []Row, metric string, withDiffers bool) *Table {
 		if r.Floor {
 			ops = "≥" + ops
 		}
-		cells = append(cells, ops, formatMsExact(r.P50Ms), formatMsExact(r.P99Ms), formatMsExact(r.P999Ms))
+		cells = append(cells, ops, formatMsShort(r.P50Ms), formatMsShort(r.P99Ms), formatMsShort(r.P999Ms))
 		if extra != "" {
 			v, ok := r.Metric(extra)
 			s := "—"

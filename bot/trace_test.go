@@ -56,6 +56,7 @@ type pools struct {
 	percents                []float64 // percentages (%)
 	reps                    []int
 	tokens                  map[string]bool // number tokens allowed verbatim (question, knowledge text)
+	knowledgeText           string          // the cited entries' text, where code spans may come from
 }
 
 func runMetrics(r analytics.Run) map[string]float64 {
@@ -187,6 +188,7 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 			break
 		}
 		if ent, ok := t.kb.Entry(e.ID); ok {
+			p.knowledgeText += ent.Text + "\n" + ent.Gist + "\n"
 			for _, tok := range numberTokens(ent.Text + " " + ent.Title + " " + ent.Gist) {
 				p.tokens[tok.key()] = true
 			}
@@ -204,10 +206,23 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 			}
 		}
 	}
-	for _, q := range questions {
+	for _, q := range append(slices.Clone(questions), a.Examples...) {
 		for _, tok := range numberTokens(q) {
 			p.tokens[tok.key()] = true
 			p.tokens[tok.num] = true
+			// "10KB" in a question may be restated in bytes.
+			if strings.HasPrefix(strings.TrimSpace(strings.ToUpper(tok.after)), "KB") || strings.HasPrefix(strings.ToUpper(tok.after), "KIB") {
+				p.tokens[strconv.Itoa(int(tok.value())*1024)] = true
+			}
+		}
+	}
+	// Versions of the engines tested (answers name them when a user
+	// mentions another version).
+	if t.kb != nil {
+		for _, e := range t.kb.Engines() {
+			for _, tok := range numberTokens(e.Version) {
+				p.tokens[tok.key()] = true
+			}
 		}
 	}
 	return p
@@ -395,6 +410,7 @@ func (t *tracer) trace(a bot.Answer, md string, questions []string) []string {
 				problems = append(problems, "run ID not in the answer's sources: "+span)
 			}
 		case slices.Contains(a.Sources.Filters, span):
+		case p.knowledgeText != "" && strings.Contains(p.knowledgeText, "`"+span+"`"):
 		default:
 			problems = append(problems, "code span is neither a run ID nor a filter of the answer: "+span)
 		}
@@ -407,6 +423,8 @@ func (t *tracer) trace(a bot.Answer, md string, questions []string) []string {
 	}
 	md, tableProblems := traceTables(md, p)
 	problems = append(problems, tableProblems...)
+	md, listProblems := traceLists(md)
+	problems = append(problems, listProblems...)
 	text := codeSpanRE.ReplaceAllString(md, " ")
 	text = urlRE.ReplaceAllString(text, " ")
 	text = idRE.ReplaceAllString(text, " ")
@@ -481,4 +499,33 @@ func splitRow(l string) []string {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	return parts
+}
+
+// listRE finds lists of whole numbers ("4, 8, 16, 24 and 48", "1 and 16",
+// "from 4 to 48"), which answers use for the values a knob was measured at.
+var listRE = regexp.MustCompile(`\b\d+(?:, \d+)*,? (?:and|or|to) \d+\b(?:\.[^\d]|\.$|[^.:\d]|$)`)
+
+// conditionSets are the values each knob was measured at.
+var conditionSets = [][]int{{4, 8, 16, 24, 48}, {1, 16}, {100, 1024}}
+
+// traceLists accepts lists whose every number is a value of one knob, and
+// blanks them; other lists are left for the number check.
+func traceLists(md string) (string, []string) {
+	return listRE.ReplaceAllStringFunc(md, func(m string) string {
+		nums := regexp.MustCompile(`\d+`).FindAllString(m, -1)
+		for _, set := range conditionSets {
+			all := true
+			for _, n := range nums {
+				v, _ := strconv.Atoi(n)
+				if !slices.Contains(set, v) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return regexp.MustCompile(`\d+`).ReplaceAllString(m, "")
+			}
+		}
+		return m
+	}), nil
 }
