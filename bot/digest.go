@@ -67,6 +67,7 @@ func (s *DigestSource) Compose(ctx context.Context, last *DigestState) (Digest, 
 	d := Digest{Changes: changes, State: state}
 	d.Headline = s.headline(&f, changes, len(state.Runs))
 	d.Details = s.details(&f, changes)
+	d.Sources = s.sources(&f)
 	d.Chart = ChartForDigest([]Row{
 		RowFromCell(f.df), RowFromCell(f.redis), RowFromCell(f.redisSat), RowFromCell(f.valkey), RowFromCell(f.valkeySat),
 	})
@@ -265,4 +266,23 @@ func digestThousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// sources lists what the digest's numbers rest on.
+func (s *DigestSource) sources(f *digestFacts) Sources {
+	src := Sources{Filters: slices.Clone(f.filters), RunIDs: slices.Compact(slices.Sorted(slices.Values(f.runIDs)))}
+	if mem := s.kb.MemoryTable(); mem.ID != "" {
+		src.Entries = append(src.Entries, SourceEntry{ID: mem.ID, Title: mem.Title, URL: firstSourceURL(mem.Sources)})
+	}
+	for _, c := range s.kb.Claims("", "") {
+		src.Entries = append(src.Entries, SourceEntry{ID: c.ID, Title: c.Title, URL: firstSourceURL(c.Sources)})
+	}
+	return src
+}
+
+func firstSourceURL(ss []knowledge.Source) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	return ss[0].URL
 }

@@ -16,6 +16,8 @@ type Digest struct {
 	Changes  []string    `json:"changes"`  // what changed since the last posted digest
 	State    DigestState `json:"state"`
 	Chart    *Chart      `json:"chart,omitempty"`
+	// Sources are the filters, run IDs and knowledge entries behind every number.
+	Sources Sources `json:"sources"`
 }
 
 // Markdown is the whole digest as one document (digest --print).

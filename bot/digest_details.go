@@ -92,7 +92,7 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	b.WriteString("\n## Vendor and third-party claims against the measurements\n\n")
 	claims := s.kb.Claims("", "")
 	for _, c := range claims {
-		fmt.Fprintf(&b, "- **%s** — %s's claim: %s\n  Measured here: %s\n  Verdict: %s.\n", c.Title, c.Claimant, c.Statement, c.Measured, strings.TrimSuffix(c.Verdict, "."))
+		fmt.Fprintf(&b, "- **%s** — claimed by %s: %s\n  Measured here: %s\n  Verdict: %s.\n", c.Title, c.Claimant, c.Statement, c.Measured, strings.TrimSuffix(c.Verdict, "."))
 	}
 	if len(claims) == 0 {
 		b.WriteString("No claims are loaded.\n")
@@ -102,7 +102,7 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	for _, fl := range f.filters {
 		fmt.Fprintf(&b, "- `%s`\n", fl)
 	}
-	ids := slices.Compact(slices.Sorted(slices.Values(f.runIDs)))
+	ids := s.sources(f).RunIDs
 	shown := ids[:min(8, len(ids))]
 	fmt.Fprintf(&b, "\nRuns: %s", strings.Join(shown, ", "))
 	if more := len(ids) - len(shown); more > 0 {

@@ -107,7 +107,7 @@ func TestDigestSaysWhatChangedAfterAnImportAndNothingWhenNothingDid(t *testing.T
 	for _, want := range []string{
 		"3 runs imported since the last digest: 2 Dragonfly (session 1), 1 Valkey (session 1).",
 		"Dragonfly at 48 cores moved from 15.5M ops/s to 22.8M ops/s (+47.0%).",
-		"Dragonfly ÷ realistic Redis Cluster at 48 cores moved from 3.4× to 5×",
+		"Dragonfly ÷ realistic Redis Cluster at 48 cores moved from 3.4× to 5.0× (+47.0%).",
 		"now reads:", // a claim computed from that cell changed its reading
 	} {
 		if !strings.Contains(all, want) {
