@@ -12,6 +12,4 @@ func (a *app) slackPoster() (bot.Poster, error) {
 	return nil, errors.New("posting the digest to Slack is not wired yet")
 }
 
-func (a *app) discordPoster() (bot.Poster, error) {
-	return nil, errors.New("posting the digest to Discord is not wired yet")
-}
+func (a *app) discordPoster() (bot.Poster, error) { return a.discordAdapterPoster() }
