@@ -38,6 +38,8 @@ type problem struct {
 	s     series
 	knob  string // "cores", "ratio", "value_bytes", "pipeline", "combination"
 	value any
+	// engineWide: every series of the engine asked has the problem.
+	engineWide bool
 }
 
 // resolved is a measured-intent request after coverage: the series to
@@ -201,7 +203,7 @@ func (p *Planner) resolve(w want) resolved {
 	// Defaults.
 	r.cores = w.cores
 	if len(w.cores) == 0 && w.intent != IntentScaling {
-		r.cores = []int{p.defaultCores(cands, enginesGiven)}
+		r.cores = []int{p.defaultCores(cands, enginesGiven, w.session)}
 		r.defaulted = append(r.defaulted, slotCores)
 	}
 	r.ratio, r.value, r.pipeline = single(w.ratios), single(w.values), single(w.pipelines)
@@ -275,15 +277,43 @@ func (p *Planner) resolve(w want) resolved {
 		}
 		for _, pr := range first {
 			if counts[pr.knob+"\x00"+fmt.Sprint(pr.value)] == len(c.ss) && pr.knob != "combination" && pr.knob != "vary" {
-				r.missing = appendUnique(r.missing, missingText(pr, cov))
+				r.missing = appendUnique(r.missing, missingText(pr, cov, r.w))
 			}
 		}
 	}
-	for _, pr := range problems {
-		r.missing = appendUnique(r.missing, missingText(pr, cov))
+	for _, pr := range mergeBySeries(problems, cands) {
+		r.missing = appendUnique(r.missing, missingText(pr, cov, r.w))
 		r.nearestFor = append(r.nearestFor, p.requestKey(pr.s.engine(), pr.s.mode(), r))
 	}
 	return r
+}
+
+// mergeBySeries folds a problem every candidate series of an engine shares
+// into one engine-wide problem ("Redis was never run with MGET", not once
+// per cluster series).
+func mergeBySeries(problems []problem, cands []candidate) []problem {
+	var out []problem
+	done := map[string]bool{}
+	for _, pr := range problems {
+		key := pr.s.engine() + "\x00" + pr.knob + "\x00" + fmt.Sprint(pr.value)
+		if done[key] {
+			continue
+		}
+		n := 0
+		for _, q := range problems {
+			if q.s.engine() == pr.s.engine() && q.knob == pr.knob && fmt.Sprint(q.value) == fmt.Sprint(pr.value) {
+				n++
+			}
+		}
+		for _, c := range cands {
+			if c.engine == pr.s.engine() && len(c.ss) > 1 && n == len(c.ss) {
+				pr.engineWide = true
+				done[key] = true
+			}
+		}
+		out = append(out, pr)
+	}
+	return out
 }
 
 // single returns the only value of a list, or the zero value.
@@ -307,8 +337,8 @@ func intersect(a, b []string) []string {
 
 // defaultCores is 48 where the engines have it; for named engines the
 // largest core count every one of them was measured at (KeyDB: 16).
-func (p *Planner) defaultCores(cands []candidate, enginesGiven bool) int {
-	if !enginesGiven {
+func (p *Planner) defaultCores(cands []candidate, enginesGiven bool, session int) int {
+	if !enginesGiven && session == 0 {
 		return defaultCores
 	}
 	var common []int
@@ -353,12 +383,12 @@ func (p *Planner) check(s series, r resolved) []problem {
 			}
 		}
 		if n < 2 {
-			ps = append(ps, problem{s, "cores_range", [2]int{r.cores[0], r.cores[1]}})
+			ps = append(ps, problem{s: s, knob: "cores_range", value: [2]int{r.cores[0], r.cores[1]}})
 		}
 	} else {
 		for _, v := range r.cores {
 			if !slices.Contains(c.Cores, v) {
-				ps = append(ps, problem{s, slotCores, v})
+				ps = append(ps, problem{s: s, knob: slotCores, value: v})
 			}
 		}
 	}
@@ -382,17 +412,17 @@ func (p *Planner) check(s series, r resolved) []problem {
 	}
 	for _, v := range ratios {
 		if !slices.Contains(c.Ratios, v) {
-			ps = append(ps, problem{s, slotRatio, v})
+			ps = append(ps, problem{s: s, knob: slotRatio, value: v})
 		}
 	}
 	for _, v := range values {
 		if !slices.Contains(c.ValueBytes, v) {
-			ps = append(ps, problem{s, slotValue, v})
+			ps = append(ps, problem{s: s, knob: slotValue, value: v})
 		}
 	}
 	for _, v := range pipes {
 		if !slices.Contains(c.Pipelines, v) {
-			ps = append(ps, problem{s, slotPipeline, v})
+			ps = append(ps, problem{s: s, knob: slotPipeline, value: v})
 		}
 	}
 	if len(ps) > 0 {
@@ -415,7 +445,7 @@ func (p *Planner) check(s series, r resolved) []problem {
 	for _, n := range coreList {
 		key.Cores = n
 		if !p.cov.Exists(key) {
-			ps = append(ps, problem{s, "combination", key})
+			ps = append(ps, problem{s: s, knob: "combination", value: key})
 			break
 		}
 	}
@@ -426,15 +456,15 @@ func (p *Planner) check(s series, r resolved) []problem {
 	switch w.knob {
 	case slotPipeline:
 		if len(pick(c.Pipelines, pipes)) < 2 {
-			ps = append(ps, problem{s, "vary", slotPipeline})
+			ps = append(ps, problem{s: s, knob: "vary", value: slotPipeline})
 		}
 	case slotValue:
 		if len(pick(c.ValueBytes, values)) < 2 {
-			ps = append(ps, problem{s, "vary", slotValue})
+			ps = append(ps, problem{s: s, knob: "vary", value: slotValue})
 		}
 	case slotRatio:
 		if len(pick(c.Ratios, ratios)) < 2 {
-			ps = append(ps, problem{s, "vary", slotRatio})
+			ps = append(ps, problem{s: s, knob: "vary", value: slotRatio})
 		}
 	case slotCores:
 		cs := c.Cores
@@ -444,7 +474,7 @@ func (p *Planner) check(s series, r resolved) []problem {
 			cs = pick(cs, r.cores)
 		}
 		if len(cs) < 2 {
-			ps = append(ps, problem{s, "vary", slotCores})
+			ps = append(ps, problem{s: s, knob: "vary", value: slotCores})
 		}
 	}
 	return ps
@@ -501,11 +531,14 @@ func seriesName(s series, cov []analytics.SeriesCoverage) string {
 }
 
 // missingText is the sentence naming one missing part.
-func missingText(pr problem, cov []analytics.SeriesCoverage) string {
+func missingText(pr problem, cov []analytics.SeriesCoverage, w want) string {
 	e, m := pr.s.engine(), pr.s.mode()
 	name := seriesName(pr.s, cov)
 	mine := []analytics.SeriesCoverage{pr.s.cov}
-	if len(modesOf(seriesOf(cov, e, 0))) == 1 {
+	if pr.engineWide {
+		name = engineName(e)
+	}
+	if pr.engineWide || len(modesOf(seriesOf(cov, e, 0))) == 1 {
 		mine = nil
 		for _, s := range seriesOf(cov, e, 0) {
 			mine = append(mine, s.cov)
@@ -553,6 +586,21 @@ func missingText(pr problem, cov []analytics.SeriesCoverage) string {
 		return with(fmt.Sprintf("%s was never run with %s — only %s", name, ratioPhrase(v), joinMap(allRatios(mine), ratioShort)))
 	case "combination":
 		k := pr.value.(analytics.CellKey)
+		// Name the knobs the question set; defaults only when it set none.
+		if w.given(slotCores) || w.given(slotRatio) || w.given(slotValue) || w.given(slotPipeline) {
+			if !w.given(slotCores) {
+				k.Cores = 0
+			}
+			if !w.given(slotRatio) {
+				k.Ratio = ""
+			}
+			if !w.given(slotValue) {
+				k.ValueBytes = 0
+			}
+			if !w.given(slotPipeline) {
+				k.Pipeline = 0
+			}
+		}
 		var parts []string
 		if k.Cores != 0 {
 			parts = append(parts, strconv.Itoa(k.Cores)+" cores")

@@ -16,7 +16,8 @@ import (
 // effectValues is the list of values an effect question compares for its
 // knob: the values asked, with the default as the baseline when one value
 // was asked; nil means every measured value.
-func effectValues[T comparable](asked []T, def T) []T {
+func effectValues[T cmp.Ordered](asked []T, def T) []T {
+	var out []T
 	switch len(asked) {
 	case 0:
 		return nil
@@ -24,9 +25,14 @@ func effectValues[T comparable](asked []T, def T) []T {
 		if asked[0] == def {
 			return nil
 		}
-		return []T{def, asked[0]}
+		out = []T{def, asked[0]}
+	default:
+		out = slices.Clone(asked)
 	}
-	return asked
+	if _, isString := any(def).(string); !isString {
+		slices.Sort(out) // numbers ascending; mixes keep the baseline first
+	}
+	return out
 }
 
 // filterFor writes the expr filter selecting one series under a request.

@@ -30,7 +30,10 @@ type parsed struct {
 	quoted     []string
 	notes      []string
 	leftover   []int // numbers no rule used
-	wordCount  int
+	// pipelinedNote is the index in notes of the "pipelined means 16" note,
+	// or -1.
+	pipelinedNote int
+	wordCount     int
 
 	used []bool
 }
@@ -111,7 +114,7 @@ func isPercentileNumber(n string) bool {
 
 // extract runs every rule of the grammar over normalized text.
 func (g *grammar) extract(text string) *parsed {
-	x := &parsed{text: text, used: make([]bool, len(text))}
+	x := &parsed{text: text, used: make([]bool, len(text)), pipelinedNote: -1}
 	x.wordCount = len(words(text))
 
 	for _, re := range []interface {
@@ -172,10 +175,10 @@ func (g *grammar) extract(text string) *parsed {
 	})
 
 	g.extractVersions(x)
+	g.extractRatios(x) // before cores: "SET:GET 1:10, 8 cores" is not "10, 8 cores"
 	g.extractCores(x)
 	g.extractPipeline(x)
 	g.extractValues(x)
-	g.extractRatios(x)
 	g.extractModes(x)
 
 	x.each(g.engine, func(m []int) bool {
@@ -245,6 +248,19 @@ func engineKey(s string) string {
 	return ""
 }
 
+// listFollows reports text that continues a number into a list or range
+// ("4-48 cores", "4 to 48").
+func listFollows(rest string) bool {
+	r := strings.TrimLeft(rest, " ")
+	for _, sep := range []string{"-", "to ", "and ", "or ", ",", "/", "vs "} {
+		if t, ok := strings.CutPrefix(r, sep); ok {
+			t = strings.TrimLeft(t, " ")
+			return t != "" && t[0] >= '0' && t[0] <= '9'
+		}
+	}
+	return false
+}
+
 // unitFollows reports whether the text right after end starts with a unit
 // that makes the number a knob value rather than a version.
 func unitFollows(text string, end int) bool {
@@ -261,7 +277,7 @@ func (g *grammar) extractVersions(x *parsed) {
 	x.each(g.version, func(m []int) bool {
 		num := x.group(m, 3)
 		prefixed := x.group(m, 2) != ""
-		if unitFollows(x.text, m[1]) {
+		if rest := x.text[m[1]:]; unitFollows(x.text, m[1]) || len(rest) > 1 && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9' || strings.HasPrefix(rest, "x") || listFollows(rest) {
 			return false
 		}
 		major, _, _ := strings.Cut(num, ".")
@@ -340,12 +356,21 @@ func (g *grammar) extractPipeline(x *parsed) {
 		return ok
 	})
 	x.each(g.pipeNumber, func(m []int) bool {
-		n, ok := num(x.group(m, 1))
-		if !ok || unitFollows(x.text, m[1]) && !strings.HasPrefix(strings.TrimLeft(x.text[m[1]:], " "), "deep") {
+		if unitFollows(x.text, m[1]) && !strings.HasPrefix(strings.TrimLeft(x.text[m[1]:], " "), "deep") {
 			return false
 		}
-		add(n)
-		return true
+		var ns []int
+		for _, f := range strings.FieldsFunc(x.group(m, 1)+" "+x.group(m, 2), func(r rune) bool { return r < '0' || r > '9' }) {
+			n, ok := num(f)
+			if !ok {
+				return false
+			}
+			ns = append(ns, n)
+		}
+		for _, n := range ns {
+			add(n)
+		}
+		return len(ns) > 0
 	})
 	x.each(g.pipeDeep, func(m []int) bool {
 		n, ok := num(x.group(m, 1) + x.group(m, 2))
@@ -366,6 +391,7 @@ func (g *grammar) extractPipeline(x *parsed) {
 	x.each(g.pipeOn, func(m []int) bool {
 		if len(x.pipelines) == 0 {
 			add(16)
+			x.pipelinedNote = len(x.notes)
 			x.notes = append(x.notes, "“pipelined” was read as pipeline depth 16, the only depth above 1 that was measured")
 		}
 		return true
@@ -584,32 +610,19 @@ func (x *parsed) explicitModes() []string {
 	return out
 }
 
-// modesFor returns the mode phrases attached to one engine mention: a
-// phrase right before or after the engine's name, with no other engine in
-// between.
+// modesFor returns the mode phrases attached to one engine mention. Each
+// phrase belongs to at most one engine: the nearest on either side (by
+// words in between, three at most, with no list word such as "vs" or
+// "and" in the gap), the following one on a tie ("the realistic Redis
+// cluster").
 func (x *parsed) modesFor(engine string) []string {
-	var at mention
-	found := false
-	for _, e := range x.engines {
-		if e.value == engine {
-			at, found = e, true
-		}
-	}
-	if !found {
-		return nil
-	}
+	specific := slices.ContainsFunc(x.modes, func(m modeMention) bool { return m.specific })
 	var out []string
 	for _, m := range x.modes {
-		var gap string
-		switch {
-		case m.start >= at.end:
-			gap = x.text[at.end:m.start]
-		case m.end <= at.start:
-			gap = x.text[m.end:at.start]
-		default:
+		if specific && !m.specific {
 			continue
 		}
-		if len(strings.Fields(gap)) > 3 || strings.Contains(gap, " vs") || strings.Contains(gap, " and ") || strings.Contains(gap, " or ") || strings.Contains(gap, " than ") || strings.Contains(gap, ",") {
+		if x.modeOwner(m) != engine {
 			continue
 		}
 		for _, v := range m.modes {
@@ -617,6 +630,36 @@ func (x *parsed) modesFor(engine string) []string {
 		}
 	}
 	return out
+}
+
+// modeOwner returns the engine a mode phrase is written next to, or "".
+func (x *parsed) modeOwner(m modeMention) string {
+	owner, best := "", 4
+	for _, e := range x.engines {
+		var gap string
+		after := false
+		switch {
+		case m.start >= e.end:
+			gap = x.text[e.end:m.start]
+		case m.end <= e.start:
+			gap, after = x.text[m.end:e.start], true
+		default:
+			continue
+		}
+		n := len(strings.Fields(gap))
+		if n > 3 || strings.Contains(" "+gap+" ", " vs") || strings.Contains(gap, " and ") || strings.Contains(gap, " or ") ||
+			strings.Contains(gap, " than ") || strings.Contains(gap, ",") || strings.Contains(" "+gap+" ", " versus ") {
+			continue
+		}
+		lo, hi := min(e.end, m.end), max(e.start, m.start)
+		if slices.ContainsFunc(x.engines, func(o mention) bool { return o.value != e.value && o.start >= lo && o.end <= hi }) {
+			continue
+		}
+		if n < best || n == best && after {
+			owner, best = e.value, n
+		}
+	}
+	return owner
 }
 
 // hasKnobValue reports whether the question set any run knob.

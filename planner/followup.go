@@ -23,6 +23,10 @@ func (p *Planner) continues(x *parsed, text string, prev *Plan) bool {
 		return true
 	}
 	named := len(x.engines) > 0 || x.allEngines
+	if len(x.engines) == 1 && !x.allEngines && len(prev.Slots.Engines) > 0 && !slices.Contains(prev.Slots.Engines, x.engines[0].value) &&
+		(p.g.compare.MatchString(text) || p.g.multiple.MatchString(text)) && !p.g.scaling.MatchString(text) {
+		return true // "how many times faster than KeyDB?": one engine, compared with the thread's
+	}
 	if named {
 		// "Redis?" alone: an engine and nothing else.
 		return len(x.engines) > 0 && !x.allEngines && x.wordCount <= 3 && !x.hasKnobValue() && len(x.metrics) == 0 &&
@@ -112,6 +116,7 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 		// Setting the knob the thread was varying turns it into one value.
 		if (w.intent == IntentEffect || w.intent == IntentScaling) && cur.given(w.knob) && !(w.knob == slotCores && len(cur.cores) >= 2) {
 			w.intent, w.knob = IntentLookup, ""
+			w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotKnob })
 		}
 		switch {
 		case w.intent == IntentMemory && w.metric != "bytes_per_key" && cur.given(slotMetric):

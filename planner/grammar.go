@@ -42,8 +42,9 @@ type grammar struct {
 	injection, code, otherDB, pricing, programming, general                    *regexp.Regexp
 	coresTopic, ratioTopic, sessionTopic, domain                               *regexp.Regexp
 
-	claims   []claimRule
-	claimCue *regexp.Regexp
+	claims    []claimRule
+	claimCue  *regexp.Regexp
+	claimVCPU *regexp.Regexp // a claim's own hardware ("on 8 vCPUs")
 
 	// jsonObject finds the first {...} in a model's reply (models like to
 	// wrap JSON in prose or code fences); ratioShape is a SET:GET ratio.
@@ -74,11 +75,11 @@ func newGrammar() *grammar {
 
 		version: re(`\b(dragonfly\s*db|dragonflydb|dragonfly|redis|valkey|keydb|garnet)\s+(v(?:ersion)?\s*)?(\d+(?:\.\d+){0,2})(\.x)?\b`),
 
-		coresList:    re(`\b((?:from|between)\s+)?(\d+)((?:\s*(?:,|and|or|&|vs\.?|versus|to|-|/)\s*\d+)*)\s*-?\s*(?:physical\s+)?(cores?|c|cpu\s+cores?|cpus?|vcpus?|shards?|(?:server\s+|proactor\s+|worker\s+)?threads?)\b`),
+		coresList:    re(`\b((?:from|between)\s+)?(\d+)((?:\s*(?:,|and|or|&|vs\.?|versus|to|-|/)\s*\d+)*)\s*-?\s*(?:physical\s+)?(cores?|cors|c|cpu\s+cores?|cpus?|vcpus?|shards?|(?:server\s+|proactor\s+|worker\s+)?threads?)\b`),
 		coresThreads: re(`\b(?:server|proactor)[-_ ]?threads?\s*(?:=|:)?\s*(\d+)\b`),
 		coresAt:      re(`\bat\s+(\d+)\b`),
 
-		pipeNumber: re(`\bpipelin(?:e|es|ed|ing)\s*(?:depth|size|length|level)?\s*(?:=|:|of|at|to)?\s*(?:of\s+)?(\d+)\b`),
+		pipeNumber: re(`\bpipelin(?:e|es|ed|ing)\s*(?:depths?|sizes?|length|level)?\s*(?:=|:|of|at|to)?\s*(?:of\s+)?(\d+)((?:\s*(?:,|and|or|vs\.?|versus|/)\s*\d+)*)\b`),
 		pipeDeep:   re(`\b(\d+)\s*-?\s*(?:deep|depth)\b(?:\s*pipelin\w*)?|\bdepth\s*(?:of\s+|=\s*)?(\d+)\b`),
 		pipeFlag:   re(`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`),
 		pipeP:      re(`\bp(\d+)\b`),
@@ -116,12 +117,12 @@ func newGrammar() *grammar {
 			{re(`\bkb\s*/\s*s(?:ec)?\b|\bkb per sec\w*|\bkbps\b|\bbandwidth\b|\bmb\s*/\s*s(?:ec)?\b|\bgbps\b|\bnetwork (?:throughput|traffic|usage)\b|\bbytes per second\b|\bkb_per_sec\b`), "kb_per_sec"},
 			{re(`\bbytes?\s*(?:per|/|a)\s*key\b|\bbytes_per_key\b|\bmemory\b|\bram\b|\bused[_ ]memory\b|\bfootprint\b`), "bytes_per_key"},
 			{re(`\bfail[- ]?overs?\b|\boutages?\b|\bdown[- ]?time\b|\bsentinels?\b|\bunavailab\w*|\bpromot\w* (?:a )?replica\b`), "outage_s"},
-			{re(`\bops?\s*(?:/\s*s(?:ec)?\s*)?(?:per|/)\s*core\b|\bper[- ]core\b|\bcore efficiency\b|\befficiency per core\b|\bops_per_core\b`), "ops_per_core"},
+			{re(`\bthroughput per core\b|\bops?\s*(?:/\s*s(?:ec)?\s*)?(?:per|/)\s*core\b|\bper[- ]core\b|\bcore efficiency\b|\befficiency per core\b|\bops_per_core\b`), "ops_per_core"},
 			{re(`\bp\s*99\.9\b|\bp\s*999\b|\b99\.9(?:th)?\s*(?:%|percentile)?|\bthree nines\b|\bp99_9\b|\bp999_ms\b`), "p999_ms"},
 			{re(`\bp\s*99\b|\b99(?:th)?\s*(?:%|percentile)|\btail(?:[- ]?latenc\w*)?\b|\bworst[- ]case latency\b|\bp99_ms\b`), "p99_ms"},
 			{re(`\bp\s*50\b|\b50(?:th)?\s*percentile\b|\bmedian latency\b|\btypical latency\b|\bav(?:era)?ge? latency\b|\bmean latency\b|\blatenc(?:y|ies)\b|\bresponse times?\b|\bp50_ms\b`), "p50_ms"},
 			{re(`\bhit[- ]?(?:rate|ratio)s?\b|\bcache hits?\b|\bmiss(?:es|[- ]rate)?\b|\bhits\b|\bhit_rate\b`), "hit_rate"},
-			{re(`\bthroughput\b|\bops\s*/\s*s(?:ec)?\b|\bops per sec\w*|\boperations per sec\w*|\bqps\b|\brps\b|\btps\b|\breq(?:uest)?s?\s*(?:/|per)\s*s(?:ec\w*)?\b|\bqueries per sec\w*|\bops\b|\bspeed\b|\bfast(?:er|est)?\b|\bslow(?:er|est)?\b|\bperformance\b|\bperf\b|\bquick(?:er|est)?\b|\bpeak\b|\bhow many (?:ops|operations|requests)\b|\bops_per_sec\b`), "ops_per_sec"},
+			{re(`\bthroughput\b|\bthru-?put\b|\bops\s*/\s*s(?:ec)?\b|\bops per sec\w*|\boperations per sec\w*|\bqps\b|\brps\b|\btps\b|\breq(?:uest)?s?\s*(?:/|per)\s*s(?:ec\w*)?\b|\bqueries per sec\w*|\bops\b|\bspeed\b|\bfast(?:er|est)?\b|\bslow(?:er|est)?\b|\bperformance\b|\bperf\b|\bquick(?:er|est)?\b|\bpeak\b|\bhow many (?:ops|operations|requests)\b|\bops_per_sec\b`), "ops_per_sec"},
 		},
 
 		modeCeiling:    re(`\bcluster[- ]?sat(?:urated)?\b|\bsaturated\b|\bceiling\b|\bfully[- ]?driven\b|\bfully saturat\w*|\b1 (?:load )?(?:client|generator) per shard\b|\bclients? per shard\b|\bper[- ]shard (?:clients?|generators?|load)\b|\bmax(?:imum|ed)?[- ]?(?:out|driven)\b|\bdriven to (?:the )?(?:max|ceiling|limit)\b|\bbest[- ]case cluster\b|\bsat\b`),
@@ -145,7 +146,7 @@ func newGrammar() *grammar {
 		multiple:     re(`\bhow many times\b|\b\d+(?:\.\d+)?\s*x\b|\btimes (?:faster|slower|more|less|higher|lower|better|quicker)\b|\bhow much (?:faster|slower|better|more|higher|lower|quicker)\b|\bby (?:what|which) factor\b|\bmultiple\b|\bratio between\b|\bx faster\b`),
 		scaling:      re(`\bscal(?:e|es|ed|ing|ability|able)\b|\bas (?:the )?(?:core count|cores?|number of cores) (?:grows?|increases?|goes up|rises?)\b|\bmore cores\b|\badd(?:ing)? cores\b|\bcore counts?\b|\bnumber of cores\b|\bacross (?:core counts|cores|all cores)\b|\bover cores\b|\bfrom \d+ to \d+\b|\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|number of cores|point)\b|\bhow many cores\b|\bsweet spot\b|\bdiminishing returns\b|\bflatten\w*|\bplateau\w*|\bwall\b|\bgrow(?:s|th)? with cores\b|\bper core count\b|\bsurpass\w*`),
 		crossover:    re(`\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|point|number of cores)\b|\bsurpass\w*|\bwhen does .+ (?:beat|win|lead|overtake|pass)\b`),
-		effect:       re(`\beffects?\b|\bimpacts?\b|\baffects?\b|\bwhat (?:does|do|did|would) .+ do\b|\bhow (?:much )?(?:does|do|did) .+ (?:change|matter|help|hurt|affect|improve)\b|\bdoes .+ (?:matter|help|hurt)\b|\bwhat happens (?:with|when|if)\b|\bwith (?:vs\.?|versus|and|or) without\b|\binfluence\b|\bbenefits?\b|\bgain from\b|\bsensitiv\w*\b|\bdepends? on\b|\bchanges? (?:when|with|if)\b|\bmake a difference\b|\bdifference does\b|\bhow much (?:does|do) .+ (?:give|add|cost)\b`),
+		effect:       re(`\beffects?\b|\bimpacts?\b|\baffects?\b|\bwhat (?:does|do|did|would) .+ do\b|\bhow (?:much )?(?:does|do|did) .+ (?:change|matter|help|hurt|affect|improve)\b|\bdoes .+ (?:matter|help|hurt)\b|\bwhat happens (?:with|when|if|to)\b|\bwith (?:vs\.?|versus|and|or) without\b|\binfluence\b|\bbenefits?\b|\bgain from\b|\bsensitiv\w*\b|\bdepends? on\b|\bchanges? (?:when|with|if)\b|\bmake a difference\b|\bdifference does\b|\bhow much (?:does|do) .+ (?:give|add|cost)\b`),
 		why:          re(`^(?:and |but |so |ok )?(?:why|how come)\b|\bexplain (?:that|this|it|why)\b|\bwhy is that\b|\bwhat(?:'s| is) the reason\b`),
 		whyOnly:      re(`^(?:and |but |so |ok |okay )?(?:why|how come|why so|why is that|why is that so|explain(?: that| this| it)?|but why|and why|why\?|reason|the reason)\s*\??\s*$`),
 		followMarker: re(`^(?:and|what about|how about|what if|same|also|now|ok(?:ay)?|then|but|plus|with|without|at|in|for|only|just|instead|w/|w/o|same but|same for|what of|and for|and at|and with|and in|and the)\b`),
@@ -166,6 +167,7 @@ func newGrammar() *grammar {
 		claimCue: re(`\bclaims?\b|\bclaimed\b|\bsays?\b|\bsaid\b|\badvertis\w*|\bmarketing\b|\bvendor\b|\baccording to\b|\bis it true\b|\btrue that\b|\breally\b|\bdoes (?:it|that) hold\b|\bpromis\w*|\bbrag\w*|\bofficial(?:ly)?\b|\bwebsite\b|\bhomepage\b|\bblog\b|\bdocs?\b|\bpublished\b|\bsupposedly\b|\bstated?\b|\bquoted?\b`),
 	}
 	g.claims = newClaimRules()
+	g.claimVCPU = re(`\bvcpus?\b`)
 	g.jsonObject = re(`(?s)\{.*\}`)
 	g.ratioShape = re(`^\d{1,3}:\d{1,3}$`)
 	return g

@@ -92,6 +92,11 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return p.claimPlan(question, text, x, c), true
 	}
 
+	if prev != nil && p.g.defineLead.MatchString(text) {
+		if pl, ok := p.definePlan(question, text, x, false); ok {
+			return pl, true
+		}
+	}
 	var w want
 	if p.continues(x, text, prev) {
 		w = p.merge(x, text, prev)
@@ -272,7 +277,19 @@ func (p *Planner) defineOf(question, id, name string, x *parsed) Plan {
 // claimPlan checks a recorded claim: the claim entry plus, for claims about
 // throughput or latency, the runs that answer it under the defaults.
 func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan {
+	// The claim's own numbers ("40-shard", "pipeline 30", "8 vCPUs") are
+	// the claimant's setup, not the user's request: blank the claim's
+	// wording and read the rest.
+	blanked := c.re.ReplaceAllStringFunc(text, func(m string) string { return strings.Repeat(" ", len(m)) })
+	x = p.g.extract(blanked)
+	if p.g.claimVCPU.MatchString(text) {
+		x.cores, x.notes = nil, nil
+	}
+	text = blanked
 	w := p.fresh(x, text)
+	if !slices.ContainsFunc(x.modes, func(m modeMention) bool { return m.specific }) {
+		w.modes, w.modeFor = nil, nil // "a cluster beats Dragonfly" names no series
+	}
 	w.question = question
 	w.intent = IntentClaim
 	w.claimID = c.id
@@ -310,12 +327,6 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan 
 	w.metric = ""
 	if len(x.metrics) > 0 && x.metrics[0] != "bytes_per_key" && x.metrics[0] != "outage_s" {
 		w.metric = x.metrics[0]
-	}
-	// A claim's numbers (25x, 30-deep) are the vendor's, not a request:
-	// only knob values the question sets explicitly apart from the claim
-	// wording stay.
-	if c.id == "claim:dragonfly-pipeline30" {
-		w.pipelines = slices.DeleteFunc(w.pipelines, func(n int) bool { return n == 30 })
 	}
 	return p.measuredPlan(w)
 }

@@ -53,8 +53,8 @@ func (p *Planner) memoryPlan(w want) Plan {
 				reason = n.Reason
 			}
 			msg := engineName(e) + " has no bytes-per-key figure"
-			if reason != "" {
-				msg += ": " + strings.TrimSuffix(reason, ".")
+			if reason = strings.TrimSuffix(strings.TrimPrefix(reason, "never measured: "), "."); reason != "" {
+				msg += " (" + reason + ")"
 			}
 			unmeasured = append(unmeasured, msg)
 		}

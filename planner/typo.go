@@ -43,6 +43,14 @@ func protectedWords() map[string]bool {
 		"drivers": true, "effects": true, "impacts": true, "retain": true, "engine": true,
 		"engines": true, "median": true, "medium": true, "remedies": true, "sealing": true,
 		"ceilings": true, "second": true, "seconds": true, "records": true,
+		"lowest": true, "slowed": true, "flower": true, "father": true, "taster": true,
+		"easter": true, "foster": true, "scalar": true, "valves": true, "valuer": true,
+		"medial": true, "refine": true, "defile": true, "drives": true, "singer": true,
+		"singly": true, "dingle": true, "shingle": true, "clutter": true, "bluster": true,
+		"fluster": true, "verses": true, "closest": true, "largest": true, "longest": true,
+		"biggest": true, "highest": true, "fastest": true, "slowest": true, "tester": true,
+		"faster's": true, "impacted": true, "effected": true, "memos": true, "sessions": true,
+		"clusters": true, "instances": true, "processes": true, "pipelines": true,
 	}
 }
 

@@ -104,8 +104,11 @@ func (p *Planner) fresh(x *parsed, text string) want {
 		w.metric = x.metrics[0]
 	}
 	w.intent, w.knob, w.cued = p.classify(x, text, &w)
-	if w.intent == IntentScaling {
+	if w.intent == IntentScaling && len(w.engines) != 1 {
 		w.crossover = p.g.crossover.MatchString(text)
+	}
+	if w.knob == slotPipeline && x.pipelinedNote >= 0 {
+		w.notes = slices.Delete(w.notes, x.pipelinedNote, x.pipelinedNote+1)
 	}
 	if w.intent == IntentCompare || w.intent == IntentEffect {
 		w.multiple = p.g.multiple.MatchString(text)
@@ -157,6 +160,8 @@ func (p *Planner) classify(x *parsed, text string, w *want) (intent Intent, knob
 	}
 	effectWords := g.effect.MatchString(text)
 	switch {
+	case x.topics["multi"] && len(w.ratios) < 2:
+		return IntentEffect, slotRatio, true
 	case multiKnob != "":
 		return IntentEffect, multiKnob, true
 	case topicKnob != "" && (effectWords || len(w.engines) <= 1 && (g.compare.MatchString(text) || g.multiple.MatchString(text) || g.superlative.MatchString(text))):

@@ -19,7 +19,7 @@ func whyMissing(engine, mode, knob string, value any) string {
 		}
 	case "ratio":
 		if r, ok := value.(string); ok && (r == "mget10" || r == "mset10") && (mode == "cluster" || mode == "cluster-sat") {
-			return "multi-key commands across hash slots fail on a cluster (CROSSSLOT)"
+			return "multi-key commands across hash slots fail on a cluster with a CROSSSLOT error"
 		}
 		if mode == "cluster-sat" {
 			return "the fully driven ceiling was run only for SET:GET 1:10 and 1:1 at 100 B, and 1:10 at 1 KB"
@@ -37,7 +37,7 @@ func whyMissing(engine, mode, knob string, value any) string {
 	case "failover":
 		switch engine {
 		case "garnet":
-			return "Garnet does not speak Redis Sentinel (its HA is its own cluster-mode replication)"
+			return "Garnet does not speak Redis Sentinel; its HA is its own cluster-mode replication"
 		case "keydb":
 			return "KeyDB was not tested in the failover lab"
 		}
