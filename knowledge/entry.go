@@ -145,7 +145,7 @@ func (b *Base) buildEntries() {
 	for _, t := range b.terms {
 		var d doc
 		d.para(t.Definition)
-		d.field("Why it moves the numbers", t.Why)
+		d.field("Effect on the results", t.Why)
 		d.field("In this benchmark", t.ValueHere)
 		if len(t.Aliases) > 0 {
 			d.field("Also called", strings.Join(t.Aliases, ", "))
@@ -257,11 +257,11 @@ func engineGist(e Engine) string {
 func engineText(e Engine) string {
 	var d doc
 	d.para(engineGist(e))
-	cluster := "no — one process uses every core it is given"
+	scaling := "a single process spreads over all the cores it is given"
 	if e.NeedsCluster {
-		cluster = "yes — it runs as a cluster with one shard per core"
+		scaling = "one process executes on one core, so it was run as a cluster with a shard per core"
 	}
-	d.field("Needs a cluster to use many cores", cluster)
+	d.field("Scaling", scaling)
 	d.field("Modes measured", strings.Join(e.Modes, ", "))
 	d.field("Licence", e.Licence)
 	d.bullets("Configuration", e.Config)
@@ -280,7 +280,7 @@ func engineText(e Engine) string {
 
 func (b *Base) engineSummary() Entry {
 	var rows []string
-	rows = append(rows, "| Engine | Vendor | Version | Threading | Cluster for many cores | Modes | Session | Bytes/key |", "|---|---|---|---|---|---|---|---|")
+	rows = append(rows, "| Engine | Session | Version | Modes in the runs | Bytes per key | Shards needed | Threads | Maker |", "|---|---|---|---|---|---|---|---|")
 	var srcs []Source
 	for _, e := range b.engines {
 		bpk := "not measured"
@@ -290,11 +290,11 @@ func (b *Base) engineSummary() Entry {
 				bpk += " (quoted, not measured here)"
 			}
 		}
-		yes := "no"
+		shards := "none: one process"
 		if e.NeedsCluster {
-			yes = "yes"
+			shards = "one per core"
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %d | %s |", e.Name, e.Vendor, e.Version, e.Threading, yes, strings.Join(e.Modes, ", "), e.Session, bpk))
+		rows = append(rows, fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %s | %s |", e.Name, e.Session, e.Version, strings.Join(e.Modes, " / "), bpk, shards, e.Threading, e.Vendor))
 		srcs = append(srcs, e.Sources...)
 	}
 	srcs = dedupeSources(srcs)
@@ -325,9 +325,9 @@ func dedupeSources(ss []Source) []Source {
 func memoryText(t MemoryTable) string {
 	var d doc
 	d.para(fmt.Sprintf("%s. %s keys × %d B values per engine; bytes per key = %s.", t.Title, exactNumber(float64(t.Keys)), t.ValueBytes, t.Method))
-	rows := []string{"| Engine | used_memory (bytes) | bytes/key | keys |", "|---|---:|---:|---:|"}
+	rows := []string{"| Engine | Bytes per key | Memory after loading (bytes) | Distinct keys |", "|---|---:|---:|---:|"}
 	for _, r := range t.Rows {
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", engineTitle(r.Engine), exactNumber(float64(r.UsedMemory)), trimFloat(r.BytesPerKey, 1), exactNumber(float64(r.Keys))))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", engineTitle(r.Engine), trimFloat(r.BytesPerKey, 1), exactNumber(float64(r.UsedMemory)), exactNumber(float64(r.Keys))))
 	}
 	d.para(strings.Join(rows, "\n"))
 	var quoted []string

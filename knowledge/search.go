@@ -26,6 +26,7 @@ type searchIndex struct {
 
 type indexedDoc struct {
 	entry  *Entry
+	exact  map[string]bool // alias keys of the id slug, the title and the aliases
 	strong []string // id slug, title, aliases
 	body   []string
 	tf     map[string]int
@@ -64,10 +65,13 @@ func newSearchIndex(entries []Entry) *searchIndex {
 	ix := &searchIndex{df: map[string]int{}}
 	for i := range entries {
 		e := &entries[i]
-		_, slug, _ := strings.Cut(e.ID, ":")
-		strong := tokens(slug + " " + e.Title + " " + strings.Join(e.Aliases, " "))
+		kind, slug, _ := strings.Cut(e.ID, ":")
+		strong := tokens(kind + " " + slug + " " + e.Title + " " + strings.Join(e.Aliases, " "))
 		body := tokens(e.Text)
-		d := indexedDoc{entry: e, strong: strong, body: body, tf: map[string]int{}, strTF: map[string]int{}}
+		d := indexedDoc{entry: e, strong: strong, body: body, tf: map[string]int{}, strTF: map[string]int{}, exact: map[string]bool{}}
+		for _, name := range append([]string{slug, e.Title, parenthetic.ReplaceAllString(e.Title, "")}, e.Aliases...) {
+			d.exact[aliasKey(name)] = true
+		}
 		seen := map[string]bool{}
 		for _, w := range body {
 			d.tf[w]++
@@ -94,6 +98,7 @@ func (b *Base) Search(query string) []Hit {
 	}
 	ix := b.index
 	n := float64(len(ix.docs))
+	qKey := aliasKey(cleanQuery(query))
 	var hits []Hit
 	for _, d := range ix.docs {
 		score, matched := 0.0, 0
@@ -126,6 +131,9 @@ func (b *Base) Search(query string) []Hit {
 			}
 		}
 		score *= float64(matched) / float64(len(q))
+		if d.exact[qKey] {
+			score *= 2 // the query is the entry's name, an alias or its id
+		}
 		hits = append(hits, Hit{ID: d.entry.ID, Kind: d.entry.Kind, Title: d.entry.Title, Gist: d.entry.Gist, Score: math.Round(score*1000) / 1000})
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
