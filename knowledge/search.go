@@ -27,7 +27,7 @@ type searchIndex struct {
 type indexedDoc struct {
 	entry  *Entry
 	exact  map[string]bool // alias keys of the id slug, the title and the aliases
-	strong []string // id slug, title, aliases
+	strong []string        // id slug, title, aliases
 	body   []string
 	tf     map[string]int
 	strTF  map[string]int
