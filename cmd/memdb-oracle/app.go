@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
 )
 
 // app holds what commands share: configuration, I/O and the lazily opened
@@ -21,6 +22,7 @@ type app struct {
 	closers []func() error
 
 	st *analytics.Store // opened once by store() (app_store.go)
+	kb *knowledge.Base  // loaded once by knowledge() (app_knowledge.go)
 }
 
 func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) *app {
