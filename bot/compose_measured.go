@@ -58,7 +58,7 @@ func (b *Bot) composeMeasured(ctx context.Context, p planner.Plan) (Answer, erro
 	} else {
 		a.Table = rowsTable(rows, metric, false)
 	}
-	a.PlainWords = plain
+	a.PlainWords = capitalise(plain)
 	a.Chart = chartFor(p, rows)
 	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termsFor(rows, metric), 3)
 	s.rows(rows)
@@ -148,9 +148,17 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 			formatMetric(metric, vlo, lo.Floor && metric == "ops_per_sec"), rowLabel(lo, varying),
 			formatMetric(metric, vhi, hi.Floor && metric == "ops_per_sec"), rowLabel(hi, varying))
 	}
-	best := rankRows(rows, metric, "")[0]
-	v, _ := best.Metric(metric)
-	return headline, plainFor(best, metric, v)
+	// Plain words describe what an application sees: the first series that
+	// is not the fully driven ceiling.
+	r := rows[0]
+	for _, x := range rows {
+		if x.Mode != "cluster-sat" {
+			r = x
+			break
+		}
+	}
+	v, _ := r.Metric(metric)
+	return headline, plainFor(r, metric, v)
 }
 
 // plainFor is the newcomer's line for one row and metric.

@@ -2,7 +2,10 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
@@ -55,6 +58,44 @@ func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error)
 		b.applyCaveatsAndTerms(&a, s, caveatsFor(nearest, planMetric(p)), nil, 0)
 		s.rows(nearest)
 	}
+	switch p.Slots.Metric {
+	case "bytes_per_key":
+		a.Body = append(a.Body, b.memoryNearest(s))
+	case "outage_s":
+		a.Body = append(a.Body, b.failoverNearest(s))
+	}
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// memoryNearest lists the engines the memory table did measure, for a
+// bytes-per-key question about one it did not.
+func (b *Bot) memoryNearest(s *sourcer) string {
+	t := b.cfg.Knowledge.MemoryTable()
+	s.entry(t.ID)
+	s.entry("caveat:no-memory")
+	var parts []string
+	for _, r := range t.Rows {
+		parts = append(parts, EngineName(r.Engine)+" "+formatExact(r.BytesPerKey))
+	}
+	return fmt.Sprintf("Measured instead (bytes per key, %s keys of %s values): %s.", formatExact(float64(t.Keys)),
+		formatValueBytes(t.ValueBytes), strings.Join(parts, "; "))
+}
+
+// failoverNearest lists what the failover lab did measure.
+func (b *Bot) failoverNearest(s *sourcer) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, t := range []knowledge.FailoverTable{b.cfg.Knowledge.FailoverSweep(), b.cfg.Knowledge.FailoverEngines()} {
+		s.entry(t.ID)
+		for _, g := range t.Groups {
+			k := fmt.Sprint(g.Engine, g.DownAfterMs)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
+		}
+	}
+	return "Measured instead (Sentinel failover outage, median of the kills): " + strings.Join(parts, "; ") + "."
 }

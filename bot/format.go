@@ -22,9 +22,9 @@ func formatOpsShort(v float64) string {
 	}
 }
 
-// FormatMs renders a latency in milliseconds for prose: two decimals below
-// 1 ms (0.78), three from 1 to 10 ms (4.847), one from 10 ms (35.2), whole
-// numbers from 100 ms. Tables use formatMsExact.
+// FormatMs renders a latency in milliseconds: two decimals below 1 ms
+// (0.78), three from 1 to 10 ms (4.847), one from 10 ms (35.2, 138.2).
+// Exact values are in the JSON rows.
 func FormatMs(v float64) string { return formatMsShort(v) + " ms" }
 
 func formatMsShort(v float64) string {
@@ -33,10 +33,8 @@ func formatMsShort(v float64) string {
 		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
 	case v < 10:
 		return trimZeros(strconv.FormatFloat(v, 'f', 3, 64))
-	case v < 100:
-		return trimZeros(strconv.FormatFloat(v, 'f', 1, 64))
 	default:
-		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+		return trimZeros(strconv.FormatFloat(v, 'f', 1, 64))
 	}
 }
 

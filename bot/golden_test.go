@@ -158,14 +158,18 @@ func checkKindRules(t *testing.T, a bot.Answer, md string) {
 }
 
 // TestHelpExamplesAreAnsweredNotRefused runs every example the help answer
-// offers through the bot.
+// and the "not understood" answer offer through the bot.
 func TestHelpExamplesAreAnsweredNotRefused(t *testing.T) {
 	env := bottest.NewEnv(t, nil)
 	help := env.Ask(t, "", "help")
 	if help.Kind != bot.KindHelp || len(help.Examples) == 0 {
 		t.Fatalf("help answer = %+v", help)
 	}
-	for _, q := range help.Examples {
+	clarify := env.Ask(t, "", "blorp zzz")
+	if clarify.Kind != bot.KindClarify || len(clarify.Examples) == 0 {
+		t.Fatalf("not-understood answer = %+v", clarify)
+	}
+	for _, q := range append(help.Examples, clarify.Examples...) {
 		t.Run(q, func(t *testing.T) {
 			a := env.Ask(t, "", q)
 			switch a.Kind {
