@@ -236,7 +236,7 @@ func provenanceText(p string) string {
 
 func claimText(c Claim) string {
 	var d doc
-	d.para(fmt.Sprintf("**Claim (%s, %s):** %s", c.Claimant, c.Kind, c.Statement))
+	d.para(fmt.Sprintf("**Claim — %s:** %s", c.Claimant, c.Statement))
 	d.field("Claimant's setup", c.Setup)
 	d.field("Claimant's numbers", c.Numbers)
 	d.field("Provenance", c.Provenance)

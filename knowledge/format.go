@@ -100,22 +100,28 @@ func isFloor(metric string, k analytics.CellKey) bool {
 // series "4c 2.0M · 8c 3.7M · … ops/s". Garnet throughput is written as a
 // floor ("at least …, client-limited").
 func formatMeasure(m *Measure, exact bool) string {
-	var s string
+	floor := m.FromRuns() && isFloor(m.Metric, m.Cell.CellKey)
 	if m.Across == "cores" {
 		parts := make([]string, 0, len(m.Series))
 		for _, c := range m.Series {
 			v, _ := c.Metric(m.Metric)
 			full := formatValue(m.Metric, v, exact)
 			num, _, _ := strings.Cut(full, " ")
+			if floor {
+				num = "≥" + num
+			}
 			parts = append(parts, fmt.Sprintf("%dc %s", c.Cores, num))
 		}
 		full := formatValue(m.Metric, m.Value, exact)
 		_, unit, _ := strings.Cut(full, " ")
-		s = strings.Join(parts, " · ") + " " + unit
-	} else {
-		s = formatValue(m.Metric, m.Value, exact)
+		s := strings.Join(parts, " · ") + " " + unit
+		if floor {
+			s += " (floors: client-limited)"
+		}
+		return s
 	}
-	if m.FromRuns() && isFloor(m.Metric, m.Cell.CellKey) {
+	s := formatValue(m.Metric, m.Value, exact)
+	if floor {
 		s = "at least " + s + " (client-limited)"
 	}
 	return s
