@@ -14,7 +14,7 @@ func claimAnswer() bot.Answer {
 		Claim: &bot.ClaimContext{
 			ID:        "claim:dragonfly-25x",
 			Claimant:  "Dragonfly",
-			Statement: "25x more QPS than Redis",
+			Statement: "“25x more QPS than Redis”",
 			Setup:     "one multi-threaded Dragonfly process against **one single-threaded Redis process**, GET workload, AWS c6gn.16xlarge (ARM, 64 vCPU)",
 			URL:       "https://www.dragonflydb.io/docs/getting-started/benchmark",
 			Measured:  "Dragonfly 15.5M ops/s; Redis Cluster realistic 4.6M (3.4×); fully driven ceiling 40.6M (Dragonfly at 38%, the ceiling 2.6× ahead)",

@@ -107,7 +107,6 @@ func (b *fakeBot) messages() []bot.Message {
 type harness struct {
 	t      *testing.T
 	slack  *fakeSlack
-	bot    *fakeBot
 	store  *memStore
 	a      *Adapter
 	srv    *httptest.Server
@@ -136,9 +135,9 @@ func (s *sleepLog) all() []time.Duration {
 
 type harnessOption func(*Config)
 
-func newHarness(t *testing.T, fs *fakeSlack, store *memStore, fb *fakeBot, opts ...harnessOption) *harness {
+func newHarness(t *testing.T, fs *fakeSlack, store *memStore, fb Handler, opts ...harnessOption) *harness {
 	t.Helper()
-	h := &harness{t: t, slack: fs, bot: fb, store: store, sleeps: &sleepLog{}, logs: &bytes.Buffer{}}
+	h := &harness{t: t, slack: fs, store: store, sleeps: &sleepLog{}, logs: &bytes.Buffer{}}
 	cfg := Config{
 		BotToken:      NewSecret(testBotToken),
 		SigningSecret: NewSecret(testSecret),

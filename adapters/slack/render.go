@@ -267,7 +267,7 @@ func (b *builder) claim(c bot.ClaimContext) {
 	if c.Claimant != "" {
 		who = "The claim — " + escape(c.Claimant) + "'s statement"
 	}
-	text := "*" + who + ", not measured here:* “" + mrkdwnText(c.Statement) + "”"
+	text := "*" + who + ", not measured here:* " + mrkdwnText(c.Statement)
 	if c.Setup != "" {
 		text += "\n*Their setup:* " + mrkdwnText(c.Setup)
 	}
