@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -55,10 +56,7 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 	rows = dedupeRows(append(planRows, rows...))
 	sortRows(rows)
 	metric := claimMetric(c, p)
-	engines := p.Slots.Engines
-	if len(engines) == 0 {
-		engines = c.Engines
-	}
+	engines := claimEngines(c, p, headRows)
 
 	a := Answer{Kind: KindClaim, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
 	a.Claim = &ClaimContext{
@@ -134,6 +132,20 @@ func claimMetric(c knowledge.Claim, p planner.Plan) string {
 		}
 	}
 	return planMetric(p)
+}
+
+// claimEngines orders the engines a claim answer compares: the claim's
+// own engine first when the rows have it, then the question's engines,
+// then the claim's others.
+func claimEngines(c knowledge.Claim, p planner.Plan, rows []Row) []string {
+	var out []string
+	if len(c.Engines) > 0 && slices.ContainsFunc(rows, func(r Row) bool { return r.Engine == c.Engines[0] }) {
+		out = append(out, c.Engines[0])
+	}
+	for _, e := range append(slices.Clone(p.Slots.Engines), c.Engines...) {
+		out = addUnique(out, e)
+	}
+	return out
 }
 
 // claimSubject is the row of the engine the claim is about (the first

@@ -277,7 +277,11 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 					if fl(r) {
 						atLeast = "at least "
 					}
-					headline += fmt.Sprintf(", %s%s %s (%s)", atLeast, FormatRatio(v/v2), rowLabel(ordinary[1], varying), formatMetric(metric, v2, fl(ordinary[1])))
+					mult := atLeast + FormatRatio(v/v2)
+					if FormatRatio(v/v2) == "1.0×" {
+						mult = "about the same as"
+					}
+					headline += fmt.Sprintf(", %s %s (%s)", mult, rowLabel(ordinary[1], varying), formatMetric(metric, v2, fl(ordinary[1])))
 				}
 			}
 			headline += "."

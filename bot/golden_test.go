@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -107,7 +108,7 @@ func TestGoldenAnswers(t *testing.T) {
 				return
 			}
 			if md != c.want {
-				t.Errorf("answer differs from %s (run with -update after review)\n--- got\n%s\n--- want\n%s", c.path, md, c.want)
+				t.Errorf("answer differs from %s (run with -update after review)\n%s", c.path, firstDifference(md, c.want))
 			}
 		})
 	}
@@ -179,4 +180,23 @@ func TestHelpExamplesAreAnsweredNotRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// firstDifference shows the first line where got and want part, with a
+// little context.
+func firstDifference(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d\n--- got\n%s\n--- want\n%s", i+1, gl, wl)
+		}
+	}
+	return ""
 }
