@@ -52,10 +52,10 @@ func NewChat(h Handler, opts ChatOptions) *Chat {
 }
 
 const chatCommands = `Commands:
-  /new    start a new thread (forget the previous questions)
-  /help   this list and example questions
-  /history the questions asked in this thread
-  /quit   end the session (end of input does too)
+  /new      start a new thread (forget the previous questions)
+  /help     this list and example questions
+  /history  the questions asked in this thread
+  /quit     end the session (end of input does too)
 Anything else is a question; follow-ups such as "what about valkey?" use the thread's context.`
 
 // Run reads questions line by line from in and writes answers to out until

@@ -1,9 +1,82 @@
 package main
 
-import "errors"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
 
-// askCmd is a placeholder until its owner builds it.
-type askCmd struct{}
+	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
+	cliadapter "github.com/memdb-oracle/memdb-oracle/adapters/cli"
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
 
-// Run reports that the command is not built yet.
-func (askCmd) Run(*app) error { return errors.New("ask: not built yet") }
+// askCmd answers one question.
+type askCmd struct {
+	JSON     bool     `name:"json" help:"Print the answer as one JSON object (kind, interpretation, text, filters, rows, nearest, run_ids, sources)."`
+	Thread   string   `name:"thread" placeholder:"ID" help:"Keep follow-up context across calls under this thread id (stored in the data directory)."`
+	Chart    string   `name:"chart" placeholder:"FILE.png" type:"path" help:"Also write the answer's chart as a PNG image (when the answer has one)."`
+	Question []string `arg:"" name:"question" help:"The question; quote it or give it as several words."`
+}
+
+// errInternalAnswer is returned after an internal-error answer was printed,
+// so the exit status says something went wrong.
+var errInternalAnswer = errors.New("answering failed with an internal error (printed above; details with -v)")
+
+// Run answers the question and prints it. Every kind of answer, refusals
+// included, exits 0; only usage and internal errors do not.
+func (c askCmd) Run(a *app) error {
+	q := strings.TrimSpace(strings.Join(c.Question, " "))
+	if q == "" {
+		return usageError{errors.New("ask: the question is empty")}
+	}
+	b, err := a.bot()
+	if err != nil {
+		return err
+	}
+	ans := b.Handle(a.ctx, cliMessage(c.Thread, q))
+	if c.JSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(bot.JSON(ans)); err != nil {
+			return fmt.Errorf("writing the answer: %w", err)
+		}
+	} else if _, err := fmt.Fprint(a.stdout, cliadapter.Text(ans)); err != nil {
+		return fmt.Errorf("writing the answer: %w", err)
+	}
+	if ans.Kind == bot.KindError {
+		return errInternalAnswer
+	}
+	if c.Chart != "" {
+		return writeChart(a, ans, c.Chart)
+	}
+	return nil
+}
+
+// writeChart renders the answer's chart to path. An answer without a chart
+// is not an error: stderr says so and nothing is written.
+func writeChart(a *app, ans bot.Answer, path string) error {
+	if ans.Chart == nil {
+		fmt.Fprintf(a.stderr, "this answer has no chart; %s was not written\n", path)
+		return nil
+	}
+	png, err := chart.Render(*ans.Chart)
+	if err != nil {
+		return fmt.Errorf("drawing the chart: %w", err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		return fmt.Errorf("writing the chart: %w", err)
+	}
+	fmt.Fprintf(a.stderr, "chart written to %s\n", path)
+	return nil
+}
+
+// cliMessage is a question from the local terminal: no user or channel, so
+// no rate limit applies. ask and chat share the platform, so a thread id
+// means the same conversation in both.
+func cliMessage(thread, text string) bot.Message {
+	return bot.Message{Platform: "cli", Thread: thread, Text: text, Received: time.Now()}
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // config is everything the program reads from flags and environment, read
@@ -12,6 +14,11 @@ type config struct {
 	DataDir string
 	Verbose bool
 	Getenv  func(string) string
+
+	// HTTPAddr is where serve listens (serve --http-addr, MEMDB_ORACLE_HTTP_ADDR).
+	HTTPAddr string
+	// Limits are the rate limits per user and channel (MEMDB_ORACLE_RATE_*).
+	Limits bot.Limits
 }
 
 func loadConfig(c cli, getenv func(string) string) (config, error) {
@@ -34,6 +41,10 @@ func loadConfig(c cli, getenv func(string) string) (config, error) {
 			base = filepath.Join(home, ".local", "share")
 		}
 		cfg.DataDir = filepath.Join(base, "memdb-oracle")
+	}
+	var err error
+	if cfg.HTTPAddr, cfg.Limits, err = loadServeConfig(c, getenv); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+func TestRunAll(t *testing.T) {
+	boom := errors.New("socket closed")
+	t.Run("the first failure stops the others and is returned", func(t *testing.T) {
+		stopped := make(chan struct{})
+		err := runAll(t.Context(), []serveRunner{
+			{"waits", func(ctx context.Context) error { <-ctx.Done(); close(stopped); return ctx.Err() }},
+			{"fails", func(context.Context) error { return boom }},
+		}, slog.New(slog.DiscardHandler))
+		if !errors.Is(err, boom) || !strings.Contains(err.Error(), "fails:") {
+			t.Errorf("runAll returned %v, want the failure named by its runner", err)
+		}
+		<-stopped
+	})
+	t.Run("an interrupt stops every runner and is not an error", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		started := make(chan struct{}, 2)
+		done := make(chan error, 1)
+		wait := func(ctx context.Context) error { started <- struct{}{}; <-ctx.Done(); return nil }
+		go func() { done <- runAll(ctx, []serveRunner{{"a", wait}, {"b", wait}}, slog.New(slog.DiscardHandler)) }()
+		<-started
+		<-started
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("runAll returned %v after an interrupt, want nil", err)
+		}
+	})
+	t.Run("a runner that finishes early leaves the others running", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		finished := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- runAll(ctx, []serveRunner{
+				{"once", func(context.Context) error { close(finished); return nil }},
+				{"long", func(ctx context.Context) error { <-ctx.Done(); return nil }},
+			}, slog.New(slog.DiscardHandler))
+		}()
+		<-finished
+		select {
+		case err := <-done:
+			t.Fatalf("runAll returned %v when one runner finished", err)
+		default:
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("runAll: %v", err)
+		}
+	})
+}
+
+func TestLoadServeConfig(t *testing.T) {
+	tests := []struct {
+		name     string
+		flag     string
+		env      map[string]string
+		wantAddr string
+		want     func(bot.Limits) bot.Limits
+		wantErr  string
+	}{
+		{name: "defaults are loopback and the bot's default limits", wantAddr: defaultHTTPAddr, want: func(l bot.Limits) bot.Limits { return l }},
+		{name: "the environment sets the address", env: map[string]string{"MEMDB_ORACLE_HTTP_ADDR": ":9000"}, wantAddr: ":9000", want: func(l bot.Limits) bot.Limits { return l }},
+		{name: "the flag wins over the environment", flag: "127.0.0.1:1", env: map[string]string{"MEMDB_ORACLE_HTTP_ADDR": ":9000"}, wantAddr: "127.0.0.1:1", want: func(l bot.Limits) bot.Limits { return l }},
+		{
+			name: "each limit can be overridden and 0 switches it off",
+			env: map[string]string{
+				"MEMDB_ORACLE_RATE_USER_PER_MINUTE": "2.5", "MEMDB_ORACLE_RATE_USER_BURST": "3", "MEMDB_ORACLE_RATE_USER_DAILY": "0",
+				"MEMDB_ORACLE_RATE_CHANNEL_PER_MINUTE": "0", "MEMDB_ORACLE_RATE_CHANNEL_BURST": "7", "MEMDB_ORACLE_RATE_CHANNEL_DAILY": "9",
+			},
+			wantAddr: defaultHTTPAddr,
+			want: func(bot.Limits) bot.Limits {
+				return bot.Limits{UserPerMinute: 2.5, UserBurst: 3, UserDaily: 0, ChannelPerMinute: 0, ChannelBurst: 7, ChannelDaily: 9}
+			},
+		},
+		{name: "a negative limit is refused by name", env: map[string]string{"MEMDB_ORACLE_RATE_USER_DAILY": "-1"}, wantErr: "MEMDB_ORACLE_RATE_USER_DAILY"},
+		{name: "a non-number is refused by name", env: map[string]string{"MEMDB_ORACLE_RATE_CHANNEL_PER_MINUTE": "lots"}, wantErr: "MEMDB_ORACLE_RATE_CHANNEL_PER_MINUTE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c cli
+			c.Serve.HTTPAddr = tt.flag
+			addr, limits, err := loadServeConfig(c, func(k string) string { return tt.env[k] })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err %v, want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if addr != tt.wantAddr {
+				t.Errorf("addr %q, want %q", addr, tt.wantAddr)
+			}
+			if want := tt.want(bot.DefaultLimits()); limits != want {
+				t.Errorf("limits %+v, want %+v", limits, want)
+			}
+		})
+	}
+}
