@@ -251,7 +251,7 @@ func claimText(c Claim) string {
 }
 
 func engineGist(e Engine) string {
-	return fmt.Sprintf("%s %s (%s), session %d: %s.", e.Name, e.Version, e.Vendor, e.Session, e.Threading)
+	return fmt.Sprintf("%s %s, by %s, measured in session %d: %s.", e.Name, e.Version, e.Vendor, e.Session, e.Threading)
 }
 
 func engineText(e Engine) string {
@@ -324,7 +324,7 @@ func dedupeSources(ss []Source) []Source {
 
 func memoryText(t MemoryTable) string {
 	var d doc
-	d.para(fmt.Sprintf("%s. %s keys × %d B values per engine; bytes per key = %s.", t.Title, exactNumber(float64(t.Keys)), t.ValueBytes, t.Method))
+	d.para(fmt.Sprintf("%s. %s keys × %d B values per engine; bytes per key = %s.", t.Title, exactNumber(float64(t.Keys)), t.ValueBytes, strings.TrimPrefix(t.Method, "bytes/key = ")))
 	rows := []string{"| Engine | Bytes per key | Memory after loading (bytes) | Distinct keys |", "|---|---:|---:|---:|"}
 	for _, r := range t.Rows {
 		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", engineTitle(r.Engine), trimFloat(r.BytesPerKey, 1), exactNumber(float64(r.UsedMemory)), exactNumber(float64(r.Keys))))
