@@ -139,10 +139,9 @@ func (api *API) ask(w http.ResponseWriter, r *http.Request) {
 // decode reads and checks the body; a non-empty reason is the user-facing
 // explanation of a 4xx status.
 func (api *API) decode(w http.ResponseWriter, r *http.Request) (AskRequest, int, string) {
+	// The body is read as JSON whatever its Content-Type says, so that
+	// `curl -d '{"question": "..."}'` (form-encoded by default) works.
 	var req AskRequest
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return req, http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q is not supported; send application/json", ct)
-	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, api.opts.MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {

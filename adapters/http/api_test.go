@@ -157,8 +157,9 @@ func TestAskStatusAndReasons(t *testing.T) {
 		{"two JSON values are 400", "application/json", `{"question":"a"} {"question":"b"}`, 400, `more than one JSON value`},
 		{"a too long thread id is 400", "application/json", `{"question":"a","thread":"` + strings.Repeat("t", 129) + `"}`, 400, `"thread\" is longer than 128 bytes`},
 		{"a body over the cap is 413", "application/json", `{"question":"` + strings.Repeat("x", 300) + `"}`, 413, `larger than 256 bytes`},
-		{"a non-JSON content type is 415", "text/plain", `question`, 415, `send application/json`},
-		{"no content type is accepted as JSON", "", `{"question":"Dragonfly"}`, 200, `"kind":"answer"`},
+		{"a body that is not JSON is 400 whatever its content type", "text/plain", `question`, 400, `not valid JSON`},
+		{"curl's default form content type is read as JSON", "application/x-www-form-urlencoded", `{"question":"Dragonfly"}`, 200, `"kind":"answer"`},
+		{"no content type is read as JSON", "", `{"question":"Dragonfly"}`, 200, `"kind":"answer"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
