@@ -23,12 +23,15 @@ var HelpExamples = []string{
 // scopeLine says what the bot covers, without a single digit.
 const scopeLine = "I answer only from measured benchmark runs of Redis, Valkey, Dragonfly, KeyDB and Garnet: throughput, latency percentiles and hit rate, and how they change with cores, value size, pipelining and the read/write mix; memory per key; Redis Sentinel failover outages; the vendor and third-party claims about these engines; and the glossary of benchmark terms."
 
+// insteadLine follows the planner's reason for a refusal.
+const insteadLine = "What I can answer instead: the measured throughput, latency and hit rate of Redis, Valkey, Dragonfly, KeyDB and Garnet and how these change with cores, value size, pipelining and the read/write mix; memory per key; Sentinel failover outages; vendor claims; and the glossary."
+
 // composeOutOfScope declines in one short paragraph with no numbers: the
 // planner's reason (when it has no digits), then what the bot covers.
 func composeOutOfScope(p planner.Plan) Answer {
 	para := scopeLine
 	if r := strings.TrimSpace(p.Refusal); r != "" && !strings.ContainsAny(r, "0123456789") {
-		para = ensureStop(r) + " " + para
+		para = ensureStop(r) + " " + insteadLine
 	}
 	return Answer{Kind: KindOutOfScope, Rows: []Row{}, Nearest: []Row{},
 		Headline: "That is outside what I can answer truthfully.",
