@@ -260,7 +260,11 @@ func claimPlain(engines []string, rows []Row, metric string) string {
 		if !okv || v == 0 || lowerIsBetter(metric) || len(engines) > 1 && r.Engine != engines[1] {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("about %s the work of %s", FormatRatio(sv/v), plainSeries(r)))
+		about := "about"
+		if subj.Floor && metric == "ops_per_sec" && sv/v >= 1 {
+			about = "at least"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s the work of %s", about, FormatRatio(sv/v), plainSeries(r)))
 	}
 	if len(parts) == 0 {
 		return capitalise(plainFor(subj, metric, sv)) + tail

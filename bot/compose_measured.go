@@ -172,6 +172,8 @@ func plainFor(r Row, metric string, v float64) string {
 		return fmt.Sprintf("all but one in a thousand requests to %s were answered within %s, timed at the client.", plainSeries(r), FormatMs(v))
 	case "hit_rate":
 		return fmt.Sprintf("%s of reads to %s found their key.", formatHitRate(v), plainSeries(r))
+	case "kb_per_sec":
+		return fmt.Sprintf("%s moved about %s KB of data a second between client and server.", capitalise(plainSeries(r)), formatOpsShort(v))
 	}
 	batch := "one request at a time per connection"
 	if r.Pipeline > 1 {
@@ -181,7 +183,27 @@ func plainFor(r Row, metric string, v float64) string {
 	if r.Floor {
 		floor = " at least"
 	}
-	return fmt.Sprintf("%s handled%s %s of small reads and writes, with %s.", capitalise(plainSeries(r)), floor, formatOps(v), batch)
+	if metric == "ops_per_core" {
+		return fmt.Sprintf("each core given to %s handled%s %s of %s, with %s.", plainSeries(r), floor, formatOps(v), plainWork(r), batch)
+	}
+	return fmt.Sprintf("%s handled%s %s of %s, with %s.", capitalise(plainSeries(r)), floor, formatOps(v), plainWork(r), batch)
+}
+
+// plainWork names what one operation of the row's workload is.
+func plainWork(r Row) string {
+	size := "small"
+	if r.ValueBytes >= 1024 {
+		size = formatValueBytes(r.ValueBytes)
+	}
+	switch r.Ratio {
+	case "mget10":
+		return "MGET commands (10 keys per command)"
+	case "mset10":
+		return "MSET commands (10 keys per command)"
+	case "1:1":
+		return size + " reads and writes, half of each"
+	}
+	return size + " reads and writes, mostly reads"
 }
 
 // formatOps renders ops/s for plain words ("15.5M operations a second").
@@ -270,7 +292,11 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 		if len(ordinary) > 0 {
 			r := ordinary[0]
 			v, _ := r.Metric(metric)
-			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s leads with %s", rowLabel(r, varying), formatMetric(metric, v, fl(r)))
+			verb := "leads with"
+			if lower {
+				verb = "has the lowest,"
+			}
+			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, formatMetric(metric, v, fl(r)))
 			if len(ordinary) > 1 && !lower {
 				if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
 					atLeast := ""
@@ -401,7 +427,7 @@ func scalingText(rows []Row, metric string) (headline, plain string) {
 				formatMetric(metric, vlo, fl), lo.Cores, formatMetric(metric, vhi, fl), hi.Cores, FormatRatio(vhi/vlo)))
 		}
 		if firstPlain == "" {
-			firstPlain = fmt.Sprintf("going from %d to %d cores multiplied the %s of %s by %s.", lo.Cores, hi.Cores, metricWords(metric), plainSeries(lo), FormatRatio(vhi/vlo))
+			firstPlain = fmt.Sprintf("going from %d to %d cores, the %s of %s %s.", lo.Cores, hi.Cores, metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
 		}
 	}
 	if len(parts) == 0 {
@@ -519,9 +545,9 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 				formatMetric(metric, vlo, fl), formatMetric(metric, vhi, fl), FormatRatio(vhi/vlo)))
 		}
 		if plain == "" {
-			plain = fmt.Sprintf("changing only %s from %s to %s multiplied the %s of %s by %s.", knobName(knob),
+			plain = fmt.Sprintf("changing only %s from %s to %s, the %s of %s %s.", knobName(knob),
 				strings.TrimPrefix(knobWords(lo, knob), knobName(knob)+" "), strings.TrimPrefix(knobWords(hi, knob), knobName(knob)+" "),
-				metricWords(metric), plainSeries(lo), FormatRatio(vhi/vlo))
+				metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
 		}
 	}
 	if len(parts) == 0 {
@@ -602,4 +628,17 @@ func capitalise(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// changeWords says what a multiple did to a figure: "was multiplied by
+// 5.6×", "fell to 0.8× of what it was", "stayed about the same".
+func changeWords(q float64) string {
+	switch r := FormatRatio(q); {
+	case r == "1.0×":
+		return "stayed about the same"
+	case q < 1:
+		return "fell to " + r + " of what it was"
+	default:
+		return "was multiplied by " + r
+	}
 }
