@@ -78,6 +78,9 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 	switch {
 	case len(rows) == 0 && len(tableLines) > 0:
 		a.Headline = "Measured here: " + strings.Join(tableLines, "; ") + "."
+		if h := memoryClaimHeadline(c, engines); h != "" {
+			a.Headline = h
+		}
 	case len(rows) == 0:
 		a.Headline = "No run measures this claim directly; the benchmark's evidence is set beside it below."
 	}
@@ -292,4 +295,39 @@ func (b *Bot) tableMeasureLine(m knowledge.Measure, s *sourcer) string {
 		return fmt.Sprintf("%s %s: %s s", id, m.Row, formatExact(m.Value))
 	}
 	return fmt.Sprintf("%s %s: %s", m.Table, m.Row, formatExact(m.Value))
+}
+
+// memoryClaimHeadline states a memory claim's measured bytes per key and
+// how much less (or more) the claim's engine needs than each other engine.
+func memoryClaimHeadline(c knowledge.Claim, engines []string) string {
+	vals := map[string]float64{}
+	var order []string
+	for _, m := range c.Measures {
+		if m.Table == "memory" && m.Label == "" {
+			vals[m.Row] = m.Value
+			order = append(order, m.Row)
+		}
+	}
+	if len(engines) == 0 || len(order) < 2 {
+		return ""
+	}
+	subj, ok := vals[engines[0]]
+	if !ok {
+		return ""
+	}
+	var parts []string
+	parts = append(parts, EngineName(engines[0])+" "+formatExact(subj))
+	for _, e := range order {
+		if e == engines[0] {
+			continue
+		}
+		v := vals[e]
+		rel := "less"
+		f := 1 - subj/v
+		if subj > v {
+			rel, f = "more", subj/v-1
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s needs %s %s)", EngineName(e), formatExact(v), EngineName(engines[0]), pct1(f), rel))
+	}
+	return "Measured here (bytes per key): " + strings.Join(parts, "; ") + "."
 }
