@@ -129,3 +129,22 @@ func topLevelKeys(t *testing.T, raw []byte) []string {
 	}
 	return keys
 }
+
+// TestOddInputsGetAnAnswerNotAnError sends what people paste into chat.
+func TestOddInputsGetAnAnswerNotAnError(t *testing.T) {
+	env := bottest.NewEnv(t, nil)
+	for _, q := range []string{"", "   ", strings.Repeat("dragonfly ", 1000), "🚀🔥💾", "engine == \"redis\" || 1 == 1",
+		"'; DROP TABLE runs; --", "Dragonfly の 48 コア", "{{ .Secret }}", "\x00\x01"} {
+		a := env.Ask(t, "odd", q)
+		if a.Kind == bot.KindError || a.Kind == "" || bot.Markdown(a) == "" {
+			t.Errorf("%q: kind %q, headline %q", clip(q), a.Kind, a.Headline)
+		}
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
