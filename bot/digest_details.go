@@ -27,7 +27,7 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	}
 
 	fmt.Fprintf(&b, "## Throughput at 48 cores (session 1, %s)\n\n", digestConditions)
-	b.WriteString("| Series | Median ops/s | Repetitions |\n|---|---:|---|\n")
+	b.WriteString("| Series | Median ops/s | Repetitions |\n| --- | --- | --- |\n")
 	for _, c := range []analytics.Cell{f.df, f.redis, f.redisSat, f.valkey, f.valkeySat} {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", SeriesName(c.Engine, c.Mode), FormatOps(c.OpsPerSec), digestReps(c))
 	}
@@ -38,7 +38,7 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 		FormatRatio(f.df.OpsPerSec/f.valkey.OpsPerSec), FormatRatio(f.df.OpsPerSec/f.valkeySat.OpsPerSec))
 
 	fmt.Fprintf(&b, "## Crossover (session 1, %s)\n\n", digestConditions)
-	b.WriteString("| Cores | Dragonfly (single process) | Redis Cluster — realistic |\n|---:|---:|---:|\n")
+	b.WriteString("| Cores | Dragonfly (single process) | Redis Cluster — realistic |\n| --- | --- | --- |\n")
 	redisAt := map[int]analytics.Cell{}
 	for _, c := range f.redisSeries {
 		redisAt[c.Cores] = c
@@ -55,7 +55,7 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	}
 
 	fmt.Fprintf(&b, "## Latency at 48 cores (client-side, %s)\n\n", digestConditions)
-	b.WriteString("| Series | Session | p50 | p99 | p99.9 |\n|---|---:|---:|---:|---:|\n")
+	b.WriteString("| Series | Session | p50 | p99 | p99.9 |\n| --- | --- | --- | --- | --- |\n")
 	lat := slices.SortedFunc(slices.Values(f.latency), func(a, c analytics.Cell) int { return cmp.Compare(a.P99Ms, c.P99Ms) })
 	for _, c := range lat {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", SeriesName(c.Engine, c.Mode), c.Session, FormatMs(c.P50Ms), FormatMs(c.P99Ms), FormatMs(c.P999Ms))
