@@ -21,8 +21,8 @@ func (p *Planner) measuredPlan(w want) Plan {
 			w.metric = "p99_ms"
 		}
 	}
-	cov := p.cov.Coverage()
 	r := p.resolve(w)
+	cov := r.cov
 	pl := Plan{Intent: w.intent, Question: w.question, Source: "rules", Explain: w.explain, Multiple: w.multiple, Crossover: w.crossover}
 	pl.Slots = slotsOf(w, r)
 	pl.Defaulted = r.defaulted
@@ -233,9 +233,14 @@ func (p *Planner) nearest(r resolved) []analytics.Neighbor {
 	}
 	seen := map[analytics.CellKey]bool{}
 	var cands []cand
-	cov := p.cov.Coverage()
+	cov := r.cov
+	asked := map[analytics.CellKey]bool{}
 	for _, k := range r.nearestFor {
 		k = fillKey(k, r)
+		if asked[k] {
+			continue
+		}
+		asked[k] = true
 		q := k
 		if q.Mode != "" && !slices.Contains(modesOf(seriesOf(cov, q.Engine, 0)), q.Mode) {
 			q.Mode = ""

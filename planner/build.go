@@ -46,9 +46,10 @@ type problem struct {
 // query, the defaults applied and everything that is missing or dropped.
 type resolved struct {
 	w          want
-	engines    []string // the engines considered, in answer order
-	defaulted  []string // slot names
-	defaults   []string // in words
+	cov        []analytics.SeriesCoverage // read once per plan
+	engines    []string                   // the engines considered, in answer order
+	defaulted  []string                   // slot names
+	defaults   []string                   // in words
 	cores      []int
 	ratio      string
 	value      int
@@ -139,7 +140,7 @@ func ratioRank(r string) int {
 // answered from, applies the defaults, and names everything missing.
 func (p *Planner) resolve(w want) resolved {
 	cov := p.cov.Coverage()
-	r := resolved{w: w}
+	r := resolved{w: w, cov: cov}
 	enginesGiven := len(w.engines) > 0
 	r.engines = w.engines
 	if !enginesGiven {

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"regexp"
 	"slices"
 )
 
@@ -9,9 +8,9 @@ import (
 type claimRule struct {
 	id string
 	// re is the claim's own wording ("25x", "30% less memory").
-	re *regexp.Regexp
+	re *rx
 	// also, when set, must match too (the subject the number is about).
-	also *regexp.Regexp
+	also *rx
 	// engines limits the claim to questions naming none of the engines or
 	// at least one of these.
 	engines []string
@@ -25,7 +24,7 @@ type claimRule struct {
 // newClaimRules lists the recorded claims (FACTS.md §6) in the order they
 // are tried; the first that matches wins.
 func newClaimRules() []claimRule {
-	re := regexp.MustCompile
+	re := newRx
 	return []claimRule{
 		{id: "claim:thirdparty-redis9-df120", topic: "throughput",
 			re:      re(`\bredis 9\b.*\bdragonfly 1\.20\b|\bdragonfly 1\.20\b.*\bredis 9\b|\b40\s*% (?:faster|higher|more|quicker|better|throughput)\b|\b35\s*% less memory\b|\b72[- ]hour\b|\binfoq\b|\b1 million concurrent\b|\binfra-bench\b`),

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,58 +12,58 @@ type grammar struct {
 	keywords  []string
 	protected map[string]bool
 
-	quotedSingle, quotedDouble *regexp.Regexp
+	quotedSingle, quotedDouble *rx
 
-	version *regexp.Regexp
+	version *rx
 
-	coresList, coresThreads, coresAt *regexp.Regexp
+	coresList, coresThreads, coresAt *rx
 
-	pipeNumber, pipeDeep, pipeFlag, pipeP, pipeOff, pipeOn, pipeTopic *regexp.Regexp
+	pipeNumber, pipeDeep, pipeFlag, pipeP, pipeOff, pipeOn, pipeTopic *rx
 
-	ratioLabelAfter, ratioLabelBefore, ratioBare, ratioPercent, ratioSlash *regexp.Regexp
+	ratioLabelAfter, ratioLabelBefore, ratioBare, ratioPercent, ratioSlash *rx
 	ratioWords                                                             []wordRule
 
-	valueSize, valueWords, valueTopic, valueFlag *regexp.Regexp
-	valueLarge, valueSmall                       *regexp.Regexp
+	valueSize, valueWords, valueTopic, valueFlag *rx
+	valueLarge, valueSmall                       *rx
 
-	session, downAfter *regexp.Regexp
+	session, downAfter *rx
 
 	metrics []metricRule
 
-	modeCeiling, modeRealistic, modeSingle, modeSingleWord, modeCluster *regexp.Regexp
+	modeCeiling, modeRealistic, modeSingle, modeSingleWord, modeCluster *rx
 
-	engine, allEngines *regexp.Regexp
+	engine, allEngines *rx
 
-	defineStrong, defineCapture, defineLead, defineTail *regexp.Regexp
+	defineStrong, defineCapture, defineLead, defineTail *rx
 
-	help, measured, compare, superlative, multiple, scaling, crossover, effect *regexp.Regexp
-	why, whyOnly, followMarker, pronoun, also, chitchat                        *regexp.Regexp
-	injection, code, otherDB, pricing, programming, general                    *regexp.Regexp
-	coresTopic, ratioTopic, sessionTopic, domain                               *regexp.Regexp
+	help, measured, compare, superlative, multiple, scaling, crossover, effect *rx
+	why, whyOnly, followMarker, pronoun, also, chitchat                        *rx
+	injection, code, otherDB, pricing, programming, general                    *rx
+	coresTopic, ratioTopic, sessionTopic, domain                               *rx
 
 	claims    []claimRule
-	claimCue  *regexp.Regexp
-	claimVCPU *regexp.Regexp // a claim's own hardware ("on 8 vCPUs")
+	claimCue  *rx
+	claimVCPU *rx // a claim's own hardware ("on 8 vCPUs")
 
 	// jsonObject finds the first {...} in a model's reply (models like to
 	// wrap JSON in prose or code fences); ratioShape is a SET:GET ratio.
-	jsonObject, ratioShape *regexp.Regexp
+	jsonObject, ratioShape *rx
 }
 
 // wordRule maps a phrase pattern onto a slot value.
 type wordRule struct {
-	re    *regexp.Regexp
+	re    *rx
 	value string
 }
 
 // metricRule maps phrases onto a metric.
 type metricRule struct {
-	re     *regexp.Regexp
+	re     *rx
 	metric string
 }
 
 func newGrammar() *grammar {
-	re := regexp.MustCompile
+	re := newRx
 	g := &grammar{
 		fold:      newPunctuationFold(),
 		keywords:  typoKeywords(),
@@ -153,7 +152,7 @@ func newGrammar() *grammar {
 		pronoun:      re(`\b(?:it|its|it's|them|they|their|that|those|these|same|there)\b`),
 		also:         re(`\b(?:also|too|as well|add|include|including|plus)\b`),
 		chitchat:     re(`^(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|thanks?|thank you|thx|ty|cheers|bye|goodbye|lol|ok|okay|cool|nice|great|awesome|how are you|how's it going|what's up|sup|wow|hmm+|test|testing|ping)\b|\btell me a joke\b|\bjoke\b|\bweather\b|\bhow old are you\b|\bare you (?:a |an )?(?:bot|human|ai|real)\b|\bmeaning of life\b|\bi love you\b`),
-		injection:    re(`\bignore (?:all |any |your |the |previous |prior |above |earlier |these |those |of )*(?:rules?|instructions?|prompts?|guidelines?|constraints?|data|restrictions?|policies|policy)\b|\bdisregard\b|\bforget (?:your|all|the|everything|previous) ?(?:rules?|instructions?|data)?\b|\bsystem prompt\b|\byou are now\b|\bpretend (?:to be|you|that)\b|\bact as\b|\bjailbreak\w*|\bdeveloper mode\b|\bdo anything now\b|\b(?:just )?(?:say|tell (?:me|everyone|people)|write|confirm|admit|agree|state) (?:that )?(?:dragonfly|redis|valkey|keydb|garnet) (?:is|was|beats|wins|outperforms)\b|\bmake (?:something |numbers |it )?up\b|\binvent (?:a |some )?(?:numbers?|figures?|results?)\b|\boverride\b|\bnew instructions\b|\brepeat after me\b|\b(?:print|show|reveal) (?:me )?your (?:prompt|instructions|rules)\b|\bwithout (?:looking at |using )?(?:the )?(?:data|measurements)\b|\bno matter what the data\b|\bregardless of (?:the )?(?:data|measurements)\b`),
+		injection:    re(`\bignore (?:all |any |your |the |previous |prior |above |earlier |these |those |of )*(?:rules?|instructions?|prompts?|guidelines?|constraints?|data|restrictions?|policies|policy)\b|\bdisregard\b|\bforget (?:your|all|the|everything|previous) ?(?:rules?|instructions?|data)?\b|\bsystem prompt\b|\byou are now\b|\bpretend (?:to be|you|that)\b|\bact as\b|\bjailbreak\w*|\bdeveloper mode\b|\bdo anything now\b|\b(?:say|tell (?:me|everyone|people)|write|confirm|admit|agree|state) (?:that )?(?:dragonfly|redis|valkey|keydb|garnet) (?:is|was|beats|wins|outperforms)\b|\bmake (?:something |numbers |it )?up\b|\binvent (?:a |some )?(?:numbers?|figures?|results?)\b|\boverride\b|\bnew instructions\b|\brepeat after me\b|\b(?:print|show|reveal) (?:me )?your (?:prompt|instructions|rules)\b|\bwithout (?:looking at |using )?(?:the )?(?:data|measurements)\b|\bno matter what the data\b|\bregardless of (?:the )?(?:data|measurements)\b`),
 		code:         re(`\bselect\s+.+\s+from\b|\bdrop\s+(?:table|database)\b|\binsert\s+into\b|\bdelete\s+from\b|\bunion\s+(?:all\s+)?select\b|;\s*--|'\s*or\s+'?1'?\s*=\s*'?1|==|&&|\|\||!=|<script|\$\{|\{\{|\bexec\s*\(|\beval\s*\(|\bsleep\s*\(|\brm\s+-rf\b`),
 		otherDB:      re(`\b(postgres(?:ql)?|mysql|mariadb|mongo(?:db)?|cassandra|scylla(?:db)?|memcached?|etcd|sqlite|oracle(?: db| database)?|sql server|mssql|elastic ?search|opensearch|couchbase|couchdb|hazelcast|aerospike|tarantool|kafka|dynamo ?db|cockroach(?:db)?|neo4j|clickhouse|influx(?:db)?|rabbitmq|ignite|tidb|firestore|bigtable|riak|leveldb|rocksdb|foundationdb|hbase|zookeeper|consul|nats|kvrocks|skytable|pogocache|tikv|voltdb|supabase|firebase)\b`),
 		pricing:      re(`\bpric(?:e|es|ing)\b|\bhow much (?:does|do|would|will) .+ cost\b|\bcosts? per (?:month|hour|year)\b|\bper month\b|\bsubscription\b|\bdollars?\b|\$\d|\bdragonfly cloud\b|\bmanaged (?:service|redis|valkey|offering)\b|\belasticache\b|\bmemorystore\b|\bupstash\b|\bazure cache\b|\bredis cloud\b|\bredis enterprise\b|\bstock\b|\bshares\b|\bipo\b|\bfunding\b|\bsalary\b|\bhiring\b`),

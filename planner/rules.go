@@ -116,7 +116,10 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		}
 		return notUnderstood(question), false
 	}
-	return p.planWant(w), true
+	// Only a bare speed or latency word ("which is quickest?"): the rules
+	// plan a ranking, but a language model may read it better.
+	vague := len(w.engines) == 0 && !x.allEngines && !x.hasKnobValue() && len(x.topics) == 0 && len(w.inherited) == 0 && len(x.versions) == 0
+	return p.planWant(w), !vague
 }
 
 // planWant dispatches a data request by intent.
