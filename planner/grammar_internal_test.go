@@ -108,7 +108,7 @@ func TestMisspeltKeywordsAreCorrectedAndRealWordsLeftAlone(t *testing.T) {
 func TestNormalizeFoldsPunctuationAndSpellsNumbers(t *testing.T) {
 	g := newGrammar()
 	for in, want := range map[string]string{
-		"Dragonfly — 48 cores?":          "dragonfly - 48 cores ?",
+		"Dragonfly — 48 cores?":           "dragonfly - 48 cores ?",
 		"forty-eight cores, sixteen deep": "48 cores , 16 deep",
 		"twenty four cores":               "24 cores",
 		"“fully driven”":                  "\" fully driven \"",
