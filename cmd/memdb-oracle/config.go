@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/memdb-oracle/memdb-oracle/adapters/llm"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
@@ -19,6 +20,10 @@ type config struct {
 	HTTPAddr string
 	// Limits are the rate limits per user and channel (MEMDB_ORACLE_RATE_*).
 	Limits bot.Limits
+	// LLM is the optional language model the planner asks about wording
+	// its rules cannot place (MEMDB_ORACLE_LLM*, config_llm.go); an empty
+	// Provider means none.
+	LLM llm.Config
 }
 
 func loadConfig(c cli, getenv func(string) string) (config, error) {
@@ -44,6 +49,9 @@ func loadConfig(c cli, getenv func(string) string) (config, error) {
 	}
 	var err error
 	if cfg.HTTPAddr, cfg.Limits, err = loadServeConfig(c, getenv); err != nil {
+		return cfg, err
+	}
+	if cfg.LLM, err = loadLLMConfig(getenv); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
