@@ -172,6 +172,9 @@ func (p *Planner) resolve(w want) resolved {
 		}
 		measured := modesOf(ss)
 		asked := w.modeFor[e]
+		if len(r.engines) == 1 && len(w.modes) > len(asked) {
+			asked = w.modes // one engine: every mode named is its ("Redis realistic vs ceiling")
+		}
 		modeAsked := len(asked) > 0
 		if !modeAsked && len(w.modes) > 0 {
 			if inter := intersect(w.modes, measured); len(inter) > 0 {

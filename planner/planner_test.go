@@ -341,3 +341,32 @@ func BenchmarkPlanFollowUp(b *testing.B) {
 		}
 	}
 }
+
+func TestOnePlannerServesManyGoroutines(t *testing.T) {
+	p := realPlanner(t)
+	want := map[string]string{}
+	for _, q := range benchQuestions {
+		pl, err := p.Plan(t.Context(), q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[q] = pl.Text()
+	}
+	errs := make(chan error, 4*len(benchQuestions))
+	for range 4 {
+		for _, q := range benchQuestions {
+			go func() {
+				pl, err := p.Plan(t.Context(), q, nil)
+				if err == nil && pl.Text() != want[q] {
+					err = errors.New("a concurrent plan differs for " + q)
+				}
+				errs <- err
+			}()
+		}
+	}
+	for range 4 * len(benchQuestions) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -179,6 +179,8 @@ func (p *Planner) classify(x *parsed, text string, w *want) (intent Intent, knob
 		return IntentCompare, "", true
 	case n != 1 && (g.superlative.MatchString(text) || g.compare.MatchString(text)):
 		return IntentCompare, "", true
+	case n == 1 && len(w.modes) >= 2 && g.compare.MatchString(text):
+		return IntentCompare, "", true // one engine's two series, against each other
 	case n == 1:
 		return IntentLookup, "", false
 	case x.hasKnobValue() || len(x.metrics) > 0 || len(x.versions) > 0:
