@@ -35,7 +35,7 @@ func (a *app) serveDiscord(_ *http.ServeMux) (run func(ctx context.Context) erro
 	case cfg.Token == "":
 		return nil, "discord off: DISCORD_APP_ID is set but DISCORD_BOT_TOKEN is not", nil
 	}
-	b, err := a.bot()
+	b, err := a.answerer()
 	if err != nil {
 		return nil, "", err
 	}

@@ -32,7 +32,7 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 	if botToken.IsZero() {
 		return nil, "", errors.New("slack: SLACK_SIGNING_SECRET or SLACK_APP_TOKEN is set but SLACK_BOT_TOKEN is not")
 	}
-	b, err := a.bot()
+	b, err := a.answerer()
 	if err != nil {
 		return nil, "", err
 	}
