@@ -73,9 +73,11 @@ func newPlot(ch bot.Chart, ls []look, th theme) *plot.Plot {
 	p.Y.Label.Text = unkern(ch.YLabel)
 
 	cats := categories(ch)
-	xTicks := make(fixedTicks, len(cats))
-	for i, c := range cats {
-		xTicks[i] = plot.Tick{Value: c.pos, Label: unkern(c.label)}
+	var xTicks fixedTicks // none when the only category has no label
+	for _, c := range cats {
+		if c.label != "" || len(cats) > 1 {
+			xTicks = append(xTicks, plot.Tick{Value: c.pos, Label: unkern(c.label)})
+		}
 	}
 	p.X.Tick.Marker = xTicks
 
