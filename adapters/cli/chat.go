@@ -31,6 +31,10 @@ type ChatOptions struct {
 	NewThread func() string
 	// Render turns an answer into terminal text; default: Text.
 	Render func(bot.Answer) string
+	// SaveChart draws an answer's chart to a file and returns its path; nil
+	// leaves charts out. A failure is reported after the text, never
+	// instead of it.
+	SaveChart func(bot.Chart) (string, error)
 }
 
 // Chat is an interactive session: one thread at a time, follow-ups keep
@@ -129,8 +133,22 @@ func (c *Chat) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		history = append(history, line)
 		a := c.h.Handle(ctx, c.message(line, thread))
 		fmt.Fprintln(out, strings.TrimRight(c.opts.Render(a), "\n"))
+		c.saveChart(out, a)
 		fmt.Fprintln(out)
 	}
+}
+
+// saveChart writes the answer's chart, when it has one, and prints where.
+func (c *Chat) saveChart(out io.Writer, a bot.Answer) {
+	if a.Chart == nil || c.opts.SaveChart == nil {
+		return
+	}
+	path, err := c.opts.SaveChart(*a.Chart)
+	if err != nil {
+		fmt.Fprintf(out, "\n(the chart could not be drawn: %v)\n", err)
+		return
+	}
+	fmt.Fprintf(out, "\nChart: %s (%s)\n", path, a.Chart.AltText)
 }
 
 func (c *Chat) message(text, thread string) bot.Message {

@@ -147,3 +147,33 @@ func TestChatRunReportsAReadError(t *testing.T) {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// chartAnswerer answers with a chart.
+type chartAnswerer struct{}
+
+func (chartAnswerer) Handle(context.Context, bot.Message) bot.Answer {
+	return bot.Answer{Kind: bot.KindAnswer, Headline: "scaling", Chart: &bot.Chart{Title: "t", AltText: "Dragonfly 2.0M–15.5M ops/s"}}
+}
+
+func TestChatSavesTheChartAfterTheTextAndReportsAFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		save func(bot.Chart) (string, error)
+		want string
+	}{
+		{"a saved chart prints its path and alt text", func(bot.Chart) (string, error) { return "/tmp/c.png", nil }, "Chart: /tmp/c.png (Dragonfly 2.0M–15.5M ops/s)"},
+		{"a failed chart is reported after the text", func(bot.Chart) (string, error) { return "", errors.New("no points") }, "(the chart could not be drawn: no points)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			err := NewChat(chartAnswerer{}, ChatOptions{SaveChart: tc.save, Render: headline}).Run(t.Context(), strings.NewReader("how does it scale?\n"), &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := out.String()
+			if !strings.Contains(text, tc.want) || strings.Index(text, "scaling") > strings.Index(text, tc.want) {
+				t.Errorf("output lacks %q after the answer:\n%s", tc.want, text)
+			}
+		})
+	}
+}
