@@ -33,6 +33,7 @@ type DigestPublisher struct {
 	log      *slog.Logger
 	attempts int
 	backoff  func(attempt int) time.Duration
+	render   func(Chart) ([]byte, error)
 }
 
 // DigestPublisherConfig configures NewDigestPublisher.
@@ -48,13 +49,18 @@ type DigestPublisherConfig struct {
 	// Backoff is the wait before retry number attempt (1-based); default
 	// 2s, 4s, 8s …
 	Backoff func(attempt int) time.Duration
+	// RenderChart draws the digest's headline chart as a PNG. When it is
+	// set, the chart follows the details into each thread whose poster is
+	// a ChartPoster; nil posts text only. A chart that fails to render or
+	// post is logged and never fails the digest.
+	RenderChart func(Chart) ([]byte, error)
 }
 
 // NewDigestPublisher builds a publisher.
 func NewDigestPublisher(cfg DigestPublisherConfig) *DigestPublisher {
 	p := &DigestPublisher{
 		composer: cfg.Composer, kv: cfg.KV, targets: cfg.Targets, log: cfg.Logger,
-		attempts: cfg.Attempts, backoff: cfg.Backoff,
+		attempts: cfg.Attempts, backoff: cfg.Backoff, render: cfg.RenderChart,
 	}
 	if p.log == nil {
 		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -75,6 +81,8 @@ type TargetResult struct {
 	Skipped  bool   `json:"skipped"` // this slot was already posted there
 	Attempts int    `json:"attempts"`
 	Err      string `json:"error,omitempty"`
+	// Chart says the headline chart followed the details into the thread.
+	Chart bool `json:"chart,omitempty"`
 }
 
 // PublishReport is the outcome of one Publish.
@@ -120,10 +128,11 @@ func (p *DigestPublisher) Publish(ctx context.Context, slot time.Time) (PublishR
 	if err != nil {
 		return rep, fmt.Errorf("composing the digest: %w", err)
 	}
+	png := p.renderChart(d)
 	rep.Results = make([]TargetResult, len(p.targets))
 	var wg sync.WaitGroup
 	for i, t := range p.targets {
-		wg.Go(func() { rep.Results[i] = p.postTo(ctx, t, slot, d) })
+		wg.Go(func() { rep.Results[i] = p.postTo(ctx, t, slot, d, png) })
 	}
 	wg.Wait()
 
@@ -164,7 +173,9 @@ func (p *DigestPublisher) saveState(ctx context.Context, st DigestState, slot ti
 
 // postTo posts one digest to one target, claiming the slot marker first
 // and releasing it when every attempt failed, so a later run may try again.
-func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.Time, d Digest) TargetResult {
+// Once the text is in, the chart (png, when there is one) follows it into
+// the thread.
+func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.Time, d Digest, png []byte) TargetResult {
 	res := TargetResult{Target: t.String()}
 	marker := ""
 	if !slot.IsZero() {
@@ -185,6 +196,7 @@ func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.
 	for res.Attempts = 1; ; res.Attempts++ {
 		if ref, err = p.postOnce(ctx, t, d, ref); err == nil {
 			res.Posted = true
+			res.Chart = p.postChart(ctx, t, ref, d.Chart, png)
 			return res
 		}
 		p.log.Warn("digest post failed", "target", res.Target, "attempt", res.Attempts, "err", err)

@@ -28,3 +28,12 @@ type Poster interface {
 	// PostReply posts into the thread of a message PostTop returned.
 	PostReply(ctx context.Context, channel, threadRef, markdown string) error
 }
+
+// ChartPoster is a Poster that can also put a chart image into the thread
+// of a message PostTop returned. It is optional: the digest checks for it
+// and posts its headline chart only where a poster implements it.
+type ChartPoster interface {
+	// PostChart posts png (a rendered Chart) into the thread threadRef of
+	// channel, with altText for screen readers and title as its caption.
+	PostChart(ctx context.Context, channel, threadRef string, png []byte, altText, title string) error
+}
