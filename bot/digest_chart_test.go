@@ -51,7 +51,7 @@ type chartComposer struct{}
 func digestTestChart() *Chart {
 	return &Chart{Kind: ChartBar, Title: "Throughput at 48 cores", YLabel: "median ops/s",
 		AltText: "Bar chart: Dragonfly 15.5M ops/s, Redis Cluster realistic 4.6M.",
-		Series: []ChartSeries{{Name: "Dragonfly", Points: []ChartPoint{{X: 48, XLabel: "48", Y: 15.5e6, Label: "15.5M"}}}}}
+		Series:  []ChartSeries{{Name: "Dragonfly", Points: []ChartPoint{{X: 48, XLabel: "48", Y: 15.5e6, Label: "15.5M"}}}}}
 }
 
 func (chartComposer) Compose(context.Context, *DigestState) (Digest, error) {
