@@ -29,9 +29,19 @@ type Neighbor struct {
 }
 
 // Coverage lists, per (session, engine, mode), the knob values measured, in
-// cell order.
+// cell order. It is built once per snapshot; each call returns a copy the
+// caller may change.
 func (s *Store) Coverage() []SeriesCoverage {
-	return coverage(s.current())
+	cov := s.current().cov
+	out := make([]SeriesCoverage, len(cov))
+	for i, c := range cov {
+		c.Cores = slices.Clone(c.Cores)
+		c.Ratios = slices.Clone(c.Ratios)
+		c.ValueBytes = slices.Clone(c.ValueBytes)
+		c.Pipelines = slices.Clone(c.Pipelines)
+		out[i] = c
+	}
+	return out
 }
 
 func coverage(snap *snapshot) []SeriesCoverage {

@@ -59,6 +59,7 @@ type snapshot struct {
 	byID  map[string]int // ID → index in runs
 	cells []Cell         // every cell, in cell order
 	keys  map[CellKey]int
+	cov   []SeriesCoverage // built once per snapshot; Coverage hands out copies
 	fp    string
 }
 
@@ -221,6 +222,7 @@ func newSnapshot(runs []Run) *snapshot {
 	for i, c := range snap.cells {
 		snap.keys[c.CellKey] = i
 	}
+	snap.cov = coverage(snap)
 	snap.fp = fingerprint(runs)
 	return snap
 }
