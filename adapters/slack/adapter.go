@@ -58,8 +58,10 @@ type Config struct {
 	Charts ChartRenderer
 	Log    *slog.Logger
 
-	// APIURL is the Web API base URL (default Slack's; tests point it at a
-	// fake), ending in "/".
+	// APIURL is the Web API base URL, for a proxy or gateway in front of
+	// Slack (SLACK_API_URL); empty means Slack's own,
+	// https://slack.com/api/. The bot token is sent there, so point it only
+	// at a proxy you trust. Tests point it at a loopback fake.
 	APIURL string
 	// HTTPClient is used for the Web API and response URLs (default
 	// http.DefaultClient).
@@ -132,9 +134,13 @@ func New(cfg Config) (*Adapter, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	apiURL, err := normalizeAPIURL(cfg.APIURL)
+	if err != nil {
+		return nil, err
+	}
 	opts := []slackgo.Option{slackgo.OptionHTTPClient(cfg.HTTPClient)}
-	if cfg.APIURL != "" {
-		opts = append(opts, slackgo.OptionAPIURL(cfg.APIURL))
+	if apiURL != "" {
+		opts = append(opts, slackgo.OptionAPIURL(apiURL))
 	}
 	if !cfg.AppToken.IsZero() {
 		opts = append(opts, slackgo.OptionAppLevelToken(cfg.AppToken.Reveal()))

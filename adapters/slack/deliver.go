@@ -125,7 +125,7 @@ func (a *Adapter) postChart(ctx context.Context, channel, thread string, c bot.C
 		a.log.Warn("chart not rendered; the answer went without it", "channel", channel, "thread", thread, "err", err)
 		return
 	}
-	if err := a.out.upload(ctx, channel, thread, png, c); err != nil {
+	if err := a.out.upload(ctx, channel, thread, png, c.Title, c.AltText); err != nil {
 		a.log.Warn("chart not uploaded; the answer went without it", "channel", channel, "thread", thread, "err", err)
 	}
 }

@@ -16,8 +16,6 @@ import (
 	"time"
 
 	slackgo "github.com/slack-go/slack"
-
-	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // outbound is everything the adapter sends to Slack: messages, ephemeral
@@ -79,17 +77,17 @@ func (o *outbound) respond(ctx context.Context, responseURL string, m message, i
 	})
 }
 
-// upload puts a chart PNG into a thread with its alternative text, using
-// Slack's external upload flow (files.getUploadURLExternal, the upload,
-// files.completeUploadExternal).
-func (o *outbound) upload(ctx context.Context, channel, thread string, png []byte, c bot.Chart) error {
+// upload puts a chart PNG into a thread with its title and alternative
+// text, using Slack's external upload flow (files.getUploadURLExternal, the
+// upload, files.completeUploadExternal).
+func (o *outbound) upload(ctx context.Context, channel, thread string, png []byte, title, alt string) error {
 	return o.retry(ctx, "files.uploadV2", channel, func(ctx context.Context) error {
 		_, err := o.api.UploadFileContext(ctx, slackgo.UploadFileParameters{
 			Reader:          bytes.NewReader(png),
 			FileSize:        len(png),
 			Filename:        "chart.png",
-			Title:           truncate(c.Title, 250),
-			AltTxt:          truncate(c.AltText, 1000),
+			Title:           truncate(title, 250),
+			AltTxt:          truncate(alt, 1000),
 			Channel:         channel,
 			ThreadTimestamp: thread,
 		})

@@ -19,7 +19,10 @@ type Poster struct {
 	out *outbound
 }
 
-var _ bot.Poster = (*Poster)(nil)
+var (
+	_ bot.Poster      = (*Poster)(nil)
+	_ bot.ChartPoster = (*Poster)(nil)
+)
 
 // NewPoster returns a Poster that needs only the bot token (and, for
 // tests, APIURL, HTTPClient, Sleep, Retries and Log) from cfg.
@@ -40,9 +43,13 @@ func NewPoster(cfg Config) (*Poster, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	apiURL, err := normalizeAPIURL(cfg.APIURL)
+	if err != nil {
+		return nil, err
+	}
 	opts := []slackgo.Option{slackgo.OptionHTTPClient(cfg.HTTPClient)}
-	if cfg.APIURL != "" {
-		opts = append(opts, slackgo.OptionAPIURL(cfg.APIURL))
+	if apiURL != "" {
+		opts = append(opts, slackgo.OptionAPIURL(apiURL))
 	}
 	api := slackgo.New(cfg.BotToken.Reveal(), opts...)
 	return &Poster{out: &outbound{api: api, http: cfg.HTTPClient, retries: cfg.Retries, sleep: cfg.Sleep,
@@ -86,6 +93,19 @@ func (p *Poster) PostReply(ctx context.Context, channel, threadRef, markdown str
 		}
 	}
 	return nil
+}
+
+// PostChart uploads a chart PNG into the thread of a message PostTop
+// returned, with its title and alt text, through Slack's external upload
+// flow (files.getUploadURLExternal, the upload, files.completeUploadExternal
+// with thread_ts), the same as an answer's chart.
+func (p *Poster) PostChart(ctx context.Context, channel, threadRef string, png []byte, altText, title string) error {
+	if len(png) == 0 {
+		return errors.New("slack: no chart image to post")
+	}
+	unlock := p.out.lanes.lock(channel)
+	defer unlock()
+	return p.out.upload(ctx, channel, threadRef, png, title, altText)
 }
 
 // markdownMessages lays out Markdown as Slack messages within Block Kit's
