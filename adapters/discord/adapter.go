@@ -63,6 +63,12 @@ type Config struct {
 	ShutdownGrace time.Duration
 	// HTTPClient carries REST requests; nil keeps discordgo's client.
 	HTTPClient *http.Client
+	// APIBase, when set, sends the REST requests meant for
+	// https://discord.com to this base URL instead: a proxy in front of
+	// Discord (DISCORD_API_BASE). The proxy answers GET /api/v9/gateway
+	// with the gateway websocket URL to use. Empty means Discord itself.
+	// The bot token is sent there, so point it only at a proxy you trust.
+	APIBase string
 	// Logger receives the adapter's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -75,6 +81,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("guild_id", c.GuildID),
 		slog.String("command", c.Command),
 		slog.Bool("message_content", c.MessageContent),
+		slog.String("api_base", redactedURL(c.APIBase)),
 	)
 }
 
@@ -126,6 +133,13 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 	s.Identify.Intents = Intents(cfg.MessageContent)
 	if cfg.HTTPClient != nil {
 		s.Client = cfg.HTTPClient
+	}
+	if cfg.APIBase != "" {
+		base, err := apiBaseURL(cfg.APIBase)
+		if err != nil {
+			return nil, err
+		}
+		s.Client = withAPIBase(s.Client, base)
 	}
 	return &Adapter{
 		cfg:      cfg,

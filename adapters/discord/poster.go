@@ -11,7 +11,10 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
-var _ bot.Poster = (*Adapter)(nil)
+var (
+	_ bot.Poster      = (*Adapter)(nil)
+	_ bot.ChartPoster = (*Adapter)(nil)
+)
 
 // Platform names the platform for bot.Poster.
 func (a *Adapter) Platform() string { return "discord" }
@@ -43,18 +46,9 @@ func (a *Adapter) PostTop(ctx context.Context, channel, markdown string) (string
 // permission to start threads it replies to the message in the channel.
 // Calling it again for the same ref reuses the thread.
 func (a *Adapter) PostReply(ctx context.Context, channel, ref, markdown string) error {
-	target, reference := ref, (*discordgo.MessageReference)(nil)
-	_, err := a.s.MessageThreadStart(channel, ref, digestThreadName(markdown), threadArchiveMinutes, rest(ctx))
-	_, code := restCode(err)
-	switch {
-	case err == nil, code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
-		// A thread started from a message shares its id.
-	case missingPermission(err), code == discordgo.ErrCodeCannotExecuteActionOnThisChannelType:
-		a.log.Info("discord: cannot start a thread for the digest; replying in the channel", "channel", channel, "err", err)
-		no := false
-		target, reference = channel, &discordgo.MessageReference{MessageID: ref, ChannelID: channel, FailIfNotExists: &no}
-	default:
-		return fmt.Errorf("discord: starting the digest thread in channel %s: %w", channel, err)
+	target, reference, err := a.digestThread(ctx, channel, ref, digestThreadName(markdown))
+	if err != nil {
+		return err
 	}
 	for _, piece := range splitText(strings.TrimSpace(markdown), maxContent) {
 		_, err := a.s.ChannelMessageSendComplex(target, &discordgo.MessageSend{
@@ -66,6 +60,51 @@ func (a *Adapter) PostReply(ctx context.Context, channel, ref, markdown string) 
 		reference = nil
 	}
 	return nil
+}
+
+// PostChart posts a chart PNG into the thread of the message ref, as one
+// message: the image attached as chart.png (with altText as its
+// description) and shown by an embed titled title, mentions disabled.
+// Where PostReply had to reply in the channel, so does the chart.
+func (a *Adapter) PostChart(ctx context.Context, channel, ref string, png []byte, altText, title string) error {
+	if len(png) == 0 {
+		return errors.New("discord: no chart image to post")
+	}
+	if altText == "" {
+		altText = title
+	}
+	target, reference, err := a.digestThread(ctx, channel, ref, threadName(title))
+	if err != nil {
+		return err
+	}
+	m := outMessage{Embeds: []*discordgo.MessageEmbed{{
+		Title: truncate(title, maxTitle),
+		Image: &discordgo.MessageEmbedImage{URL: "attachment://" + chartFile},
+	}}}
+	img := &chartImage{png: png, alt: truncate(altText, maxAltText)}
+	if _, err := a.send(ctx, target, m, img, reference); err != nil {
+		return fmt.Errorf("discord: posting the digest chart in %s: %w", target, err)
+	}
+	return nil
+}
+
+// digestThread finds where a digest's follow-ups go: the thread started
+// from the message ref (started now, named name, unless it exists), or —
+// without permission to start threads — the channel itself, as a reply to
+// ref.
+func (a *Adapter) digestThread(ctx context.Context, channel, ref, name string) (string, *discordgo.MessageReference, error) {
+	_, err := a.s.MessageThreadStart(channel, ref, name, threadArchiveMinutes, rest(ctx))
+	_, code := restCode(err)
+	switch {
+	case err == nil, code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
+		return ref, nil, nil // a thread started from a message shares its id
+	case missingPermission(err), code == discordgo.ErrCodeCannotExecuteActionOnThisChannelType:
+		a.log.Info("discord: cannot start a thread for the digest; replying in the channel", "channel", channel, "err", err)
+		no := false
+		return channel, &discordgo.MessageReference{MessageID: ref, ChannelID: channel, FailIfNotExists: &no}, nil
+	default:
+		return "", nil, fmt.Errorf("discord: starting the digest thread in channel %s: %w", channel, err)
+	}
 }
 
 // digestThreadName names the digest thread after the details' first line.
