@@ -102,7 +102,10 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
-	pl, confident := p.rules(question, prev)
+	pl, confident := p.describeEngine(question)
+	if !confident {
+		pl, confident = p.rules(question, prev)
+	}
 	if !confident && p.opts.Completer != nil {
 		if llm, ok := p.complete(ctx, question, prev); ok {
 			pl = llm
