@@ -37,6 +37,19 @@ func (p *Planner) measuredPlan(w want) Plan {
 	pl.Inherited = ordered(w.inherited)
 	pl.Notes = append(pl.Notes, w.notes...)
 	pl.Notes = append(pl.Notes, versionNotes(w.versions)...)
+	if what := unrecordedMetric(w.metric); what != "" {
+		// The series exist; the statistic does not: refuse it by name and
+		// show the recorded percentiles of the same cells.
+		r.missing = append([]string{unrecordedMissing(w.metric)}, r.missing...)
+		if len(r.missing) == 1 {
+			pl.Requested, pl.Intent = w.intent, IntentNoData
+			pl.Missing = r.missing
+			pl.Nearest = p.exactCells(r)
+			pl.Notes = append(pl.Notes, r.notes...)
+			pl.Interpretation = interpretNoData(w, r, pl)
+			return pl
+		}
+	}
 	if len(r.missing) > 0 {
 		pl.Requested = w.intent
 		pl.Intent = IntentNoData
@@ -122,7 +135,15 @@ func slotsOf(w want, r resolved) Slots {
 // defaultWords states each default applied, in words.
 func defaultWords(r resolved, cov []analytics.SeriesCoverage) []string {
 	var out []string
-	if slices.Contains(r.defaulted, slotCores) && len(r.cores) == 1 {
+	claimed := func(slot, s string) string {
+		if slices.Contains(r.fromClaim, slot) {
+			return s + " (where the claim's measured counter-figures are)"
+		}
+		return s
+	}
+	if slices.Contains(r.defaulted, slotCores) && len(r.cores) == 1 && slices.Contains(r.fromClaim, slotCores) {
+		out = append(out, claimed(slotCores, fmt.Sprintf("%d cores", r.cores[0])))
+	} else if slices.Contains(r.defaulted, slotCores) && len(r.cores) == 1 {
 		s := fmt.Sprintf("%d cores", r.cores[0])
 		if r.cores[0] != defaultCores {
 			var short []string
@@ -138,13 +159,13 @@ func defaultWords(r resolved, cov []analytics.SeriesCoverage) []string {
 		out = append(out, s)
 	}
 	if slices.Contains(r.defaulted, slotRatio) {
-		out = append(out, ratioPhrase(r.ratio))
+		out = append(out, claimed(slotRatio, ratioPhrase(r.ratio)))
 	}
 	if slices.Contains(r.defaulted, slotValue) {
-		out = append(out, valuePhrase(r.value))
+		out = append(out, claimed(slotValue, valuePhrase(r.value)))
 	}
 	if slices.Contains(r.defaulted, slotPipeline) {
-		out = append(out, "pipeline "+strconv.Itoa(r.pipeline))
+		out = append(out, claimed(slotPipeline, "pipeline "+strconv.Itoa(r.pipeline)))
 	}
 	if r.w.session == 0 {
 		if s := sessionWords(r); s != "" {

@@ -58,6 +58,9 @@ type resolved struct {
 	missing    []string
 	notes      []string
 	nearestFor []analytics.CellKey
+	// fromClaim names the defaulted slots filled from a claim's measured
+	// conditions rather than the usual defaults.
+	fromClaim []string
 }
 
 // knownEngines lists the engines of the coverage in answer order.
@@ -204,23 +207,37 @@ func (p *Planner) resolve(w want) resolved {
 		cands = append(cands, candidate{engine: e, ss: ss, modeAsked: modeAsked})
 	}
 
-	// Defaults.
+	// Defaults (a claim's own measured conditions first, where it has them).
+	at := w.claimAt
 	r.cores = w.cores
 	if len(w.cores) == 0 && w.intent != IntentScaling {
 		r.cores = []int{p.defaultCores(cands, enginesGiven, w.session)}
+		if at.Cores != 0 && at.Cores != r.cores[0] {
+			r.cores = []int{at.Cores}
+			r.fromClaim = append(r.fromClaim, slotCores)
+		}
 		r.defaulted = append(r.defaulted, slotCores)
 	}
 	r.ratio, r.value, r.pipeline = single(w.ratios), single(w.values), single(w.pipelines)
 	if len(w.ratios) == 0 && w.knob != slotRatio {
-		r.ratio = defaultRatio
+		r.ratio = cmp.Or(at.Ratio, defaultRatio)
+		if r.ratio != defaultRatio {
+			r.fromClaim = append(r.fromClaim, slotRatio)
+		}
 		r.defaulted = append(r.defaulted, slotRatio)
 	}
 	if len(w.values) == 0 && w.knob != slotValue {
-		r.value = defaultValue
+		r.value = cmp.Or(at.ValueBytes, defaultValue)
+		if r.value != defaultValue {
+			r.fromClaim = append(r.fromClaim, slotValue)
+		}
 		r.defaulted = append(r.defaulted, slotValue)
 	}
 	if len(w.pipelines) == 0 && w.knob != slotPipeline {
-		r.pipeline = defaultPipeline
+		r.pipeline = cmp.Or(at.Pipeline, defaultPipeline)
+		if r.pipeline != defaultPipeline {
+			r.fromClaim = append(r.fromClaim, slotPipeline)
+		}
 		r.defaulted = append(r.defaulted, slotPipeline)
 	}
 

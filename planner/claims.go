@@ -2,6 +2,8 @@ package planner
 
 import (
 	"slices"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
 // claimRule recognises the wording of one recorded claim.
@@ -43,7 +45,10 @@ func newClaimRules() []claimRule {
 			re:      re(`\bmillions? of (?:qps|ops|queries|requests|operations)\b`),
 			engines: []string{"dragonfly"}},
 		{id: "claim:dragonfly-pipeline30", topic: "throughput",
-			re:      re(`\bpipelin\w* (?:depth )?(?:of )?30\b|\b30[- ]deep\b|\bdepth 30\b|\b10\s*m set\b|\b15\s*m get\b`),
+			re:      re(`\b10\s*m(?:illion)? sets?\b|\b15\s*m(?:illion)? gets?\b`),
+			engines: []string{"dragonfly"}},
+		{id: "claim:dragonfly-pipeline30", topic: "throughput",
+			re:      re(`\bpipelin\w* (?:depth )?(?:of )?30\b|\b30[- ]deep\b|\bdepth 30\b`),
 			engines: []string{"dragonfly"}, cue: true},
 		{id: "claim:redis-40-shard", topic: "throughput",
 			re:      re(`\b40[- ]?shards?\b|\b13 years\b|\bredis(?:'s)? (?:ltd|blog|counter[- ]?benchmark)\b|\b18\s*%?\s*(?:-|to)\s*40\s*%`),
@@ -93,4 +98,54 @@ func (g *grammar) matchClaim(text string, engines []string) (claimRule, bool) {
 		return c, true
 	}
 	return claimRule{}, false
+}
+
+// claimConditions returns the run conditions every measured counter-figure
+// of a claim shares (its knowledge entry's run measures): a knob the
+// measures disagree on, or that no measure sets, is left zero. A claim
+// plan uses them where the question set nothing, so its headline speaks of
+// the cells the claim is checked against (8 cores for an 8-vCPU claim,
+// 1 KB values for a 1 KB claim).
+func (p *Planner) claimConditions(id string) analytics.CellKey {
+	if p.kb == nil {
+		return analytics.CellKey{}
+	}
+	cl, ok := p.kb.Claim(id)
+	if !ok {
+		return analytics.CellKey{}
+	}
+	var keys []analytics.CellKey
+	for _, m := range cl.Measures {
+		if !m.FromRuns() {
+			continue
+		}
+		if len(m.Series) > 0 {
+			for _, c := range m.Series {
+				keys = append(keys, c.CellKey)
+			}
+			continue
+		}
+		if m.Cell.Engine != "" {
+			keys = append(keys, m.Cell.CellKey)
+		}
+	}
+	if len(keys) == 0 {
+		return analytics.CellKey{}
+	}
+	at := keys[0]
+	for _, k := range keys[1:] {
+		if k.Cores != at.Cores {
+			at.Cores = 0
+		}
+		if k.Ratio != at.Ratio {
+			at.Ratio = ""
+		}
+		if k.ValueBytes != at.ValueBytes {
+			at.ValueBytes = 0
+		}
+		if k.Pipeline != at.Pipeline {
+			at.Pipeline = 0
+		}
+	}
+	return analytics.CellKey{Cores: at.Cores, Ratio: at.Ratio, ValueBytes: at.ValueBytes, Pipeline: at.Pipeline}
 }

@@ -261,6 +261,17 @@ func listFollows(rest string) bool {
 	return false
 }
 
+// ratioFollows reports text that continues a number into a ratio
+// ("Redis 1:1" is a workload, not Redis version 1).
+func ratioFollows(rest string) bool {
+	r := strings.TrimLeft(rest, " ")
+	if t, ok := strings.CutPrefix(r, ":"); ok {
+		t = strings.TrimLeft(t, " ")
+		return t != "" && t[0] >= '0' && t[0] <= '9'
+	}
+	return false
+}
+
 // unitFollows reports whether the text right after end starts with a unit
 // that makes the number a knob value rather than a version.
 func unitFollows(text string, end int) bool {
@@ -277,7 +288,7 @@ func (g *grammar) extractVersions(x *parsed) {
 	x.each(g.version, func(m []int) bool {
 		num := x.group(m, 3)
 		prefixed := x.group(m, 2) != ""
-		if rest := x.text[m[1]:]; unitFollows(x.text, m[1]) || len(rest) > 1 && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9' || strings.HasPrefix(rest, "x") || listFollows(rest) {
+		if rest := x.text[m[1]:]; unitFollows(x.text, m[1]) || ratioFollows(rest) || len(rest) > 1 && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9' || strings.HasPrefix(rest, "x") || listFollows(rest) {
 			return false
 		}
 		major, _, _ := strings.Cut(num, ".")

@@ -74,7 +74,7 @@ func newGrammar() *grammar {
 
 		version: re(`\b(dragonfly\s*db|dragonflydb|dragonfly|redis|valkey|keydb|garnet)\s+(v(?:ersion)?\s*)?(\d+(?:\.\d+){0,2})(\.x)?\b`),
 
-		coresList:    re(`\b((?:from|between)\s+)?(\d+)((?:\s*(?:,|and|or|&|vs\.?|versus|to|-|/)\s*\d+)*)\s*-?\s*(?:physical\s+)?(cores?|cors|c|cpu\s+cores?|cpus?|vcpus?|shards?|(?:server\s+|proactor\s+|worker\s+)?threads?)\b`),
+		coresList:    re(`\b((?:from|between)\s+)?(\d+)((?:\s*(?:,|and|or|&|vs\.?|versus|to|-|/)\s*\d+)*)\s*-?\s*(?:physical\s+)?(cores?|cors|c|cpu\s+cores?|cpus?|vcpus?|shards?|(?:server\s+|proactor\s+|worker\s+)?threads?|kernen?|núcleos|nucleos|cœurs|coeurs|rdzeni|ядер|ядра|コア|核)(?:\b|$|\s)`),
 		coresThreads: re(`\b(?:server|proactor)[-_ ]?threads?\s*(?:=|:)?\s*(\d+)\b`),
 		coresAt:      re(`\bat\s+(\d+)\b`),
 
@@ -117,8 +117,12 @@ func newGrammar() *grammar {
 			{re(`\bbytes?\s*(?:per|/|a)\s*key\b|\bbytes_per_key\b|\bmemory\b|\bram\b|\bused[_ ]memory\b|\bfootprint\b`), "bytes_per_key"},
 			{re(`\bfail[- ]?overs?\b|\boutages?\b|\bdown[- ]?time\b|\bsentinels?\b|\bunavailab\w*|\bpromot\w* (?:a )?replica\b`), "outage_s"},
 			{re(`\bthroughput per core\b|\bops?\s*(?:/\s*s(?:ec)?\s*)?(?:per|/)\s*core\b|\bper[- ]core\b|\bcore efficiency\b|\befficiency per core\b|\bops_per_core\b`), "ops_per_core"},
-			{re(`\bp\s*99\.9\b|\bp\s*999\b|\b99\.9(?:th)?\s*(?:%|percentile)?|\bthree nines\b|\bp99_9\b|\bp999_ms\b`), "p999_ms"},
-			{re(`\bp\s*99\b|\b99(?:th)?\s*(?:%|percentile)|\btail(?:[- ]?latenc\w*)?\b|\bworst[- ]case latency\b|\bp99_ms\b`), "p99_ms"},
+			{re(`\bp\s*99\.99+\b|\bp\s*9999+\b|\b99\.99+(?:th)?\s*(?:%|percentile)?|\b[45] nines\b`), "p9999_ms"},
+			{re(`\bp\s*95\b|\b95(?:th)?\s*(?:%|percentile)`), "p95_ms"},
+			{re(`\bp\s*90\b|\b90(?:th)?\s*percentile`), "p90_ms"},
+			{re(`\bmax(?:imum)? latenc\w*|\bworst[- ]case latenc\w*|\bp100\b`), "max_ms"},
+			{re(`\bp\s*99\.9\b|\bp\s*999\b|\b99\.9(?:th)?\s*(?:%|percentile)?|\b3 nines\b|\b3 9s\b|\bp99_9\b|\bp999_ms\b`), "p999_ms"},
+			{re(`\bp\s*99\b|\b99(?:th)?\s*(?:%|percentile)|\b2 nines\b|\btail(?:[- ]?latenc\w*)?\b|\bp99_ms\b`), "p99_ms"},
 			{re(`\bp\s*50\b|\b50(?:th)?\s*percentile\b|\bmedian latency\b|\btypical latency\b|\bav(?:era)?ge? latency\b|\bmean latency\b|\blatenc(?:y|ies)\b|\bresponse times?\b|\bp50_ms\b`), "p50_ms"},
 			{re(`\bhit[- ]?(?:rate|ratio)s?\b|\bcache hits?\b|\bmiss(?:es|[- ]rate)?\b|\bhits\b|\bhit_rate\b`), "hit_rate"},
 			{re(`\bthroughput\b|\bthru-?put\b|\bops\s*/\s*s(?:ec)?\b|\bops per sec\w*|\boperations per sec\w*|\bqps\b|\brps\b|\btps\b|\breq(?:uest)?s?\s*(?:/|per)\s*s(?:ec\w*)?\b|\bqueries per sec\w*|\bops\b|\bspeed\b|\bfast(?:er|est)?\b|\bslow(?:er|est)?\b|\bperformance\b|\bperf\b|\bquick(?:er|est)?\b|\bpeak\b|\bhow many (?:ops|operations|requests)\b|\bops_per_sec\b`), "ops_per_sec"},
@@ -135,7 +139,7 @@ func newGrammar() *grammar {
 
 		defineStrong:  re(`\bmean(?:s|ing|t)?\b|\bdefin(?:e|ition)\b|\bstands? for\b`),
 		defineCapture: re(`^(?:and |so |ok |but )?(?:what (?:does|do|did|is meant by)|what's meant by)\s+(?:the\s+|a\s+|an\s+)?(?:term\s+|word\s+|phrase\s+|acronym\s+)?(.+?)\s+(?:mean|stand for|refer to)\b|\b(?:meaning|definition) of\s+(?:the\s+)?(?:term\s+|word\s+)?(.+)$|^(?:please\s+)?define\s+(.+)$`),
-		defineLead:    re(`^(?:and |so |ok |but |hey |please )?(?:what(?:'s| is| are| was|s)|explain|describe|tell me about|what do you know about|eli5|who is|who makes)\s+(?:an?\s+|the\s+)?(.+)$`),
+		defineLead:    re(`^(?:and |so |ok |but |hey |please )?(?:what(?:'s| is| are| was|s)|wat(?:'s| is|s)|wht(?:'s| is)|explain|describe|tell me about|what do you know about|eli5|who is|who makes)\s+(?:an?\s+|the\s+)?(.+)$`),
 		defineTail:    re(`\s+(?:in|on|for|of|from|with|at)\s+(?:the\s+)?(?:dragonfly|redis|valkey|keydb|garnet|benchmark|results?|data|context|this|here).*$|\s*\?.*$|\s+(?:and|&) (?:why|how|what).*$|\s+(?:in|for) this benchmark.*$|\s+mean(?:s)?$`),
 
 		help:         re(`^(?:/?help|\?|usage|commands|menu|examples?|start|/start)$|\bwhat can (?:you|i) (?:do|ask|answer)\b|\bhow do (?:i|you) use (?:you|this|the bot)\b|\bwhat (?:questions )?can i ask\b|\bwhat do you (?:know|cover|answer)\b|\bhow does this (?:bot )?work\b|\bwhat are you\b|\bwho are you\b|\bwhat are your (?:capabilities|commands)\b|\bsample questions\b|\bexample questions\b|\bgive me (?:some )?examples\b`),

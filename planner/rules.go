@@ -217,7 +217,12 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 	if p.kb == nil {
 		return Plan{}, false
 	}
-	if !strong && (len(x.engines) > 0 || x.hasKnobValue() || x.allEngines) {
+	lead := p.g.defineLead.FindStringSubmatch(text)
+	// "what's cluster-sat?", "what is the realistic series?": a mode phrase
+	// that is itself a glossary term, asked about on its own.
+	modeTerm := lead != nil && len(x.metrics) == 0 && len(x.modes) > 0 && len(x.cores) == 0 && len(x.pipelines) == 0 &&
+		len(x.ratios) == 0 && len(x.values) == 0 && x.session == 0
+	if !strong && (len(x.engines) > 0 || x.hasKnobValue() && !modeTerm || x.allEngines) {
 		return Plan{}, false
 	}
 	var cands []string
@@ -229,7 +234,6 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 			}
 		}
 	}
-	lead := p.g.defineLead.FindStringSubmatch(text)
 	if lead != nil {
 		cands = append(cands, p.g.defineTail.ReplaceAllString(lead[1], ""))
 	}
@@ -282,8 +286,15 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan 
 	// The claim's own numbers ("40-shard", "pipeline 30", "8 vCPUs") are
 	// the claimant's setup, not the user's request: blank the claim's
 	// wording and read the rest.
-	blanked := c.re.ReplaceAllStringFunc(text, func(m string) string { return strings.Repeat(" ", len(m)) })
+	orig := x
+	blanked := text
+	for _, r := range p.g.claims {
+		if r.id == c.id {
+			blanked = r.re.ReplaceAllStringFunc(blanked, func(m string) string { return strings.Repeat(" ", len(m)) })
+		}
+	}
 	x = p.g.extract(blanked)
+	x.versions = orig.versions // "Redis 9 vs Dragonfly 1.20" names versions all the same
 	if p.g.claimVCPU.MatchString(text) {
 		x.cores, x.notes = nil, nil
 	}
@@ -297,6 +308,7 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan 
 	w.claimID = c.id
 	w.claimTopic = c.topic
 	w.knob = ""
+	w.claimAt = p.claimConditions(c.id)
 	if len(w.engines) == 0 && p.kb != nil {
 		if cl, ok := p.kb.Claim(c.id); ok {
 			for _, e := range cl.Engines {
@@ -308,6 +320,11 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan 
 	}
 	if len(w.engines) == 0 {
 		w.engines = slices.Clone(c.engines)
+	}
+	// Engines inside the claim's wording ("outperforms Redis") are still
+	// what the question is about.
+	for _, e := range orig.engines {
+		w.engines = appendUnique(w.engines, e.value)
 	}
 	if c.topic == "memory" {
 		w.metric = "bytes_per_key"

@@ -137,6 +137,8 @@ func metricPhrase(m string) string {
 		return "p99.9 latency (ms)"
 	case "hit_rate":
 		return "hit rate"
+	case "p90_ms", "p95_ms", "p9999_ms", "max_ms":
+		return unrecordedMetric(m) + " (ms)"
 	case "kb_per_sec":
 		return "network throughput (KB/s)"
 	case "bytes_per_key":
@@ -150,7 +152,7 @@ func metricPhrase(m string) string {
 // lowerIsBetter reports metrics ranked ascending.
 func lowerIsBetter(m string) bool {
 	switch m {
-	case "p50_ms", "p99_ms", "p999_ms", "bytes_per_key", "outage_s":
+	case "p50_ms", "p99_ms", "p999_ms", "p90_ms", "p95_ms", "p9999_ms", "max_ms", "bytes_per_key", "outage_s":
 		return true
 	}
 	return false

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"slices"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
 // Slot names as Plan.Defaulted and Plan.Inherited list them (Slots' JSON
@@ -42,6 +44,9 @@ type want struct {
 
 	termID, claimID string
 	claimTopic      string
+	// claimAt holds the conditions a claim's measured counter-figures
+	// share; they stand in for the defaults of knobs the question left out.
+	claimAt analytics.CellKey
 	versions        []version
 
 	multiple, crossover, explain bool
