@@ -46,8 +46,8 @@ type want struct {
 	claimTopic      string
 	// claimAt holds the conditions a claim's measured counter-figures
 	// share; they stand in for the defaults of knobs the question left out.
-	claimAt analytics.CellKey
-	versions        []version
+	claimAt  analytics.CellKey
+	versions []version
 
 	multiple, crossover, explain bool
 
