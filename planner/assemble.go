@@ -295,11 +295,91 @@ func (p *Planner) nearest(r resolved) []analytics.Neighbor {
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.hard, b.hard), cmp.Compare(a.dist, b.dist), cmp.Compare(a.ord, b.ord))
 	})
-	out := make([]analytics.Neighbor, 0, p.opts.NearestCells)
-	for _, c := range cands[:min(len(cands), p.opts.NearestCells)] {
-		out = append(out, c.n)
+	// Cells that must be shown whatever their distance.
+	var also []analytics.Neighbor
+	keys := slices.Clone(r.alsoNearest)
+	for _, k := range r.halfNearest {
+		keys = append(keys, k)
+		// The measured side again at the core count the missing side's
+		// nearest row has, so the two can be read side by side.
+		if len(cands) > 0 && cands[0].n.Cores != k.Cores {
+			k.Cores = cands[0].n.Cores
+			keys = append(keys, k)
+		}
 	}
-	return out
+	for _, k := range keys {
+		for _, n := range p.cov.Nearest(k, 1) {
+			if seen[n.CellKey] || n.Engine != k.Engine || n.Mode != k.Mode {
+				continue
+			}
+			seen[n.CellKey] = true
+			n.Differs = cellDiffers(k, n.CellKey)
+			also = append(also, n)
+		}
+	}
+	room := max(1, p.opts.NearestCells-len(also))
+	// The best cell of each series first (at the closest level of
+	// difference), so a request spanning several series does not list four
+	// variants of one; then the rest in order.
+	var picked []int
+	series := map[[2]string]bool{}
+	for i, c := range cands {
+		if len(picked) == room || len(cands) > 0 && c.hard > cands[0].hard {
+			break
+		}
+		key := [2]string{c.n.Engine, c.n.Mode}
+		if !series[key] {
+			series[key] = true
+			picked = append(picked, i)
+		}
+	}
+	for i := range cands {
+		if len(picked) == room {
+			break
+		}
+		if !slices.Contains(picked, i) {
+			picked = append(picked, i)
+		}
+	}
+	slices.Sort(picked)
+	out := make([]analytics.Neighbor, 0, len(picked)+len(also))
+	for _, i := range picked {
+		out = append(out, cands[i].n)
+	}
+	return append(out, also...)
+}
+
+// ratioDistance is how far apart two workloads are: the difference in the
+// share of reads, plus a step when one is multi-key and the other is not
+// (write-heavy is nearer 1:1 than 1:10; GET-only is nearest 1:10).
+func ratioDistance(a, b string) float64 {
+	sa, ma := readShare(a)
+	sb, mb := readShare(b)
+	d := math.Abs(sa - sb)
+	if ma != mb {
+		d += 0.5
+	}
+	return 0.25 + d
+}
+
+// readShare is a workload's share of reads and whether it is multi-key.
+func readShare(r string) (float64, bool) {
+	switch r {
+	case "mget10":
+		return 1, true
+	case "mset10":
+		return 0, true
+	}
+	set, get, ok := strings.Cut(r, ":")
+	if !ok {
+		return 0.5, false
+	}
+	s, err1 := strconv.Atoi(set)
+	g, err2 := strconv.Atoi(get)
+	if err1 != nil || err2 != nil || s+g == 0 {
+		return 0.5, false
+	}
+	return float64(g) / float64(s+g), false
 }
 
 // givenKnob reports whether the user set a knob (Neighbor.Differs names).
@@ -392,7 +472,7 @@ func knobWeight(knob string, k, m analytics.CellKey) float64 {
 	case analytics.KnobSession, analytics.KnobMode:
 		return 1
 	case analytics.KnobRatio:
-		return 0.75
+		return ratioDistance(k.Ratio, m.Ratio)
 	case analytics.KnobCores:
 		return doublings(m.Cores, k.Cores)
 	case analytics.KnobPipeline:

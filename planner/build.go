@@ -58,6 +58,13 @@ type resolved struct {
 	missing    []string
 	notes      []string
 	nearestFor []analytics.CellKey
+	// alsoNearest are cells the nearest rows must include whatever their
+	// distance: a multi-key workload on the engines that ran it, the
+	// measured side of a half-measured comparison.
+	alsoNearest []analytics.CellKey
+	// halfNearest are the measured engines' cells of a comparison missing
+	// some of its engines.
+	halfNearest []analytics.CellKey
 	// fromClaim names the defaulted slots filled from a claim's measured
 	// conditions rather than the usual defaults.
 	fromClaim []string
@@ -273,12 +280,15 @@ func (p *Planner) resolve(w want) resolved {
 	}
 	if len(r.ok) == 0 && len(problems) == 0 && len(r.missing) == 0 {
 		// Nothing at all can answer and no engine was named: say why from
-		// the first candidate's problems.
+		// the problems every candidate shares (write-heavy was measured for
+		// no engine; KeyDB's lack of 48 cores is beside the point then).
+		var all []problem
 		for _, c := range cands {
 			for _, s := range c.ss {
-				problems = append(problems, p.check(s, r)...)
+				all = append(all, p.check(s, r)...)
 			}
 		}
+		problems = sharedProblems(all, cands)
 		if len(problems) == 0 {
 			r.missing = append(r.missing, "no measured series matches that combination")
 		}
@@ -304,9 +314,77 @@ func (p *Planner) resolve(w want) resolved {
 	}
 	for _, pr := range mergeBySeries(problems, cands) {
 		r.missing = appendUnique(r.missing, missingText(pr, cov, r.w))
-		r.nearestFor = append(r.nearestFor, p.requestKey(pr.s.engine(), pr.s.mode(), r))
+		mode := pr.s.mode()
+		if pr.engineWide {
+			mode = "" // every series of the engine has the gap: any of them is as near
+		}
+		r.nearestFor = append(r.nearestFor, p.requestKey(pr.s.engine(), mode, r))
+		r.alsoNearest = append(r.alsoNearest, p.multiKeyElsewhere(pr, r)...)
+	}
+	if len(r.missing) > 0 {
+		r.halfNearest = p.measuredHalf(r)
 	}
 	return r
+}
+
+// sharedProblems keeps the problems (knob and value) every candidate
+// engine has; when none is shared, all of them.
+func sharedProblems(all []problem, cands []candidate) []problem {
+	var out []problem
+	for _, pr := range all {
+		shared := true
+		for _, c := range cands {
+			if !slices.ContainsFunc(all, func(q problem) bool {
+				return q.s.engine() == c.engine && q.knob == pr.knob && fmt.Sprint(q.value) == fmt.Sprint(pr.value)
+			}) {
+				shared = false
+				break
+			}
+		}
+		if shared {
+			out = append(out, pr)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// multiKeyElsewhere returns, for a multi-key workload asked of a cluster
+// (which cannot run it: CROSSSLOT), the same workload on the single-process
+// engines of the same session — the measured alternative the sources name.
+func (p *Planner) multiKeyElsewhere(pr problem, r resolved) []analytics.CellKey {
+	v, _ := pr.value.(string)
+	if pr.knob != slotRatio || (v != "mget10" && v != "mset10") || pr.s.mode() == "single" {
+		return nil
+	}
+	var out []analytics.CellKey
+	for _, c := range r.cov {
+		if c.Mode != "single" || c.Session != pr.s.cov.Session || !slices.Contains(c.Ratios, v) {
+			continue
+		}
+		k := p.requestKey(c.Engine, c.Mode, r)
+		k.Session, k.Ratio = c.Session, v
+		out = append(out, k)
+	}
+	return out
+}
+
+// measuredHalf returns, for a comparison that is missing only some of its
+// engines, the cells the measured engines do have under the request, so
+// the nearest rows show both sides.
+func (p *Planner) measuredHalf(r resolved) []analytics.CellKey {
+	if len(r.ok) == 0 || (r.w.intent != IntentCompare && r.w.intent != IntentClaim) || r.w.knob != "" || len(r.cores) != 1 {
+		return nil
+	}
+	var out []analytics.CellKey
+	for _, s := range r.ok {
+		k := p.requestKey(s.engine(), s.mode(), r)
+		k.Session = s.cov.Session
+		out = append(out, k)
+	}
+	return out
 }
 
 // mergeBySeries folds a problem every candidate series of an engine shares
