@@ -17,7 +17,7 @@ const discordHost = "discord.com"
 func apiBaseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("discord: API base %q: want an absolute http(s) URL such as https://discord.com", raw)
+		return nil, fmt.Errorf("discord: API base (DISCORD_API_BASE) %q: want an absolute http(s) URL such as https://discord.com", raw)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = ""

@@ -16,7 +16,7 @@ func normalizeAPIURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("slack: API URL %q: want an absolute http(s) URL such as https://slack.com/api/", raw)
+		return "", fmt.Errorf("slack: API URL (SLACK_API_URL) %q: want an absolute http(s) URL such as https://slack.com/api/", raw)
 	}
 	if !strings.HasSuffix(raw, "/") {
 		raw += "/"

@@ -37,6 +37,7 @@ func (a *app) digestPublisher() (*bot.DigestPublisher, error) {
 	}
 	return bot.NewDigestPublisher(bot.DigestPublisherConfig{
 		Composer: src, KV: st.KV("digest"), Targets: targets, Logger: a.log,
+		RenderChart: renderDigestChart,
 	}), nil
 }
 

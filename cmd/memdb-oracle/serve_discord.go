@@ -43,7 +43,11 @@ func (a *app) serveDiscord(_ *http.ServeMux) (run func(ctx context.Context) erro
 	if err != nil {
 		return nil, "", err
 	}
-	a.log.Info("discord on", "command", "/"+cfg.Command, "guild", cfg.GuildID, "message_content", cfg.MessageContent)
+	command := cfg.Command
+	if command == "" {
+		command = discord.DefaultCommand
+	}
+	a.log.Info("discord on", "command", "/"+command, "guild", cfg.GuildID, "message_content", cfg.MessageContent)
 	return ad.Run, "", nil
 }
 
@@ -68,6 +72,7 @@ func (a *app) discordConfig() (discord.Config, error) {
 		AppID:   env("DISCORD_APP_ID"),
 		GuildID: env("DISCORD_GUILD_ID"),
 		Command: strings.TrimPrefix(env("MEMDB_ORACLE_DISCORD_COMMAND"), "/"),
+		APIBase: env("DISCORD_API_BASE"),
 		Logger:  a.log,
 	}
 	if v := env("DISCORD_MESSAGE_CONTENT"); v != "" {

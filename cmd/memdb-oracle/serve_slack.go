@@ -45,6 +45,7 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 		SigningSecret: signing,
 		AppToken:      appToken,
 		Command:       strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_SLACK_COMMAND")),
+		APIURL:        strings.TrimSpace(a.cfg.Getenv("SLACK_API_URL")),
 		Handler:       b,
 		Store:         st.KV("slack"),
 		Charts:        chart.Renderer{},
@@ -75,7 +76,9 @@ func (a *app) slackAdapterPoster() (bot.Poster, error) {
 	if token.IsZero() {
 		return nil, errors.New("posting to Slack needs SLACK_BOT_TOKEN")
 	}
-	return slackadapter.NewPoster(slackadapter.Config{BotToken: token, Log: a.log})
+	return slackadapter.NewPoster(slackadapter.Config{
+		BotToken: token, APIURL: strings.TrimSpace(a.cfg.Getenv("SLACK_API_URL")), Log: a.log,
+	})
 }
 
 // secretEnv reads a credential from the environment, wrapped so that it
