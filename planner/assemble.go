@@ -37,6 +37,19 @@ func (p *Planner) measuredPlan(w want) Plan {
 	pl.Inherited = ordered(w.inherited)
 	pl.Notes = append(pl.Notes, w.notes...)
 	pl.Notes = append(pl.Notes, versionNotes(w.versions)...)
+	if w.keys != 0 && w.keys != runKeys {
+		// Every run used the same keyspace: the cells exist, the key count
+		// does not.
+		r.missing = append([]string{fmt.Sprintf("a keyspace of %s keys was never measured — every run used %s keys (the fully driven ceiling: 100,000 per shard)", thousands(w.keys), thousands(runKeys))}, r.missing...)
+		if len(r.missing) == 1 {
+			pl.Requested, pl.Intent = w.intent, IntentNoData
+			pl.Missing = r.missing
+			pl.Nearest = p.exactCells(r)
+			pl.Notes = append(pl.Notes, r.notes...)
+			pl.Interpretation = interpretNoData(w, r, pl)
+			return pl
+		}
+	}
 	if what := unrecordedMetric(w.metric); what != "" {
 		// The series exist; the statistic does not: refuse it by name and
 		// show the recorded percentiles of the same cells.

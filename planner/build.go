@@ -16,6 +16,9 @@ const (
 	defaultPipeline = 16
 	defaultCores    = 48
 	defaultMetric   = "ops_per_sec"
+	// runKeys is the keyspace of every single-process and realistic run
+	// (FACTS.md [setup:workload]).
+	runKeys = 1_000_000
 )
 
 // series is one measured (session, engine, mode) and its coverage.

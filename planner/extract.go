@@ -27,6 +27,7 @@ type parsed struct {
 	topics     map[string]bool
 	versions   []version
 	downAfter  int
+	keys       int // a key count the question named ("10 million keys")
 	quoted     []string
 	notes      []string
 	leftover   []int // numbers no rule used
@@ -125,6 +126,16 @@ func (g *grammar) extract(text string) *parsed {
 		}
 	}
 
+	// "write performance": the write word is a workload, the rest a metric.
+	for _, m := range g.writeFocus.FindAllStringSubmatchIndex(text, -1) {
+		r := "10:1" // write-heavy
+		if strings.HasPrefix(text[m[2]:m[3]], "set") {
+			r = "1:0" // SET only
+		}
+		x.ratios = appendUnique(x.ratios, r)
+		x.take(m[2], m[3])
+	}
+
 	// Metrics first: their phrases hold numbers and units other rules
 	// would misread ("p99", "KB/s", "bytes per key").
 	type hit struct {
@@ -162,6 +173,25 @@ func (g *grammar) extract(text string) *parsed {
 		return true
 	})
 
+	x.each(g.keyCount, func(m []int) bool {
+		f, err := strconv.ParseFloat(x.group(m, 1), 64)
+		if err != nil || f <= 0 {
+			return false
+		}
+		switch x.group(m, 2) {
+		case "k", "thousand":
+			f *= 1e3
+		case "m", "million", "mn", "mio":
+			f *= 1e6
+		case "b", "billion":
+			f *= 1e9
+		}
+		if f < 1 || f > 1e12 {
+			return false
+		}
+		x.keys = int(math.Round(f))
+		return true
+	})
 	x.each(g.session, func(m []int) bool {
 		switch s := x.group(m, 1) + x.group(m, 2) + x.group(m, 3); s {
 		case "1", "first", "1st":

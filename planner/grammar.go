@@ -26,7 +26,11 @@ type grammar struct {
 	valueSize, valueWords, valueTopic, valueFlag *rx
 	valueLarge, valueSmall                       *rx
 
-	session, downAfter *rx
+	session, downAfter, keyCount *rx
+	// writeFocus is "write" in front of a metric word ("write
+	// performance"): a write-heavy request whose metric word the metric
+	// rules read first.
+	writeFocus *rx
 
 	metrics []metricRule
 
@@ -96,7 +100,7 @@ func newGrammar() *grammar {
 			{re(`\bmset\s*-?\s*(?:10|of 10(?: keys)?)?\b|\bmulti[- ]?sets?\b|\bbatch(?:ed)? sets?\b`), "mset10"},
 			{re(`\bmulti[- ]?keys?\b|\bmultikey\b`), "multi"},
 			{re(`\bread[- ]?(?:heavy|mostly|intensive|dominated)\b|\bmostly (?:reads|gets)\b|\bget[- ]?heavy\b|\bcache[- ]?like\b`), "1:10"},
-			{re(`\bwrite[- ]?(?:heavy|mostly|intensive|dominated)\b|\bmostly (?:writes|sets)\b|\bset[- ]?heavy\b`), "10:1"},
+			{re(`\bwrite[- ]?(?:heavy|mostly|intensive|dominated)\b|\bmostly (?:writes|sets)\b|\bset[- ]?heavy\b|\b(?:for|of|on|under) (?:heavy |lots of |many )?writes\b|\bwrites? per sec\w*`), "10:1"},
 			{re(`\b(?:read|get)[- ]?only\b|\bonly (?:reads|gets)\b|\b(?:all|pure) (?:reads|gets)\b`), "0:1"},
 			{re(`\b(?:write|set)[- ]?only\b|\bonly (?:writes|sets)\b|\b(?:all|pure) (?:writes|sets)\b`), "1:0"},
 			{re(`\bmixed\b|\bbalanced (?:workload|mix|reads)\b|\bhalf reads\b|\bequal (?:reads|parts)\b|\bread/write mix\b|\bmix of reads and writes\b`), "1:1"},
@@ -109,8 +113,10 @@ func newGrammar() *grammar {
 		valueSmall: re(`\b(?:small|tiny|smaller)\s+(?:values?|payloads?|objects?)\b`),
 		valueTopic: re(`\b(?:value|payload|object|item|data)[- ]?(?:sizes?|length)\b|\bsize of (?:the )?(?:values?|payloads?)\b|\bbigger values\b|\blarger values\b`),
 
-		session:   re(`\bsession\s*(?:#\s*|no\.?\s*)?([12])\b|\bs([12])\b|\b(first|second|1st|2nd)\s+session\b`),
-		downAfter: re(`\bdown[- _]?after(?:[- _]?milliseconds|[- _]?ms)?\s*(?:=|of|at|:|set to)?\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\b|\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\s+(?:of\s+)?down[- _]?after\b`),
+		writeFocus: re(`\b(writes?|sets?)[- ](?:performance|throughput|speed|perf|latency|latencies|ops|qps|workloads?|load|traffic)\b`),
+		keyCount:   re(`\b(\d+(?:\.\d+)?)\s*(k|m|b|thousand|million|billion|mn|mio)?\s+(?:distinct |unique |different )?keys\b`),
+		session:    re(`\bsession\s*(?:#\s*|no\.?\s*)?([12])\b|\bs([12])\b|\b(first|second|1st|2nd)\s+session\b`),
+		downAfter:  re(`\bdown[- _]?after(?:[- _]?milliseconds|[- _]?ms)?\s*(?:=|of|at|:|set to)?\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\b|\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\s+(?:of\s+)?down[- _]?after\b`),
 
 		metrics: []metricRule{
 			{re(`\bkb\s*/\s*s(?:ec)?\b|\bkb per sec\w*|\bkbps\b|\bbandwidth\b|\bmb\s*/\s*s(?:ec)?\b|\bgbps\b|\bnetwork (?:throughput|traffic|usage)\b|\bbytes per second\b|\bkb_per_sec\b`), "kb_per_sec"},

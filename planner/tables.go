@@ -38,6 +38,9 @@ func (p *Planner) memoryPlan(w want) Plan {
 	if mt, ok := p.kb.(memoryTables); ok {
 		t := mt.MemoryTable()
 		cond = fmt.Sprintf("%s keys of %d-byte values, empty-server baseline subtracted", thousands(t.Keys), t.ValueBytes)
+		if w.keys != 0 && w.keys != t.Keys {
+			pl.Missing = append(pl.Missing, fmt.Sprintf("memory per key was measured only with %s keys of %d-byte values, never with %s keys", thousands(t.Keys), t.ValueBytes, thousands(w.keys)))
+		}
 		for _, v := range w.values {
 			if v != t.ValueBytes {
 				pl.Missing = append(pl.Missing, fmt.Sprintf("memory per key was measured only with %s keys of %d-byte values, never with %s", thousands(t.Keys), t.ValueBytes, valuePhrase(v)))

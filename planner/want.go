@@ -41,6 +41,7 @@ type want struct {
 	metric     string
 	knob       string
 	downAfter  int
+	keys       int
 
 	termID, claimID string
 	claimTopic      string
@@ -92,6 +93,7 @@ func (p *Planner) fresh(x *parsed, text string) want {
 		pipelines:  slices.Clone(x.pipelines),
 		session:    x.session,
 		downAfter:  x.downAfter,
+		keys:       x.keys,
 		versions:   x.versions,
 		notes:      slices.Clone(x.notes),
 		modes:      x.explicitModes(),
