@@ -22,6 +22,12 @@ func (p *Planner) continues(x *parsed, text string, prev *Plan) bool {
 	if p.g.followMarker.MatchString(text) {
 		return true
 	}
+	if p.g.whichOfThem.MatchString(text) && len(prev.Slots.Engines) > 1 {
+		return true // "which one wins at 48?"
+	}
+	if prev.Intent == IntentDefine && termKnob(prev.Slots.TermID) != "" && p.g.pronoun.MatchString(text) && p.g.effect.MatchString(text) {
+		return true // "what is pipelining?" → "does it help Dragonfly?"
+	}
 	named := len(x.engines) > 0 || x.allEngines
 	if len(x.engines) == 1 && !x.allEngines && len(prev.Slots.Engines) > 0 && !slices.Contains(prev.Slots.Engines, x.engines[0].value) &&
 		(p.g.compare.MatchString(text) || p.g.multiple.MatchString(text)) && !p.g.scaling.MatchString(text) {
@@ -53,7 +59,7 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 
 	switch {
 	case len(cur.engines) > 0:
-		addTo := base.intent == IntentCompare || p.g.also.MatchString(text) || p.g.compare.MatchString(text) && len(base.engines) > 0
+		addTo := base.intent == IntentCompare || base.intent == IntentClaim || p.g.also.MatchString(text) || p.g.compare.MatchString(text) && len(base.engines) > 0
 		if addTo && len(base.engines) > 0 {
 			w.engines = slices.Clone(base.engines)
 			for _, e := range cur.engines {
@@ -61,8 +67,17 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 			}
 			inherit(slotEngines)
 		}
+	case x.allEngines && p.g.whichOfThem.MatchString(text) && len(base.engines) > 1:
+		// "which one wins at 48?": one of the thread's engines, not all.
+		w.engines = base.engines
+		inherit(slotEngines)
 	case x.allEngines:
 		w.engines = nil
+	case p.g.bothOfThem.MatchString(text) && len(prev.ThreadEngines) > len(base.engines):
+		// "compare them" after "redis 8 cores" → "what about valkey": the
+		// engines the thread has named, not only the last one.
+		w.engines = slices.Clone(prev.ThreadEngines)
+		inherit(slotEngines)
 	case len(base.engines) > 0:
 		w.engines = base.engines
 		inherit(slotEngines)
@@ -99,6 +114,19 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 		w.downAfter = base.downAfter
 		inherit(slotDownAfter)
 	}
+	// A bare number ("and 10000?", "and 24?") sets the knob the thread
+	// gave a number: the down-after of a failover question, else the cores.
+	if len(x.leftover) == 1 && !x.hasKnobValue() {
+		n := x.leftover[0]
+		switch {
+		case base.intent == IntentFailover && n >= 100:
+			w.downAfter = n
+			w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotDownAfter })
+		case base.given(slotCores) && base.intent != IntentFailover && base.intent != IntentMemory && n > 0 && n <= 1024:
+			w.cores, w.coresRange = []int{n}, false
+			w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotCores })
+		}
+	}
 
 	// The intent: the follow-up's own wording wins; otherwise the thread's.
 	if !cur.cued {
@@ -106,6 +134,10 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 		w.multiple, w.crossover = base.multiple, base.crossover
 		if w.knob != "" {
 			inherit(slotKnob)
+		}
+		if k := termKnob(prev.Slots.TermID); base.intent == IntentDefine && k != "" && p.g.effect.MatchString(text) {
+			// "what is pipelining?" → "how much does it help Dragonfly?"
+			w.intent, w.knob = IntentEffect, k
 		}
 		switch w.intent {
 		case IntentDefine, IntentHelp, IntentOutOfScope, IntentClarify, IntentNoData, "":
@@ -143,4 +175,18 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 	slices.Sort(w.inherited)
 	w.inherited = slices.Compact(w.inherited)
 	return w
+}
+
+// termKnob is the run knob a glossary term names, for follow-ups that ask
+// what it does ("what is pipelining?" → "does it help?").
+func termKnob(id string) string {
+	switch id {
+	case "term:pipelining", "term:autopipelining":
+		return slotPipeline
+	case "term:value-size":
+		return slotValue
+	case "term:get-set-ratio", "term:multi-key":
+		return slotRatio
+	}
+	return ""
 }

@@ -45,6 +45,10 @@ type grammar struct {
 	injection, code, otherDB, pricing, programming, general                    *rx
 	coresTopic, ratioTopic, sessionTopic, domain                               *rx
 
+	// whichOfThem is "which one" / "which of them" in a follow-up; bothOfThem
+	// asks about every engine the thread named ("compare them", "both").
+	whichOfThem, bothOfThem *rx
+
 	claims    []claimRule
 	claimCue  *rx
 	claimVCPU *rx // a claim's own hardware ("on 8 vCPUs")
@@ -175,6 +179,8 @@ func newGrammar() *grammar {
 
 		claimCue: re(`\bclaims?\b|\bclaimed\b|\bsays?\b|\bsaid\b|\badvertis\w*|\bmarketing\b|\bvendor\b|\baccording to\b|\bis it true\b|\btrue that\b|\breally\b|\bdoes (?:it|that) hold\b|\bpromis\w*|\bbrag\w*|\bofficial(?:ly)?\b|\bwebsite\b|\bhomepage\b|\bblog\b|\bdocs?\b|\bpublished\b|\bsupposedly\b|\bstated?\b|\bquoted?\b`),
 	}
+	g.whichOfThem = re(`\bwhich (?:1|of (?:them|the 2|these|those|the engines))\b`)
+	g.bothOfThem = re(`\b(?:compare (?:them|both|the 2|these|those)|both of them|both engines|the 2 of them|them both|all of them)\b`)
 	g.claims = newClaimRules()
 	g.claimVCPU = re(`\bvcpus?\b`)
 	g.jsonObject = re(`(?s)\{.*\}`)

@@ -122,4 +122,8 @@ type Plan struct {
 	Suggestions []string `json:"suggestions,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`
+	// ThreadEngines are the engines the thread has named so far, this
+	// question included, so "compare them" can reach back past the last
+	// question.
+	ThreadEngines []string `json:"thread_engines,omitempty"`
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -114,7 +115,21 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err
 	}
+	pl.ThreadEngines = threadEngines(prev, pl)
 	return pl, nil
+}
+
+// threadEngines adds a plan's engines to those the thread named before; a
+// plan outside the measurements (help, out of scope) keeps the thread's.
+func threadEngines(prev *Plan, pl Plan) []string {
+	var out []string
+	if prev != nil {
+		out = slices.Clone(prev.ThreadEngines)
+	}
+	for _, e := range pl.Slots.Engines {
+		out = appendUnique(out, e)
+	}
+	return out
 }
 
 // gate compiles every filter of the plan through the analytics gate.
