@@ -54,7 +54,7 @@ func newClaimRules() []claimRule {
 			re:      re(`\b40[- ]?shards?\b|\b13 years\b|\bredis(?:'s)? (?:ltd|blog|counter[- ]?benchmark)\b|\b18\s*%?\s*(?:-|to)\s*40\s*%`),
 			engines: []string{"redis", "dragonfly"}},
 		{id: "claim:redis-docs-single-threaded", topic: "other",
-			re:      re(`\bsingle[- ]?thread(?:ed)?\b|\bmulti[- ]?thread(?:ed)?\b|\bwhy (?:is|was|were|are) (?:redis|valkey)(?: and (?:redis|valkey))? (?:only )?(?:run|tested|benchmarked|measured|used)? ?(?:as )?(?:an? )?clusters?\b|\bwhy (?:no|not (?:a )?) ?single[- ]process (?:redis|valkey)\b|\bredis docs?\b`),
+			re:      re(`\bsingle[- ]?thread(?:ed)?\b|\bmulti[- ]?thread(?:ed)?\b|\bwhy (?:is|was|were|are) (?:redis|valkey)(?: and (?:redis|valkey))? (?:only )?(?:(?:run|tested|benchmarked|measured|used) (?:as )?(?:an? )?clusters?|(?:as )?an? clusters?)\b|\bwhy (?:no|not (?:a )?) ?single[- ]process (?:redis|valkey)\b|\bredis docs?\b`),
 			engines: []string{"redis", "valkey"}},
 		{id: "claim:redis-docs-placement", topic: "other",
 			re: re(`\btaskset\b|\bnumactl\b|\bplacement advice\b|\bsame (?:physical )?(?:cpu|socket)\b`)},

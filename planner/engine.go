@@ -53,6 +53,12 @@ func (p *Planner) enginePlan(question, text string, x *parsed) (Plan, bool) {
 			return Plan{}, false
 		}
 	}
+	return p.engineEntry(question, text, x, e.value)
+}
+
+// engineEntry plans an engine's knowledge entry (define, term engine:…)
+// with the lookup at its defaults as the measured headline.
+func (p *Planner) engineEntry(question, text string, x *parsed, engine string) (Plan, bool) {
 	w := p.fresh(x, text)
 	w.question = question
 	w.intent, w.knob, w.multiple, w.crossover, w.explain = IntentLookup, "", false, false, false
@@ -60,9 +66,9 @@ func (p *Planner) enginePlan(question, text string, x *parsed) (Plan, bool) {
 	if pl.Intent != IntentLookup {
 		return Plan{}, false
 	}
-	id := "engine:" + e.value
+	id := "engine:" + engine
 	pl.Intent = IntentDefine
 	pl.Slots.TermID = id
-	pl.Interpretation = "Description of " + engineName(e.value) + " (" + id + "), with its measured headline: " + pl.Interpretation
+	pl.Interpretation = "Description of " + engineName(engine) + " (" + id + "), with its measured headline: " + pl.Interpretation
 	return pl, true
 }

@@ -128,6 +128,12 @@ func (g *grammar) extract(text string) *parsed {
 
 	// "write performance": the write word is a workload, the rest a metric.
 	for _, m := range g.writeFocus.FindAllStringSubmatchIndex(text, -1) {
+		if f := strings.Fields(strings.NewReplacer("/", " ", "-", " ", "&", " ").Replace(text[:m[2]])); len(f) > 0 {
+			switch f[len(f)-1] {
+			case "read", "reads", "get", "gets", "and", "or", "mixed":
+				continue // "read/write workload" is a mix, not writes
+			}
+		}
 		r := "10:1" // write-heavy
 		if strings.HasPrefix(text[m[2]:m[3]], "set") {
 			r = "1:0" // SET only

@@ -49,6 +49,11 @@ type grammar struct {
 	// asks about every engine the thread named ("compare them", "both").
 	whichOfThem, bothOfThem *rx
 
+	// differenceOf asks how two things differ.
+	differenceOf *rx
+	// setupAsk asks which versions, hardware or setup the benchmark used.
+	setupAsk *rx
+
 	claims    []claimRule
 	claimCue  *rx
 	claimVCPU *rx // a claim's own hardware ("on 8 vCPUs")
@@ -147,8 +152,8 @@ func newGrammar() *grammar {
 		engine:     re(`\b(dragonfly\s*db|dragonflydb|dragonfly|dragon\s*fly|dfly|df|redis|valkey|val\s*key|keydb|key[\s-]db|garnet)\b`),
 		allEngines: re(`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:5\s+)?(?:engines?|databases?|dbs|stores?|systems?|products?|of them|contenders)\b|\ball 5\b|\bwhich (?:engine|database|db|store|system|1|product|server)s?\b|\bwhat (?:engine|database|store|system)s?\b|\bthe engines\b|\bevery engine\b|\boverall\b|\bthe 5\b`),
 
-		defineStrong:  re(`\bmean(?:s|ing|t)?\b|\bdefin(?:e|ition)\b|\bstands? for\b`),
-		defineCapture: re(`^(?:and |so |ok |but )?(?:what (?:does|do|did|is meant by)|what's meant by)\s+(?:the\s+|a\s+|an\s+)?(?:term\s+|word\s+|phrase\s+|acronym\s+)?(.+?)\s+(?:mean|stand for|refer to)\b|\b(?:meaning|definition) of\s+(?:the\s+)?(?:term\s+|word\s+)?(.+)$|^(?:please\s+)?define\s+(.+)$`),
+		defineStrong:  re(`\bmean(?:s|ing|t)?\b|\bdefin(?:e|ition)\b|\bstands? for\b|\bwhat (?:does|do) .+ measure\b`),
+		defineCapture: re(`^(?:and |so |ok |but )?(?:what (?:does|do|did|is meant by)|what's meant by)\s+(?:the\s+|a\s+|an\s+)?(?:term\s+|word\s+|phrase\s+|acronym\s+)?(.+?)\s+(?:mean|stand for|refer to|measure)\b|\b(?:meaning|definition) of\s+(?:the\s+)?(?:term\s+|word\s+)?(.+)$|^(?:please\s+)?define\s+(.+)$`),
 		defineLead:    re(`^(?:and |so |ok |but |hey |please )?(?:what(?:'s| is| are| was|s)|wat(?:'s| is|s)|wht(?:'s| is)|explain|describe|tell me about|what do you know about|eli5|who is|who makes)\s+(?:an?\s+|the\s+)?(.+)$`),
 		defineTail:    re(`\s+(?:in|on|for|of|from|with|at)\s+(?:the\s+)?(?:dragonfly|redis|valkey|keydb|garnet|benchmark|results?|data|context|this|here).*$|\s*\?.*$|\s+(?:and|&) (?:why|how|what).*$|\s+(?:in|for) this benchmark.*$|\s+mean(?:s)?$`),
 
@@ -181,6 +186,8 @@ func newGrammar() *grammar {
 	}
 	g.whichOfThem = re(`\bwhich (?:1|of (?:them|the 2|these|those|the engines))\b`)
 	g.bothOfThem = re(`\b(?:compare (?:them|both|the 2|these|those)|both of them|both engines|the 2 of them|them both|all of them)\b`)
+	g.differenceOf = re(`\bdifference (?:between|of)\b|\bhow (?:do|does) .+ differ\b|\bvs\.? what\b`)
+	g.setupAsk = re(`\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
 	g.claims = newClaimRules()
 	g.claimVCPU = re(`\bvcpus?\b`)
 	g.jsonObject = re(`(?s)\{.*\}`)

@@ -82,6 +82,19 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return pl, true
 	}
 
+	if p.g.setupAsk.MatchString(text) && !x.hasKnobValue() && len(x.metrics) == 0 {
+		// "What version of Redis was tested?", "what hardware was used?"
+		if len(engines) == 1 {
+			if pl, ok := p.engineEntry(question, text, x, engines[0]); ok {
+				return pl, true
+			}
+		}
+		if len(engines) == 0 {
+			pl := p.helpPlan(question, "")
+			pl.Interpretation = "What was measured and on what: the engines and their versions, the hardware, the modes, core counts, workloads, value sizes and pipeline depths in the runs"
+			return pl, true
+		}
+	}
 	if p.g.defineStrong.MatchString(text) || len(x.quoted) > 0 && p.g.defineLead.MatchString(text) {
 		if pl, ok := p.definePlan(question, text, x, true); ok {
 			return pl, true
@@ -113,11 +126,19 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		if pl, ok := p.definePlan(question, text, x, false); ok {
 			return pl, true
 		}
+		if pl, ok := p.termMention(question, text, x); ok {
+			return pl, true // "how many reps per run?": the glossary entry it names
+		}
 		return notUnderstood(question), false
 	}
 	// Only a bare speed or latency word ("which is quickest?"): the rules
 	// plan a ranking, but a language model may read it better.
 	vague := len(w.engines) == 0 && !x.allEngines && !x.hasKnobValue() && len(x.topics) == 0 && len(w.inherited) == 0 && len(x.versions) == 0
+	if vague && len(x.metrics) == 0 && x.downAfter == 0 && x.keys == 0 {
+		if pl, ok := p.termMention(question, text, x); ok {
+			return pl, true // "which memtier settings did you use?"
+		}
+	}
 	return p.planWant(w), !vague
 }
 
@@ -220,10 +241,19 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 	lead := p.g.defineLead.FindStringSubmatch(text)
 	// "what's cluster-sat?", "what is the realistic series?": a mode phrase
 	// that is itself a glossary term, asked about on its own.
-	modeTerm := lead != nil && len(x.metrics) == 0 && len(x.modes) > 0 && len(x.cores) == 0 && len(x.pipelines) == 0 &&
-		len(x.ratios) == 0 && len(x.values) == 0 && x.session == 0
+	modeTerm := lead != nil && len(x.metrics) == 0 && (len(x.modes) > 0 || x.session != 0) && len(x.cores) == 0 && len(x.pipelines) == 0 &&
+		len(x.ratios) == 0 && len(x.values) == 0
 	if !strong && (len(x.engines) > 0 || x.hasKnobValue() && !modeTerm || x.allEngines) {
 		return Plan{}, false
+	}
+	if !strong && lead == nil && slices.ContainsFunc(x.metrics, func(m string) bool { return m == "outage_s" || m == "bytes_per_key" }) {
+		return Plan{}, false // "/failover", "memory?": the measured table, not the word
+	}
+	if modeTerm && p.g.differenceOf.MatchString(text) {
+		// "the difference between realistic and ceiling": the entry on both.
+		if t, ok := p.kb.Define("realistic vs ceiling"); ok && slices.Contains(x.explicitModes(), "cluster") && slices.Contains(x.explicitModes(), "cluster-sat") {
+			return p.defineOf(question, t.ID, t.Name, x), true
+		}
 	}
 	var cands []string
 	cands = append(cands, x.quoted...)
@@ -348,4 +378,21 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan 
 		w.metric = x.metrics[0]
 	}
 	return p.measuredPlan(w)
+}
+
+// termMention defines the glossary term a question names when nothing else
+// in it can be planned ("how many reps per run?" → term:repetitions).
+func (p *Planner) termMention(question, text string, x *parsed) (Plan, bool) {
+	if p.kb == nil || len(x.engines) > 0 || x.allEngines {
+		return Plan{}, false
+	}
+	id, _ := p.tix.find(text)
+	if id == "" {
+		return Plan{}, false
+	}
+	name, ok := p.kbTerm(id)
+	if !ok {
+		return Plan{}, false
+	}
+	return p.defineOf(question, id, name, x), true
 }
