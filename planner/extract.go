@@ -113,6 +113,21 @@ func isPercentileNumber(n string) bool {
 	return false
 }
 
+// Metric markers the grammar resolves after reading the whole question.
+const (
+	metricLatency = "latency"     // a bare latency word
+	metricAverage = "avg_latency" // average or mean latency
+)
+
+// isLatencyMetric reports a named latency statistic (p50 … maximum).
+func isLatencyMetric(m string) bool {
+	switch m {
+	case "p50_ms", "p99_ms", "p999_ms", "p90_ms", "p95_ms", "p9999_ms", "max_ms":
+		return true
+	}
+	return false
+}
+
 // extract runs every rule of the grammar over normalized text.
 func (g *grammar) extract(text string) *parsed {
 	x := &parsed{text: text, used: make([]bool, len(text)), pipelinedNote: -1}
@@ -156,7 +171,23 @@ func (g *grammar) extract(text string) *parsed {
 		})
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return a.pos - b.pos })
+	// A bare "latency" is the median unless a percentile is named too
+	// ("the latency p99"); "average latency" is the median, said so.
+	percentile := slices.ContainsFunc(hits, func(h hit) bool { return isLatencyMetric(h.metric) })
 	for _, h := range hits {
+		switch h.metric {
+		case metricLatency:
+			if percentile {
+				continue
+			}
+			h.metric = "p50_ms"
+		case metricAverage:
+			if percentile {
+				continue
+			}
+			h.metric = "p50_ms"
+			x.notes = appendUnique(x.notes, "the runs record no average latency; the median (p50) is shown instead")
+		}
 		x.metrics = appendUnique(x.metrics, h.metric)
 	}
 
@@ -639,6 +670,26 @@ func (g *grammar) extractModes(x *parsed) {
 		return false
 	})
 	x.each(g.modeCluster, func(m []int) bool { add(m, false, "cluster", "cluster-sat"); return true })
+	// "cluster vs single": a bare cluster set against a single process is
+	// a mode of its own, not part of an engine's name.
+	for i, c := range x.modes {
+		if c.specific {
+			continue
+		}
+		for _, o := range x.modes {
+			if !o.specific || !slices.Equal(o.modes, []string{"single"}) {
+				continue
+			}
+			lo, hi := min(c.end, o.end), max(c.start, o.start)
+			if lo > hi {
+				continue
+			}
+			switch strings.TrimSpace(x.text[lo:hi]) {
+			case "vs", "vs.", "versus", "or", "and", "against", "compared to", "compared with":
+				x.modes[i].specific = true
+			}
+		}
+	}
 }
 
 // explicitModes is every mode a mode phrase asked for; bare "cluster" counts

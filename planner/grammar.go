@@ -138,7 +138,9 @@ func newGrammar() *grammar {
 			{re(`\bmax(?:imum)? latenc\w*|\bworst[- ]case latenc\w*|\bp100\b`), "max_ms"},
 			{re(`\bp\s*99\.9\b|\bp\s*999\b|\b99\.9(?:th)?\s*(?:%|percentile)?|\b3 nines\b|\b3 9s\b|\bp99_9\b|\bp999_ms\b`), "p999_ms"},
 			{re(`\bp\s*99\b|\b99(?:th)?\s*(?:%|percentile)|\b2 nines\b|\btail(?:[- ]?latenc\w*)?\b|\bp99_ms\b`), "p99_ms"},
-			{re(`\bp\s*50\b|\b50(?:th)?\s*percentile\b|\bmedian latency\b|\btypical latency\b|\bav(?:era)?ge? latency\b|\bmean latency\b|\blatenc(?:y|ies)\b|\bresponse times?\b|\bp50_ms\b`), "p50_ms"},
+			{re(`\bp\s*50\b|\b50(?:th)?\s*percentile\b|\bmedian latency\b|\btypical latency\b|\bp50_ms\b`), "p50_ms"},
+			{re(`\bav(?:era)?ge? (?:latenc(?:y|ies)|response times?)\b|\bmean (?:latenc(?:y|ies)|response times?)\b`), metricAverage},
+			{re(`\blatenc(?:y|ies)\b|\bresponse times?\b`), metricLatency},
 			{re(`\bhit[- ]?(?:rate|ratio)s?\b|\bcache hits?\b|\bmiss(?:es|[- ]rate)?\b|\bhits\b|\bhit_rate\b`), "hit_rate"},
 			{re(`\bthroughput\b|\bthru-?put\b|\bops\s*/\s*s(?:ec)?\b|\bops per sec\w*|\boperations per sec\w*|\bqps\b|\brps\b|\btps\b|\breq(?:uest)?s?\s*(?:/|per)\s*s(?:ec\w*)?\b|\bqueries per sec\w*|\bops\b|\bspeed\b|\bfast(?:er|est)?\b|\bslow(?:er|est)?\b|\bperformance\b|\bperf\b|\bquick(?:er|est)?\b|\bpeak\b|\bhow many (?:ops|operations|requests)\b|\bops_per_sec\b`), "ops_per_sec"},
 		},
@@ -187,7 +189,7 @@ func newGrammar() *grammar {
 	g.whichOfThem = re(`\bwhich (?:1|of (?:them|the 2|these|those|the engines))\b`)
 	g.bothOfThem = re(`\b(?:compare (?:them|both|the 2|these|those)|both of them|both engines|the 2 of them|them both|all of them)\b`)
 	g.differenceOf = re(`\bdifference (?:between|of)\b|\bhow (?:do|does) .+ differ\b|\bvs\.? what\b`)
-	g.setupAsk = re(`\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
+	g.setupAsk = re(`\b(?:what|which) (?:dragonfly |redis |valkey |keydb |garnet )?versions?\b|\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
 	g.claims = newClaimRules()
 	g.claimVCPU = re(`\bvcpus?\b`)
 	g.jsonObject = re(`(?s)\{.*\}`)
