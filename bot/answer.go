@@ -1,5 +1,7 @@
 package bot
 
+import "strings"
+
 // Kind is what sort of answer this is (DESIGN §3).
 type Kind string
 
@@ -143,4 +145,27 @@ type ChartPoint struct {
 	XLabel string  `json:"x_label"`
 	Y      float64 `json:"y"`
 	Label  string  `json:"label"`
+}
+
+// StatementLabel says whose statement a claim is, for its heading:
+// "Dragonfly's statement (vendor)", "a third party's statement
+// (unverified)", "statements of various third parties".
+func (c ClaimContext) StatementLabel() string {
+	name, role := strings.TrimSpace(c.Claimant), ""
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		name, role = name[:i], name[i+2:len(name)-1]
+	}
+	switch {
+	case name == "":
+		return "the claimant's statement"
+	case name == "various":
+		return "statements of various third parties"
+	case name == "third party":
+		name = "a third party"
+	}
+	label := name + "'s statement"
+	if role != "" {
+		label += " (" + role + ")"
+	}
+	return label
 }

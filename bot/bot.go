@@ -37,6 +37,10 @@ type Knowledge interface {
 	Claim(id string) (knowledge.Claim, bool)
 	// Entry looks any entry up by id (title, first URL) for sources.
 	Entry(id string) (knowledge.Entry, bool)
+	// Finding looks a measured finding up by id ("finding:pipelining-effect").
+	Finding(id string) (knowledge.Finding, bool)
+	// Engine looks an engine up by run key, name or id ("valkey", "engine:valkey").
+	Engine(name string) (knowledge.Engine, bool)
 	MemoryTable() knowledge.MemoryTable
 	FailoverSweep() knowledge.FailoverTable
 	FailoverEngines() knowledge.FailoverTable

@@ -7,8 +7,24 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// compose turns a plan into an answer of the matching kind (DESIGN §3).
+// compose turns a plan into an answer of the matching kind (DESIGN §3),
+// with the plan's interpretation as readers see it (readAs), and for a
+// "why?" follow-up the reasons behind the answer first (explain).
 func (b *Bot) compose(ctx context.Context, p planner.Plan) (Answer, error) {
+	a, err := b.composeKind(ctx, p)
+	if err != nil {
+		return a, err
+	}
+	if a.Interpretation != "" && a.Interpretation == p.Interpretation {
+		a.Interpretation = b.readAs(p)
+	}
+	if p.Explain {
+		a = b.explain(p, a)
+	}
+	return a, nil
+}
+
+func (b *Bot) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
 	switch p.Intent {
 	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect:
 		return b.composeMeasured(ctx, p)
@@ -21,7 +37,7 @@ func (b *Bot) compose(ctx context.Context, p planner.Plan) (Answer, error) {
 	case planner.IntentFailover:
 		return b.composeFailover(p)
 	case planner.IntentDefine:
-		return b.composeDefinition(p), nil
+		return b.composeDefinition(ctx, p)
 	case planner.IntentOutOfScope:
 		return composeOutOfScope(p), nil
 	case planner.IntentHelp:

@@ -27,7 +27,7 @@ func planMetric(p planner.Plan) string {
 // composeMeasured answers lookup, compare, scaling and effect plans from the
 // runs: headline, conditions, table, caveats, terms, plain words, sources.
 func (b *Bot) composeMeasured(ctx context.Context, p planner.Plan) (Answer, error) {
-	rows, _, err := b.runQueries(ctx, p.Queries)
+	rows, results, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -41,17 +41,35 @@ func (b *Bot) composeMeasured(ctx context.Context, p planner.Plan) (Answer, erro
 	metric := planMetric(p)
 	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
 	var plain string
-	switch p.Intent {
-	case planner.IntentCompare:
+	var multiples []string
+	switch {
+	case p.Intent == planner.IntentCompare && p.Multiple:
+		var ok bool
+		if a.Headline, multiples, plain, ok = multipleText(results, rows, metric); !ok {
+			a.Headline, plain = compareText(rows, metric, p.Order)
+		} else if plain == "" {
+			_, plain = compareText(rows, metric, p.Order)
+		}
+	case p.Intent == planner.IntentCompare:
 		a.Headline, plain = compareText(rows, metric, p.Order)
-	case planner.IntentScaling:
+	case p.Intent == planner.IntentScaling && p.Crossover:
+		var ok bool
+		if a.Headline, plain, ok = crossoverText(results, metric); !ok {
+			a.Headline, plain = scalingText(rows, metric)
+		} else if plain == "" {
+			_, plain = scalingText(rows, metric)
+		}
+	case p.Intent == planner.IntentScaling:
 		a.Headline, plain = scalingText(rows, metric)
-	case planner.IntentEffect:
+	case p.Intent == planner.IntentEffect:
 		a.Headline, plain = effectText(rows, metric, effectKnob(p, rows))
 	default:
 		a.Headline, plain = lookupText(rows, metric)
 	}
 	a.Body = append(a.Body, p.Notes...)
+	if len(multiples) > 0 {
+		a.Body = append(a.Body, "**The multiples**, each computed from the two medians (not from the rounded figures):\n"+bullets(multiples))
+	}
 	a.Body = append(a.Body, joinSentences(conditionsLine(rows), repsLine(rows)))
 	if p.Intent == planner.IntentScaling && len(distinct(rows, "cores")) > 1 {
 		a.Table = pivotTable(rows, metric, "cores")
@@ -325,14 +343,18 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 		vb, _ = best.Metric(metric)
 		vs, _ = second.Metric(metric)
 	}
+	same := "under the same conditions"
+	if best.Session != second.Session {
+		same = "with the same settings, though in separate capture sessions"
+	}
 	if vs != 0 && vb != 0 {
 		switch {
 		case lower:
-			plain = fmt.Sprintf("under the same conditions, the slow requests to %s waited about %s less time than those to %s.", plainSeries(best), FormatRatio(vs/vb), plainSeries(second))
+			plain = fmt.Sprintf("%s, the slow requests to %s waited about %s less time than those to %s.", same, plainSeries(best), FormatRatio(vs/vb), plainSeries(second))
 		case fl(best):
-			plain = fmt.Sprintf("under the same conditions, %s did at least %s the work of %s.", plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
+			plain = fmt.Sprintf("%s, %s did at least %s the work of %s.", same, plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
 		default:
-			plain = fmt.Sprintf("under the same conditions, %s did about %s the work of %s.", plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
+			plain = fmt.Sprintf("%s, %s did about %s the work of %s.", same, plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
 		}
 	}
 	return headline, capitalise(plain)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
@@ -51,7 +52,10 @@ func composeHelp(p planner.Plan) Answer {
 	}
 }
 
-// composeClarify asks back, offering the plan's options.
+// composeClarify asks back: the planner's reason first (why the question
+// could not be placed, or what is ambiguous), then the options it offers,
+// with its suggestions as example questions that work. A "Not understood"
+// interpretation only repeats the reason, so it is not shown as a reading.
 func composeClarify(p planner.Plan) Answer {
 	a := Answer{Kind: KindClarify, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
 		Headline: "Which did you mean?",
@@ -60,8 +64,12 @@ func composeClarify(p planner.Plan) Answer {
 	if len(p.Options) == 0 {
 		a.Headline = "I could not place that question."
 	}
-	if r := strings.TrimSpace(p.Refusal); r != "" && !strings.Contains(p.Interpretation, r) {
-		a.Body = append(a.Body, r)
+	r := strings.TrimSpace(p.Refusal)
+	if r != "" {
+		a.Body = append(a.Body, ensureStop(r))
+		if strings.TrimSpace(strings.TrimPrefix(p.Interpretation, "Not understood:")) == r {
+			a.Interpretation = ""
+		}
 	}
 	if len(p.Options) > 0 {
 		a.Body = append(a.Body, bullets(p.Options))
@@ -73,14 +81,17 @@ func composeClarify(p planner.Plan) Answer {
 
 // composeDefinition gives the glossary entry with its id; nothing outside
 // the glossary is added.
-func (b *Bot) composeDefinition(p planner.Plan) Answer {
+func (b *Bot) composeDefinition(ctx context.Context, p planner.Plan) (Answer, error) {
+	if strings.HasPrefix(p.Slots.TermID, "engine:") {
+		return b.composeEngine(ctx, p)
+	}
 	s := newSourcer(b.cfg.Knowledge)
 	t, ok := b.cfg.Knowledge.Term(p.Slots.TermID)
 	if !ok {
 		a := composeClarify(p)
 		a.Headline = "That term is not in the glossary, so I won't define it from memory."
 		a.Examples = append(a.Examples, "What does 'fully driven ceiling' mean?", "What is pipelining?")
-		return a
+		return a, nil
 	}
 	a := Answer{Kind: KindDefinition, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{},
 		Headline: t.Name + " (" + t.ID + ")"}
@@ -104,5 +115,5 @@ func (b *Bot) composeDefinition(p planner.Plan) Answer {
 	a.Body = append(a.Body, "_Everything above is from the project's glossary entry "+t.ID+"; nothing is added from general knowledge._")
 	s.entry(t.ID)
 	a.Sources = s.sources()
-	return a
+	return a, nil
 }

@@ -152,9 +152,21 @@ func checkKindRules(t *testing.T, a bot.Answer, md string) {
 			t.Errorf("out_of_scope is one short paragraph, got %d", len(a.Body))
 		}
 	case bot.KindDefinition:
-		if len(a.Sources.Entries) == 0 || !strings.Contains(md, "term:") {
-			t.Errorf("a definition cites its glossary id")
+		cited := false
+		for _, e := range a.Sources.Entries {
+			if strings.HasSuffix(a.Headline, "("+e.ID+")") {
+				cited = true
+			}
 		}
+		if !cited {
+			t.Errorf("a definition names its knowledge entry (term:… or engine:…) in the headline and cites it")
+		}
+		if len(a.Rows) > 0 && (len(a.Sources.Filters) == 0 || len(a.Sources.RunIDs) == 0 || !strings.Contains(md, "median")) {
+			t.Errorf("a definition's measured headline must show its filters, run IDs and say median")
+		}
+	}
+	if a.Kind == bot.KindClarify && a.Interpretation != "" && strings.HasPrefix(a.Interpretation, "Not understood") {
+		t.Errorf("a not-understood answer shows the reason as text, not as a reading of the question")
 	}
 }
 

@@ -36,6 +36,8 @@ type emptyKnowledge struct{}
 func (emptyKnowledge) Term(string) (knowledge.Term, bool)       { return knowledge.Term{}, false }
 func (emptyKnowledge) Claim(string) (knowledge.Claim, bool)     { return knowledge.Claim{}, false }
 func (emptyKnowledge) Entry(string) (knowledge.Entry, bool)     { return knowledge.Entry{}, false }
+func (emptyKnowledge) Finding(string) (knowledge.Finding, bool) { return knowledge.Finding{}, false }
+func (emptyKnowledge) Engine(string) (knowledge.Engine, bool)   { return knowledge.Engine{}, false }
 func (emptyKnowledge) MemoryTable() knowledge.MemoryTable       { return knowledge.MemoryTable{} }
 func (emptyKnowledge) FailoverSweep() knowledge.FailoverTable   { return knowledge.FailoverTable{} }
 func (emptyKnowledge) FailoverEngines() knowledge.FailoverTable { return knowledge.FailoverTable{} }

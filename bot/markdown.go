@@ -66,7 +66,7 @@ func Markdown(a Answer) string {
 
 func markdownClaim(c ClaimContext) string {
 	var lines []string
-	head := "**The claim — " + c.Claimant + "'s statement, not measured here:** " + c.Statement
+	head := "**The claim — " + c.StatementLabel() + ", not measured here:** " + c.Statement
 	lines = append(lines, head)
 	if c.Setup != "" {
 		lines = append(lines, "**Their setup:** "+c.Setup)
