@@ -188,7 +188,7 @@ func (p *Planner) resolve(w want) resolved {
 		if len(r.engines) == 1 && len(w.modes) > len(asked) {
 			asked = w.modes // one engine: every mode named is its ("Redis realistic vs ceiling")
 		}
-		modeAsked := len(asked) > 0
+		modeAsked := len(asked) > 0 && !w.modesGeneric
 		if !modeAsked && len(w.modes) > 0 {
 			if inter := intersect(w.modes, measured); len(inter) > 0 {
 				asked = inter

@@ -82,7 +82,7 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 		w.engines = base.engines
 		inherit(slotEngines)
 		if len(cur.modes) == 0 && len(base.modes) > 0 {
-			w.modes = base.modes
+			w.modes, w.modesGeneric = base.modes, base.modesGeneric
 			inherit(slotModes)
 		}
 	}

@@ -51,6 +51,9 @@ type grammar struct {
 
 	// differenceOf asks how two things differ.
 	differenceOf *rx
+	// cpuAsk asks for CPU load, which no run records; boundAsk asks who
+	// limited a figure (client or server).
+	cpuAsk, boundAsk *rx
 	// setupAsk asks which versions, hardware or setup the benchmark used.
 	setupAsk *rx
 
@@ -163,8 +166,8 @@ func newGrammar() *grammar {
 		measured:     re(`\bwhat (?:was|is|got|has been) (?:actually )?(?:measured|tested|benchmarked|covered|run)\b|\bwhat (?:data|runs|combinations) (?:do you have|exist|are there|were measured)\b|\b(?:coverage|grid)\b`),
 		compare:      re(`\bvs\.?(?:\s|$)|\bversus\b|\bcompar\w*|\bthan\b|\bbeat(?:s|ing)?\b|\boutperform\w*|\bwinner\b|\brank\w*|\bleaderboard\b|\bdifference between\b|\bagainst\b|\bhead[- ]to[- ]head\b|\bwhich\b|\bbetter\b|\bworse\b|\bor\b`),
 		superlative:  re(`\b(?:fastest|slowest|quickest|best|worst|highest|lowest|most|least|top|greatest|lower|higher|winner|wins?)\b`),
-		multiple:     re(`\bhow many times\b|\b\d+(?:\.\d+)?\s*x\b|\btimes (?:faster|slower|more|less|higher|lower|better|quicker)\b|\bhow much (?:faster|slower|better|more|higher|lower|quicker)\b|\bby (?:what|which) factor\b|\bmultiple\b|\bratio between\b|\bx faster\b`),
-		scaling:      re(`\bscal(?:e|es|ed|ing|ability|able)\b|\bas (?:the )?(?:core count|cores?|number of cores) (?:grows?|increases?|goes up|rises?)\b|\bmore cores\b|\badd(?:ing)? cores\b|\bcore counts?\b|\bnumber of cores\b|\bacross (?:core counts|cores|all cores)\b|\bover cores\b|\bfrom \d+ to \d+\b|\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|number of cores|point)\b|\bhow many cores\b|\bsweet spot\b|\bdiminishing returns\b|\bflatten\w*|\bplateau\w*|\bwall\b|\bgrow(?:s|th)? with cores\b|\bper core count\b|\bsurpass\w*`),
+		multiple:     re(`\bhow many times\b|\b\d+(?:\.\d+)?\s*x\b|\btimes (?:faster|slower|more|less|higher|lower|better|quicker)\b|\bhow much (?:faster|slower|better|more|higher|lower|quicker)\b|\bby (?:what|which) factor\b|\bmultiple\b|\bratio between\b|\bx faster\b|\b(?:realistic|ceiling|cluster|single)\s*(?:/|to)\s*(?:realistic|ceiling|cluster|single) ratio\b`),
+		scaling:      re(`\bscal(?:e|es|ed|ing|ability|able)\b|\bas (?:the )?(?:core count|cores?|number of cores) (?:grows?|increases?|goes up|rises?)\b|\bmore cores\b|\badd(?:ing)? cores\b|\bcore counts?\b|\bnumber of cores\b|\bacross (?:core counts|cores|all cores)\b|\bover cores\b|\bfrom \d+ to \d+\b|\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|number of cores|point)\b|\bhow many cores\b|\bsweet spot\b|\bdiminishing returns\b|\bflatten\w*|\bplateau\w*|\bwall\b|\bgrow(?:s|th)? with cores\b|\bper core count\b|\bsurpass\w*|\b(?:cores|shards|threads|core count) vs\.? (?:throughput|ops|latency|p\d+|performance)\b|\b(?:throughput|ops|latency|p\d+|performance) vs\.? (?:cores|shards|threads|core count)\b`),
 		crossover:    re(`\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|point|number of cores)\b|\bsurpass\w*|\bwhen does .+ (?:beat|win|lead|overtake|pass)\b`),
 		effect:       re(`\beffects?\b|\bimpacts?\b|\baffects?\b|\bwhat (?:does|do|did|would) .+ do\b|\bhow (?:much )?(?:does|do|did) .+ (?:change|matter|help|hurt|affect|improve)\b|\bdoes .+ (?:matter|help|hurt)\b|\bwhat happens (?:with|when|if|to)\b|\bwith (?:vs\.?|versus|and|or) without\b|\binfluence\b|\bbenefits?\b|\bgain from\b|\bsensitiv\w*\b|\bdepends? on\b|\bchanges? (?:when|with|if)\b|\bmake a difference\b|\bdifference does\b|\bhow much (?:does|do) .+ (?:give|add|cost)\b`),
 		why:          re(`^(?:and |but |so |ok )?(?:why|how come)\b|\bexplain (?:that|this|it|why)\b|\bwhy is that\b|\bwhat(?:'s| is) the reason\b`),
@@ -189,6 +192,8 @@ func newGrammar() *grammar {
 	g.whichOfThem = re(`\bwhich (?:1|of (?:them|the 2|these|those|the engines))\b`)
 	g.bothOfThem = re(`\b(?:compare (?:them|both|the 2|these|those)|both of them|both engines|the 2 of them|them both|all of them)\b`)
 	g.differenceOf = re(`\bdifference (?:between|of)\b|\bhow (?:do|does) .+ differ\b|\bvs\.? what\b`)
+	g.cpuAsk = re(`\bcpu\s*(?:usage|utili[sz]ation|utilisation|load|%|percent(?:age)?|busy|time|consumption|use)\b|\bcpu%|\bhow busy (?:is|was|were) the (?:cpu|server|client)s?\b|\bcpu[- ]bound\b|\bcores? (?:usage|utili[sz]ation)\b`)
+	g.boundAsk = re(`\bclient[- ]?(?:limited|bound|bottleneck(?:ed)?)\b|\bserver[- ]?(?:bound|saturated|limited)\b|\bbottleneck(?:ed|s)?\b|\bwhat limits\b|\bwho (?:is|was) the bottleneck\b`)
 	g.setupAsk = re(`\b(?:what|which) (?:dragonfly |redis |valkey |keydb |garnet )?versions?\b|\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
 	g.claims = newClaimRules()
 	g.claimVCPU = re(`\bvcpus?\b`)

@@ -82,6 +82,23 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return pl, true
 	}
 
+	if p.kb != nil && p.g.cpuAsk.MatchString(text) {
+		// No run records CPU load; the glossary entry says so and quotes
+		// the few observations in the author's prose.
+		if name, ok := p.kbTerm("term:cpu-percent"); ok {
+			return p.defineOf(question, "term:cpu-percent", name, x), true
+		}
+	}
+	if p.kb != nil && p.g.boundAsk.MatchString(text) && len(x.metrics) == 0 && !p.g.defineStrong.MatchString(text) {
+		// "Is Dragonfly client-limited?", "what limits Garnet at 48 cores?"
+		id := "term:client-limited"
+		if strings.Contains(text, "server") {
+			id = "term:server-bound"
+		}
+		if name, ok := p.kbTerm(id); ok {
+			return p.defineOf(question, id, name, x), true
+		}
+	}
 	if p.g.setupAsk.MatchString(text) && !x.hasKnobValue() && len(x.metrics) == 0 {
 		// "What version of Redis was tested?", "what hardware was used?"
 		if len(engines) == 1 {

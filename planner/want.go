@@ -30,7 +30,10 @@ type want struct {
 
 	engines []string
 	modes   []string
-	modeFor map[string][]string // modes written next to one engine's name
+	// modesGeneric: the modes come only from a bare "cluster", which
+	// names Redis's or Valkey's kind of deployment rather than one series.
+	modesGeneric bool
+	modeFor      map[string][]string // modes written next to one engine's name
 
 	cores      []int
 	coresRange bool
@@ -86,17 +89,18 @@ func (w *want) given(slot string) bool {
 // fresh turns what the grammar found into a request with no thread context.
 func (p *Planner) fresh(x *parsed, text string) want {
 	w := want{
-		cores:      slices.Clone(x.cores),
-		coresRange: x.coresRange,
-		ratios:     slices.Clone(x.ratios),
-		values:     slices.Clone(x.values),
-		pipelines:  slices.Clone(x.pipelines),
-		session:    x.session,
-		downAfter:  x.downAfter,
-		keys:       x.keys,
-		versions:   x.versions,
-		notes:      slices.Clone(x.notes),
-		modes:      x.explicitModes(),
+		cores:        slices.Clone(x.cores),
+		coresRange:   x.coresRange,
+		ratios:       slices.Clone(x.ratios),
+		values:       slices.Clone(x.values),
+		pipelines:    slices.Clone(x.pipelines),
+		session:      x.session,
+		downAfter:    x.downAfter,
+		keys:         x.keys,
+		versions:     x.versions,
+		notes:        slices.Clone(x.notes),
+		modes:        x.explicitModes(),
+		modesGeneric: len(x.modes) > 0 && !slices.ContainsFunc(x.modes, func(m modeMention) bool { return m.specific }),
 	}
 	for _, e := range x.engines {
 		w.engines = append(w.engines, e.value)
@@ -211,6 +215,8 @@ func fromPlan(prev *Plan) want {
 	}
 	if !defaulted(slotModes) {
 		w.modes = slices.Clone(s.Modes)
+		// Both cluster series together are what a bare "cluster" asks for.
+		w.modesGeneric = slices.Equal(s.Modes, []string{"cluster", "cluster-sat"})
 	}
 	if !defaulted(slotCores) {
 		w.cores = slices.Clone(s.Cores)
