@@ -75,6 +75,14 @@ func (b *Bot) explain(p planner.Plan, a Answer) Answer {
 			}
 		}
 	}
+	if len(rs) == 0 && a.Kind == KindDefinition && strings.HasPrefix(p.Slots.TermID, "term:") {
+		// A definition already says why the term matters; the headline
+		// leads with it.
+		if t, ok := b.cfg.Knowledge.Term(p.Slots.TermID); ok && t.Why != "" {
+			a.Headline = "Why it matters, in short (" + t.ID + "): " + capitalise(ensureStop(leadSentence(t.Why)))
+		}
+		return a
+	}
 	if len(rs) == 0 {
 		return a
 	}
@@ -119,7 +127,7 @@ func reasonPicks(p planner.Plan, rows []Row, metric string) []reasonPick {
 		picks = append(picks, reasonPick{id: "finding:garnet-client-limited", point: "CPU"})
 	}
 	if f.has("keydb") {
-		picks = append(picks, reasonPick{id: "finding:keydb-wall", point: "Above 16 server threads", pointOnly: true, leads: true})
+		picks = append(picks, reasonPick{id: "finding:keydb-wall", point: "Above 16 server threads", leads: true})
 	}
 	realistic := slices.Contains(f.modes, "cluster")
 	switch {
@@ -133,6 +141,9 @@ func reasonPicks(p planner.Plan, rows []Row, metric string) []reasonPick {
 	}
 	if slices.Contains(f.valueBytes, 1024) {
 		picks = append(picks, reasonPick{id: "finding:value-size-1kb"})
+	}
+	if p.Slots.Knob == "pipeline" {
+		picks = append(picks, reasonPick{id: "term:pipelining", leads: true})
 	}
 	if p.Slots.Knob == "pipeline" || slices.Contains(f.pipelines, 1) {
 		picks = append(picks, reasonPick{id: "finding:pipelining-effect", point: "At depth 1"})
@@ -225,6 +236,10 @@ func (b *Bot) quote(pk reasonPick) (reason, bool) {
 			return reason{}, false
 		}
 		r.text = joinSentences(ensureStop(t.Definition), ensureStop(t.Why), labelled("In this benchmark", t.ValueHere))
+		// What the term does to the numbers explains more than what it is.
+		if pk.leads && t.Why != "" {
+			r.lead = leadSentence(t.Why)
+		}
 	case strings.HasPrefix(pk.id, "engine:"):
 		r.text = e.Gist
 		if sc := markdownField(e.Text, "Scaling"); sc != "" {

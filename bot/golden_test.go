@@ -154,7 +154,7 @@ func checkKindRules(t *testing.T, a bot.Answer, md string) {
 	case bot.KindDefinition:
 		cited := false
 		for _, e := range a.Sources.Entries {
-			if strings.HasSuffix(a.Headline, "("+e.ID+")") {
+			if strings.Contains(a.Headline, "("+e.ID+")") {
 				cited = true
 			}
 		}
