@@ -26,7 +26,7 @@ func unrecordedMetric(m string) string {
 // unrecordedMissing is the sentence a no_data plan carries for a statistic
 // the runs do not record.
 func unrecordedMissing(m string) string {
-	return fmt.Sprintf("%s was not recorded — every run carries p50, p99 and p99.9 latency only", unrecordedMetric(m))
+	return fmt.Sprintf("%s was not measured — every run records p50, p99 and p99.9 latency only", unrecordedMetric(m))
 }
 
 // exactCells returns the measured cells a resolved request selects (one per
