@@ -80,6 +80,25 @@ func (p *Planner) memoryPlan(w want) Plan {
 		return pl
 	}
 	pl.Interpretation = fmt.Sprintf("Memory per key (bytes) of %s, from %s", names, cond)
+	if mt, ok := p.kb.(memoryTables); ok && len(w.engines) > 0 {
+		t := mt.MemoryTable()
+		var quoted []string
+		measured := 0
+		for _, e := range w.engines {
+			if slices.ContainsFunc(t.Rows, func(r knowledge.MemoryRow) bool { return r.Engine == e }) {
+				measured++
+			} else if slices.ContainsFunc(t.Quoted, func(r knowledge.MemoryRow) bool { return r.Engine == e }) {
+				quoted = append(quoted, engineName(e))
+			}
+		}
+		switch {
+		case measured == 0 && len(quoted) > 0:
+			// KeyDB alone: its figure is quoted, not from the measurement file.
+			pl.Interpretation = fmt.Sprintf("Memory per key (bytes) of %s: no measured figure, only a quoted one (not in the memory measurement file)", joinAnd(quoted))
+		case len(quoted) > 0:
+			pl.Interpretation += "; " + joinAnd(quoted) + ": a quoted figure only, not measured"
+		}
+	}
 	if w.explain {
 		pl.Interpretation = "Why: " + pl.Interpretation
 	}
