@@ -49,7 +49,11 @@ func (b *Bot) composeEngine(ctx context.Context, p planner.Plan) (Answer, error)
 	if len(rows) > 0 {
 		metric := planMetric(p)
 		head, _ := lookupText(rows, metric)
-		a.Body = append(a.Body, "**Measured headline:** "+head+" "+joinSentences(conditionsLine(rows), repsLine(rows)))
+		how := joinSentences(conditionsLine(rows), repsLine(rows))
+		if len(rows) == 1 {
+			how = conditionsLine(rows) // the headline already says how the figure was formed
+		}
+		a.Body = append(a.Body, "**Measured headline:** "+head+" "+how)
 		a.Table = rowsTable(rows, metric, false)
 		b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termsFor(rows, metric), 2)
 		s.rows(rows)

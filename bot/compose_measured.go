@@ -146,7 +146,11 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 		if !ok {
 			return fmt.Sprintf("%s has no %s for this combination (no reads were made).", r.Series, mw), ""
 		}
-		headline = fmt.Sprintf("%s: %s of %s at %s (median).", r.Series, mw, formatMetric(metric, v, r.Floor && metric == "ops_per_sec"), knobWords(r, "cores"))
+		if metric == "ops_per_core" {
+			mw = "throughput" // the figure itself says "per core"
+		}
+		headline = fmt.Sprintf("%s: %s of %s at %s%s (%s).", r.Series, mw, formatMetric(metric, v, r.Floor && metric == "ops_per_sec"),
+			knobWords(r, "cores"), unusualConditions(r), repsWords(r))
 		return headline, plainFor(r, metric, v)
 	}
 	varying := varyingKnobs(rows)
@@ -177,6 +181,39 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 	}
 	v, _ := r.Metric(metric)
 	return headline, plainFor(r, metric, v)
+}
+
+// unusualConditions names the conditions of a row that differ from the
+// usual defaults (SET:GET 1:10, 100 B values, pipeline 16), so a headline
+// of MGET commands or unpipelined requests says so: " with MGET of 10 keys
+// per command and pipeline 1".
+func unusualConditions(r Row) string {
+	var parts []string
+	if r.Ratio != "1:10" {
+		parts = append(parts, knobWords(r, "ratio"))
+	}
+	if r.ValueBytes != 100 {
+		parts = append(parts, knobWords(r, "value_bytes"))
+	}
+	if r.Pipeline != 16 {
+		parts = append(parts, knobWords(r, "pipeline"))
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return " with " + parts[0]
+	}
+	return " with " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// repsWords says how a row's figure was formed: "median of 2 repetitions"
+// or "single run".
+func repsWords(r Row) string {
+	if r.Reps == 1 {
+		return "single run"
+	}
+	return fmt.Sprintf("median of %d repetitions", r.Reps)
 }
 
 // plainFor is the newcomer's line for one row and metric.
