@@ -166,3 +166,38 @@ func TestStatementLabel(t *testing.T) {
 		})
 	}
 }
+
+// TestWhyAfterEveryGoldenQuestionTraces asks "why?" after every golden
+// question: the answer is never an error, keeps the previous answer's
+// kind (a refusal stays a refusal), and every number in it traces.
+func TestWhyAfterEveryGoldenQuestionTraces(t *testing.T) {
+	env := bottest.NewEnv(t, nil)
+	tr := newTracer(env.Store.Runs(), env.Knowledge)
+	for _, c := range readGolden(t) {
+		t.Run(c.name, func(t *testing.T) {
+			thread := "why-all-" + c.name
+			var first bot.Answer
+			for _, q := range c.questions {
+				first = env.Ask(t, thread, q)
+			}
+			a := env.Ask(t, thread, "why?")
+			if a.Kind == bot.KindError {
+				t.Fatalf("error: %s", a.Headline)
+			}
+			switch first.Kind {
+			case bot.KindOutOfScope, bot.KindHelp:
+				if a.Kind != bot.KindClarify {
+					t.Errorf("why? after %s is %s, want clarify", first.Kind, a.Kind)
+				}
+			default:
+				if a.Kind != first.Kind {
+					t.Errorf("why? turned %s into %s", first.Kind, a.Kind)
+				}
+			}
+			md := bot.Markdown(a)
+			for _, p := range tr.trace(a, md, append(slices.Clone(c.questions), "why?")) {
+				t.Errorf("%s", p)
+			}
+		})
+	}
+}
