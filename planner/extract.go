@@ -39,10 +39,12 @@ type parsed struct {
 	used []bool
 }
 
-// mention is one engine named at a byte span of the text.
+// mention is one engine named at a byte span of the text; more holds the
+// spans of its later mentions ("Redis realistic vs Redis ceiling").
 type mention struct {
 	value      string
 	start, end int
+	more       [][2]int
 }
 
 // modeMention is one mode phrase; specific is false for a bare "cluster".
@@ -289,12 +291,13 @@ func (x *parsed) addEngine(key string, start, end int) {
 	if key == "" {
 		return
 	}
-	for _, e := range x.engines {
+	for i, e := range x.engines {
 		if e.value == key {
+			x.engines[i].more = append(x.engines[i].more, [2]int{start, end})
 			return
 		}
 	}
-	x.engines = append(x.engines, mention{key, start, end})
+	x.engines = append(x.engines, mention{value: key, start: start, end: end})
 }
 
 // engineKey maps an engine spelling onto the filter vocabulary.
@@ -733,7 +736,14 @@ func (x *parsed) modesFor(engine string) []string {
 // modeOwner returns the engine a mode phrase is written next to, or "".
 func (x *parsed) modeOwner(m modeMention) string {
 	owner, best := "", 4
+	var spans []mention
 	for _, e := range x.engines {
+		spans = append(spans, e)
+		for _, sp := range e.more {
+			spans = append(spans, mention{value: e.value, start: sp[0], end: sp[1]})
+		}
+	}
+	for _, e := range spans {
 		var gap string
 		after := false
 		switch {
@@ -750,7 +760,7 @@ func (x *parsed) modeOwner(m modeMention) string {
 			continue
 		}
 		lo, hi := min(e.end, m.end), max(e.start, m.start)
-		if slices.ContainsFunc(x.engines, func(o mention) bool { return o.value != e.value && o.start >= lo && o.end <= hi }) {
+		if slices.ContainsFunc(spans, func(o mention) bool { return o.value != e.value && o.start >= lo && o.end <= hi }) {
 			continue
 		}
 		if n < best || n == best && after {

@@ -113,8 +113,21 @@ func (p *Planner) fresh(x *parsed, text string) want {
 	}
 	if len(x.metrics) > 0 {
 		w.metric = x.metrics[0]
+		// "fastest failover", "lowest memory": the measured table is the
+		// subject, the speed word only how to rank it.
+		for _, m := range []string{"outage_s", "bytes_per_key"} {
+			if slices.Contains(x.metrics, m) {
+				w.metric = m
+				break
+			}
+		}
 	}
 	w.intent, w.knob, w.cued = p.classify(x, text, &w)
+	if w.intent == IntentScaling && len(w.cores) == 1 && !w.coresRange {
+		// "KeyDB's wall at 16 threads", "does Garnet plateau at 24 cores":
+		// the count is a point on the curve, not the curve.
+		w.cores = nil
+	}
 	if w.intent == IntentScaling && len(w.engines) != 1 {
 		w.crossover = p.g.crossover.MatchString(text)
 	}
