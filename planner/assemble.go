@@ -37,6 +37,17 @@ func (p *Planner) measuredPlan(w want) Plan {
 	pl.Inherited = ordered(w.inherited)
 	pl.Notes = append(pl.Notes, w.notes...)
 	pl.Notes = append(pl.Notes, versionNotes(w.versions)...)
+	if missing := versionComparison(w.versions); len(missing) > 0 {
+		// "Redis 8 vs Redis 7": one side is a version never run.
+		r.missing = append(missing, r.missing...)
+		if len(r.missing) == len(missing) {
+			pl.Requested, pl.Intent = w.intent, IntentNoData
+			pl.Missing = r.missing
+			pl.Nearest = p.exactCells(r)
+			pl.Interpretation = interpretNoData(w, r, pl)
+			return pl
+		}
+	}
 	if w.keys != 0 && w.keys != runKeys {
 		// Every run used the same keyspace: the cells exist, the key count
 		// does not.
@@ -240,6 +251,25 @@ func crossSession(ok []series) string {
 		return ""
 	}
 	return "This compares session 1 (Dragonfly, Redis, Valkey) with session 2 (KeyDB, Garnet): same server type, but another machine, date and client box."
+}
+
+// versionComparison names the untested versions of an engine the question
+// names in two versions ("Redis 8 vs Redis 7"): the comparison asked is
+// between versions, and only one version of each engine was run.
+func versionComparison(vs []version) []string {
+	count := map[string]int{}
+	for _, v := range vs {
+		count[v.engine]++
+	}
+	var out []string
+	for _, v := range vs {
+		tested := testedVersion(v.engine)
+		if count[v.engine] < 2 || tested == "" || versionMatches(v.number, tested) {
+			continue
+		}
+		out = appendUnique(out, fmt.Sprintf("%s %s was never measured — the runs used %s %s only", engineName(v.engine), v.number, engineName(v.engine), tested))
+	}
+	return out
 }
 
 // versionNotes says when a version the user named is not the one tested.

@@ -54,6 +54,8 @@ type grammar struct {
 	// cpuAsk asks for CPU load, which no run records; boundAsk asks who
 	// limited a figure (client or server).
 	cpuAsk, boundAsk *rx
+	// licenceAsk asks about licences.
+	licenceAsk *rx
 	// setupAsk asks which versions, hardware or setup the benchmark used.
 	setupAsk *rx
 
@@ -194,7 +196,8 @@ func newGrammar() *grammar {
 	g.differenceOf = re(`\bdifference (?:between|of)\b|\bhow (?:do|does) .+ differ\b|\bvs\.? what\b`)
 	g.cpuAsk = re(`\bcpu\s*(?:usage|utili[sz]ation|utilisation|load|%|percent(?:age)?|busy|time|consumption|use)\b|\bcpu%|\bhow busy (?:is|was|were) the (?:cpu|server|client)s?\b|\bcpu[- ]bound\b|\bcores? (?:usage|utili[sz]ation)\b`)
 	g.boundAsk = re(`\bclient[- ]?(?:limited|bound|bottleneck(?:ed)?)\b|\bserver[- ]?(?:bound|saturated|limited)\b|\bbottleneck(?:ed|s)?\b|\bwhat limits\b|\bwho (?:is|was) the bottleneck\b`)
-	g.setupAsk = re(`\b(?:what|which) (?:dragonfly |redis |valkey |keydb |garnet )?versions?\b|\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
+	g.licenceAsk = re(`\blicen[cs](?:e|es|ed|ing)\b|\bopen[- ]?source\b|\bbsl\b|\bagpl\b|\bsspl\b|\brsal(?:v2)?\b|\bproprietary\b`)
+	g.setupAsk = re(`\bhow (?:was|were|did) (?:the |this |you )?(?:benchmark|test|tests|runs?|measurements?|it)\b.*\b(?:run|done|measured|made|set up|conducted|driven)\b|\bwhat (?:is|was) (?:in )?the dataset\b|\bwhat(?:'s| is) in the (?:data|dataset)\b|\bmethodology\b|`+`\b(?:what|which) (?:dragonfly |redis |valkey |keydb |garnet )?versions?\b|\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
 	g.claims = newClaimRules()
 	g.claimVCPU = re(`\bvcpus?\b`)
 	g.jsonObject = re(`(?s)\{.*\}`)

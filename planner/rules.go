@@ -82,6 +82,11 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return pl, true
 	}
 
+	if p.kb != nil && p.g.licenceAsk.MatchString(text) && len(x.metrics) == 0 {
+		if name, ok := p.kbTerm("term:licences"); ok {
+			return p.defineOf(question, "term:licences", name, x), true
+		}
+	}
 	if p.kb != nil && p.g.cpuAsk.MatchString(text) {
 		// No run records CPU load; the glossary entry says so and quotes
 		// the few observations in the author's prose.
@@ -118,7 +123,11 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		}
 	}
 	if c, ok := p.g.matchClaim(text, engines); ok {
-		return p.claimPlan(question, text, x, c), true
+		var thread *Plan
+		if p.continues(x, text, prev) {
+			thread = prev // "is that sub-millisecond?" about the thread's cell
+		}
+		return p.claimPlan(question, text, x, c, thread), true
 	}
 
 	if prev != nil && p.g.defineLead.MatchString(text) {
@@ -329,7 +338,7 @@ func (p *Planner) defineOf(question, id, name string, x *parsed) Plan {
 
 // claimPlan checks a recorded claim: the claim entry plus, for claims about
 // throughput or latency, the runs that answer it under the defaults.
-func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan {
+func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule, prev *Plan) Plan {
 	// The claim's own numbers ("40-shard", "pipeline 30", "8 vCPUs") are
 	// the claimant's setup, not the user's request: blank the claim's
 	// wording and read the rest.
@@ -356,6 +365,31 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule) Plan 
 	w.claimTopic = c.topic
 	w.knob = ""
 	w.claimAt = p.claimConditions(c.id)
+	if prev != nil {
+		// A claim asked of the thread's last answer keeps its conditions.
+		base := fromPlan(prev)
+		if len(w.engines) == 0 && len(base.engines) > 0 {
+			w.engines, w.modes, w.modeFor = base.engines, base.modes, nil
+			w.inherited = append(w.inherited, slotEngines)
+		}
+		inheritInt := func(slot string, dst *[]int, src []int) {
+			if len(*dst) == 0 && len(src) > 0 {
+				*dst = slices.Clone(src)
+				w.inherited = append(w.inherited, slot)
+			}
+		}
+		inheritInt(slotCores, &w.cores, base.cores)
+		inheritInt(slotValue, &w.values, base.values)
+		inheritInt(slotPipeline, &w.pipelines, base.pipelines)
+		if len(w.ratios) == 0 && len(base.ratios) > 0 {
+			w.ratios = slices.Clone(base.ratios)
+			w.inherited = append(w.inherited, slotRatio)
+		}
+		if w.session == 0 && base.session != 0 {
+			w.session = base.session
+			w.inherited = append(w.inherited, slotSession)
+		}
+	}
 	if len(w.engines) == 0 && p.kb != nil {
 		if cl, ok := p.kb.Claim(c.id); ok {
 			for _, e := range cl.Engines {

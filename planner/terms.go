@@ -31,6 +31,12 @@ func newTermIndex(g *grammar, terms []knowledge.Term) termIndex {
 	}
 	for _, t := range terms {
 		add(t.Name, t.ID)
+		// "MOVED / ASK redirects": each side names the entry too.
+		if parts := strings.Split(t.Name, " / "); len(parts) > 1 {
+			for _, part := range parts {
+				add(part, t.ID)
+			}
+		}
 		for _, a := range t.Aliases {
 			add(a, t.ID)
 		}
