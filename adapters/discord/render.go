@@ -121,7 +121,7 @@ func answerFields(a bot.Answer) []field {
 		if c.URL != "" {
 			claim += "\n**Their source:** " + c.URL
 		}
-		add("The claim — "+c.Claimant+"'s statement, not measured here", claim)
+		add("The claim — "+c.StatementLabel()+", not measured here", claim)
 		add("Measured here (ground truth in this dataset)", c.Measured)
 		add("Verdict", c.Verdict)
 		add("Why the two differ", c.WhyDiffer)

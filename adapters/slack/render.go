@@ -263,10 +263,7 @@ func (b *builder) code(lines []string) {
 // claim shows a vendor or third-party claim labelled as the claimant's
 // statement, next to what the measurements give (the bot's wording).
 func (b *builder) claim(c bot.ClaimContext) {
-	who := "The claim"
-	if c.Claimant != "" {
-		who = "The claim — " + escape(c.Claimant) + "'s statement"
-	}
+	who := "The claim — " + escape(c.StatementLabel())
 	text := "*" + who + ", not measured here:* " + mrkdwnText(c.Statement)
 	if c.Setup != "" {
 		text += "\n*Their setup:* " + mrkdwnText(c.Setup)
