@@ -2,6 +2,7 @@ package bot
 
 import (
 	"cmp"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strconv"
 	"strings"
@@ -313,12 +314,12 @@ func chartRowSeries(r Row) string {
 	if r.Series != "" {
 		return r.Series
 	}
-	return SeriesName(r.Engine, r.Mode)
+	return analytics.SeriesName(r.Engine, r.Mode)
 }
 
 // chartShortName is a series' engine and mode in a few words, for notes.
 func chartShortName(engine, mode string) string {
-	name := EngineName(engine)
+	name := analytics.EngineName(engine)
 	switch mode {
 	case "cluster":
 		return name + " realistic cluster"

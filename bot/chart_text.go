@@ -2,6 +2,7 @@ package bot
 
 import (
 	"cmp"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strings"
 
@@ -88,7 +89,7 @@ func chartSubtitle(series []ChartSeries, rows []Row) string {
 	}
 	var floors []string
 	for _, s := range series {
-		if name := EngineName(s.Engine); s.Floor && !slices.Contains(floors, name) {
+		if name := analytics.EngineName(s.Engine); s.Floor && !slices.Contains(floors, name) {
 			floors = append(floors, name)
 		}
 	}
@@ -129,7 +130,7 @@ func chartSessions(rows []Row) []string {
 		if _, ok := engines[r.Session]; !ok {
 			order = append(order, r.Session)
 		}
-		if name := EngineName(r.Engine); !slices.Contains(engines[r.Session], name) {
+		if name := analytics.EngineName(r.Engine); !slices.Contains(engines[r.Session], name) {
 			engines[r.Session] = append(engines[r.Session], name)
 		}
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strings"
 
@@ -230,9 +231,9 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 				if subj.Floor && metric == "ops_per_sec" {
 					atLeast = "at least "
 				}
-				part += fmt.Sprintf(" — %s is %s%s this", EngineName(subj.Engine), atLeast, FormatRatio(q))
+				part += fmt.Sprintf(" — %s is %s%s this", analytics.EngineName(subj.Engine), atLeast, FormatRatio(q))
 			} else {
-				part += fmt.Sprintf(" — %s reaches %s of it (%s)", EngineName(subj.Engine), FormatPercent(q), FormatRatio(q))
+				part += fmt.Sprintf(" — %s reaches %s of it (%s)", analytics.EngineName(subj.Engine), FormatPercent(q), FormatRatio(q))
 			}
 		}
 		parts = append(parts, part)
@@ -281,7 +282,7 @@ func (b *Bot) tableMeasureLine(m knowledge.Measure, s *sourcer) string {
 	case "memory":
 		t := b.cfg.Knowledge.MemoryTable()
 		s.entry(t.ID)
-		line := fmt.Sprintf("%s: %s bytes per key", EngineName(m.Row), formatExact(m.Value))
+		line := fmt.Sprintf("%s: %s bytes per key", analytics.EngineName(m.Row), formatExact(m.Value))
 		if m.Label != "" {
 			line += " — " + m.Label
 		}
@@ -316,7 +317,7 @@ func memoryClaimHeadline(c knowledge.Claim, engines []string) string {
 		return ""
 	}
 	var parts []string
-	parts = append(parts, EngineName(engines[0])+" "+formatExact(subj))
+	parts = append(parts, analytics.EngineName(engines[0])+" "+formatExact(subj))
 	for _, e := range order {
 		if e == engines[0] {
 			continue
@@ -327,7 +328,7 @@ func memoryClaimHeadline(c knowledge.Claim, engines []string) string {
 		if subj > v {
 			rel, f = "more", subj/v-1
 		}
-		parts = append(parts, fmt.Sprintf("%s %s (%s needs %s %s)", EngineName(e), formatExact(v), EngineName(engines[0]), pct1(f), rel))
+		parts = append(parts, fmt.Sprintf("%s %s (%s needs %s %s)", analytics.EngineName(e), formatExact(v), analytics.EngineName(engines[0]), pct1(f), rel))
 	}
 	return "Measured here (bytes per key): " + strings.Join(parts, "; ") + "."
 }

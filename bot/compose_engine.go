@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ func (b *Bot) composeEngine(ctx context.Context, p planner.Plan) (Answer, error)
 	a.Body = append(a.Body, "**How it was run:** "+run)
 	var series []string
 	for _, m := range e.Modes {
-		series = append(series, SeriesName(e.Key, m))
+		series = append(series, analytics.SeriesName(e.Key, m))
 	}
 	a.Body = append(a.Body, "**Series measured:** "+strings.Join(series, "; ")+".")
 	if g := withoutFigures(e.Measured); g != "" {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strings"
 
@@ -128,7 +129,7 @@ func rowLabel(r Row, varying []string) string {
 
 // plainSeries names a row's series for a newcomer.
 func plainSeries(r Row) string {
-	name := EngineName(r.Engine)
+	name := analytics.EngineName(r.Engine)
 	switch r.Mode {
 	case "cluster":
 		return "a " + name + " Cluster driven by one ordinary client"

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -76,7 +77,7 @@ func (b *Bot) memoryNearest(s *sourcer) string {
 	s.entry("caveat:no-memory")
 	var parts []string
 	for _, r := range t.Rows {
-		parts = append(parts, EngineName(r.Engine)+" "+formatExact(r.BytesPerKey))
+		parts = append(parts, analytics.EngineName(r.Engine)+" "+formatExact(r.BytesPerKey))
 	}
 	return fmt.Sprintf("Measured instead (bytes per key, %s keys of %s values): %s.", formatExact(float64(t.Keys)),
 		formatValueBytes(t.ValueBytes), strings.Join(parts, "; "))
@@ -94,7 +95,7 @@ func (b *Bot) failoverNearest(s *sourcer) string {
 				continue
 			}
 			seen[k] = true
-			parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
+			parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
 		}
 	}
 	return "Measured instead (Sentinel failover outage, median of the kills): " + strings.Join(parts, "; ") + "."

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func (b *Bot) composeMemory(p planner.Plan) (Answer, error) {
 		a.Kind = KindNoData
 		var why []string
 		for _, n := range missing {
-			why = append(why, EngineName(n.Engine)+": "+ensureStop(n.Reason))
+			why = append(why, analytics.EngineName(n.Engine)+": "+ensureStop(n.Reason))
 		}
 		a.Headline = "Bytes per key were never measured for " + enginesWords(want) + "."
 		if len(why) > 0 {
@@ -58,7 +59,7 @@ func (b *Bot) composeMemory(p planner.Plan) (Answer, error) {
 
 	var parts []string
 	for _, r := range measured {
-		parts = append(parts, fmt.Sprintf("%s %s", EngineName(r.Engine), formatExact(r.BytesPerKey)))
+		parts = append(parts, fmt.Sprintf("%s %s", analytics.EngineName(r.Engine), formatExact(r.BytesPerKey)))
 	}
 	a.Headline = "Memory per key (bytes, measured): " + strings.Join(parts, "; ") + "."
 	if len(measured) == 0 {
@@ -68,10 +69,10 @@ func (b *Bot) composeMemory(p planner.Plan) (Answer, error) {
 	a.Body = append(a.Body, "Method: "+method)
 	tbl := &Table{Columns: []string{"Engine", "bytes per key", "used_memory (bytes)", "keys", "provenance"}}
 	for _, r := range measured {
-		tbl.Rows = append(tbl.Rows, []string{EngineName(r.Engine), formatExact(r.BytesPerKey), formatExact(float64(r.UsedMemory)), formatExact(float64(r.Keys)), "measured (session " + strconv.Itoa(r.Session) + ")"})
+		tbl.Rows = append(tbl.Rows, []string{analytics.EngineName(r.Engine), formatExact(r.BytesPerKey), formatExact(float64(r.UsedMemory)), formatExact(float64(r.Keys)), "measured (session " + strconv.Itoa(r.Session) + ")"})
 	}
 	for _, r := range quoted {
-		tbl.Rows = append(tbl.Rows, []string{EngineName(r.Engine), formatExact(r.BytesPerKey), "—", "—", r.Label})
+		tbl.Rows = append(tbl.Rows, []string{analytics.EngineName(r.Engine), formatExact(r.BytesPerKey), "—", "—", r.Label})
 	}
 	a.Table = tbl
 	// The multiples the data gives, from the smallest measured figure.
@@ -81,22 +82,22 @@ func (b *Bot) composeMemory(p planner.Plan) (Answer, error) {
 		lean := sorted[0]
 		var cmps []string
 		for _, r := range sorted[1:] {
-			cmps = append(cmps, fmt.Sprintf("%s needs %s more per key than %s (%s uses %s less)", EngineName(r.Engine),
-				pct1(r.BytesPerKey/lean.BytesPerKey-1), EngineName(lean.Engine), EngineName(lean.Engine), pct1(1-lean.BytesPerKey/r.BytesPerKey)))
+			cmps = append(cmps, fmt.Sprintf("%s needs %s more per key than %s (%s uses %s less)", analytics.EngineName(r.Engine),
+				pct1(r.BytesPerKey/lean.BytesPerKey-1), analytics.EngineName(lean.Engine), analytics.EngineName(lean.Engine), pct1(1-lean.BytesPerKey/r.BytesPerKey)))
 		}
 		a.Body = append(a.Body, capitalise(strings.Join(cmps, "; "))+".")
-		a.PlainWords = fmt.Sprintf("storing the same small keys, %s used the least memory, but the gap is a matter of a few bytes per key, not a different league.", EngineName(lean.Engine))
+		a.PlainWords = fmt.Sprintf("storing the same small keys, %s used the least memory, but the gap is a matter of a few bytes per key, not a different league.", analytics.EngineName(lean.Engine))
 	} else if len(measured) == 1 {
-		a.PlainWords = fmt.Sprintf("each small key stored in %s cost about %s bytes of memory including its value.", EngineName(measured[0].Engine), formatExact(measured[0].BytesPerKey))
+		a.PlainWords = fmt.Sprintf("each small key stored in %s cost about %s bytes of memory including its value.", analytics.EngineName(measured[0].Engine), formatExact(measured[0].BytesPerKey))
 	}
 	for _, n := range missing {
-		a.Caveats = append(a.Caveats, EngineName(n.Engine)+" has no bytes-per-key figure: "+ensureStop(n.Reason))
+		a.Caveats = append(a.Caveats, analytics.EngineName(n.Engine)+" has no bytes-per-key figure: "+ensureStop(n.Reason))
 	}
 	if len(quoted) > 0 || len(missing) > 0 {
 		s.entry("caveat:no-memory")
 	}
 	for _, r := range quoted {
-		a.Caveats = append(a.Caveats, EngineName(r.Engine)+"'s figure is quoted, not measured in the memory file: "+ensureStop(r.Label))
+		a.Caveats = append(a.Caveats, analytics.EngineName(r.Engine)+"'s figure is quoted, not measured in the memory file: "+ensureStop(r.Label))
 	}
 	b.applyCaveatsAndTerms(&a, s, nil, []string{"term:bytes-per-key", "term:used-memory"}, 2)
 	a.PlainWords = capitalise(a.PlainWords)
@@ -115,7 +116,7 @@ func memoryEngines(t knowledge.MemoryTable) string {
 func enginesWords(es []string) string {
 	var names []string
 	for _, e := range es {
-		names = append(names, EngineName(e))
+		names = append(names, analytics.EngineName(e))
 	}
 	switch len(names) {
 	case 0:
@@ -178,7 +179,7 @@ func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 	}
 	for _, e := range engines {
 		if !slices.ContainsFunc(t.Groups, func(g knowledge.FailoverGroup) bool { return g.Engine == e }) {
-			missing = append(missing, EngineName(e))
+			missing = append(missing, analytics.EngineName(e))
 		}
 	}
 	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
@@ -187,7 +188,7 @@ func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 		a.Headline = "That failover setting was never measured."
 		var have []string
 		for _, g := range t.Groups {
-			have = append(have, fmt.Sprintf("%s with down-after-milliseconds %d", EngineName(g.Engine), g.DownAfterMs))
+			have = append(have, fmt.Sprintf("%s with down-after-milliseconds %d", analytics.EngineName(g.Engine), g.DownAfterMs))
 		}
 		a.Body = append(a.Body, "The lab measured: "+strings.Join(have, "; ")+". Nothing is estimated in between.")
 		a.Sources = s.sources()
@@ -200,8 +201,8 @@ func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 		for _, r := range g.Reps {
 			reps = append(reps, formatSeconds(r.OutageS))
 		}
-		parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
-		tbl.Rows = append(tbl.Rows, []string{EngineName(g.Engine), strconv.Itoa(g.DownAfterMs), strings.Join(reps, " / "),
+		parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
+		tbl.Rows = append(tbl.Rows, []string{analytics.EngineName(g.Engine), strconv.Itoa(g.DownAfterMs), strings.Join(reps, " / "),
 			formatSeconds(g.MedianOutageS), formatSeconds(g.MeanOutageS), formatSeconds(g.MinOverheadS) + "–" + formatSeconds(g.MaxOverheadS)})
 	}
 	a.Headline = "Write outage during a Sentinel failover (median of the kills): " + strings.Join(parts, "; ") + "."

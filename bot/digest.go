@@ -255,7 +255,7 @@ func digestMemoryLine(t knowledge.MemoryTable) string {
 	}
 	var parts []string
 	for _, r := range t.Rows {
-		parts = append(parts, fmt.Sprintf("%s %s", EngineName(r.Engine), strconv.FormatFloat(r.BytesPerKey, 'f', -1, 64)))
+		parts = append(parts, fmt.Sprintf("%s %s", analytics.EngineName(r.Engine), strconv.FormatFloat(r.BytesPerKey, 'f', -1, 64)))
 	}
 	return fmt.Sprintf("Memory, %s keys × %d B values: %s bytes per key (measured).", digestThousands(t.Keys), t.ValueBytes, strings.Join(parts, ", "))
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"maps"
 	"slices"
 	"strings"
@@ -117,7 +118,7 @@ func newRunsLine(before, now map[string]RunTag) string {
 	})
 	var parts []string
 	for _, g := range groups {
-		parts = append(parts, fmt.Sprintf("%d %s (session %d)", counts[g], EngineName(g.engine), g.session))
+		parts = append(parts, fmt.Sprintf("%d %s (session %d)", counts[g], analytics.EngineName(g.engine), g.session))
 	}
 	return fmt.Sprintf("%d runs imported since the last digest: %s.", total, strings.Join(parts, ", "))
 }

@@ -29,7 +29,7 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	fmt.Fprintf(&b, "## Throughput at 48 cores (session 1, %s)\n\n", digestConditions)
 	b.WriteString("| Series | Median ops/s | Repetitions |\n| --- | --- | --- |\n")
 	for _, c := range []analytics.Cell{f.df, f.redis, f.redisSat, f.valkey, f.valkeySat} {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", SeriesName(c.Engine, c.Mode), FormatOps(c.OpsPerSec), digestReps(c))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", analytics.SeriesName(c.Engine, c.Mode), FormatOps(c.OpsPerSec), digestReps(c))
 	}
 	fmt.Fprintf(&b, "\nDragonfly is %s the realistic Redis Cluster and %s of its fully driven ceiling (Valkey: %s and %s). "+
 		"The realistic series is one ordinary cluster-aware client, what an application sees; the fully driven ceiling is one load generator per shard, "+
@@ -58,12 +58,12 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	b.WriteString("| Series | Session | p50 | p99 | p99.9 |\n| --- | --- | --- | --- | --- |\n")
 	lat := slices.SortedFunc(slices.Values(f.latency), func(a, c analytics.Cell) int { return cmp.Compare(a.P99Ms, c.P99Ms) })
 	for _, c := range lat {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", SeriesName(c.Engine, c.Mode), c.Session, FormatMs(c.P50Ms), FormatMs(c.P99Ms), FormatMs(c.P999Ms))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", analytics.SeriesName(c.Engine, c.Mode), c.Session, FormatMs(c.P50Ms), FormatMs(c.P99Ms), FormatMs(c.P999Ms))
 	}
 	b.WriteString("\n")
 	for _, session := range []int{1, 2} {
 		if c, ok := lowestP99(lat, session); ok {
-			fmt.Fprintf(&b, "Lowest p99 in session %d: %s, %s. ", session, SeriesName(c.Engine, c.Mode), FormatMs(c.P99Ms))
+			fmt.Fprintf(&b, "Lowest p99 in session %d: %s, %s. ", session, analytics.SeriesName(c.Engine, c.Mode), FormatMs(c.P99Ms))
 		}
 	}
 	b.WriteString("Latencies are measured by the client; the two sessions used different client machines, so compare across them with care.\n\n")
@@ -71,13 +71,13 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	b.WriteString("## Memory per key\n\n")
 	mem := s.kb.MemoryTable()
 	for _, r := range mem.Rows {
-		fmt.Fprintf(&b, "- %s: %s bytes per key (measured, %s keys × %d B).\n", EngineName(r.Engine), strconv.FormatFloat(r.BytesPerKey, 'f', -1, 64), digestThousands(mem.Keys), mem.ValueBytes)
+		fmt.Fprintf(&b, "- %s: %s bytes per key (measured, %s keys × %d B).\n", analytics.EngineName(r.Engine), strconv.FormatFloat(r.BytesPerKey, 'f', -1, 64), digestThousands(mem.Keys), mem.ValueBytes)
 	}
 	for _, r := range mem.Quoted {
-		fmt.Fprintf(&b, "- %s: %s bytes per key — %s.\n", EngineName(r.Engine), strconv.FormatFloat(r.BytesPerKey, 'f', -1, 64), r.Label)
+		fmt.Fprintf(&b, "- %s: %s bytes per key — %s.\n", analytics.EngineName(r.Engine), strconv.FormatFloat(r.BytesPerKey, 'f', -1, 64), r.Label)
 	}
 	for _, n := range mem.NotMeasured {
-		fmt.Fprintf(&b, "- %s: no figure — %s\n", EngineName(n.Engine), strings.TrimSuffix(n.Reason, ".")+".")
+		fmt.Fprintf(&b, "- %s: no figure — %s\n", analytics.EngineName(n.Engine), strings.TrimSuffix(n.Reason, ".")+".")
 	}
 	b.WriteString("\n")
 

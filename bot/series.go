@@ -7,27 +7,9 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
-// SeriesName is the name users see for an engine and mode (DESIGN §2):
-// "Dragonfly (single process)", "Redis Cluster — realistic (one normal
-// client)", "Valkey Cluster — fully driven ceiling (one client per shard)",
-// "Garnet (single process, client-limited floor)".
-func SeriesName(engine, mode string) string {
-	name := EngineName(engine)
-	switch mode {
-	case "cluster":
-		return name + " Cluster — realistic (one normal client)"
-	case "cluster-sat":
-		return name + " Cluster — fully driven ceiling (one client per shard)"
-	}
-	if engine == "garnet" {
-		return name + " (single process, client-limited floor)"
-	}
-	return name + " (single process)"
-}
-
 // shortSeries is the compact series name tables and headlines use.
 func shortSeries(engine, mode string) string {
-	name := EngineName(engine)
+	name := analytics.EngineName(engine)
 	switch mode {
 	case "cluster":
 		return name + " Cluster (realistic)"
@@ -37,27 +19,10 @@ func shortSeries(engine, mode string) string {
 	return name + " (single process)"
 }
 
-// EngineName capitalises an engine of the filter vocabulary.
-func EngineName(engine string) string {
-	switch engine {
-	case "dragonfly":
-		return "Dragonfly"
-	case "redis":
-		return "Redis"
-	case "valkey":
-		return "Valkey"
-	case "keydb":
-		return "KeyDB"
-	case "garnet":
-		return "Garnet"
-	}
-	return engine
-}
-
 // RowFromCell turns a measured cell into the row answers show.
 func RowFromCell(c analytics.Cell) Row {
 	return Row{
-		Series:     SeriesName(c.Engine, c.Mode),
+		Series:     analytics.SeriesName(c.Engine, c.Mode),
 		Engine:     c.Engine,
 		Mode:       c.Mode,
 		Session:    c.Session,

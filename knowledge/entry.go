@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"strings"
 )
 
@@ -327,17 +328,17 @@ func memoryText(t MemoryTable) string {
 	d.para(fmt.Sprintf("%s. %s keys × %d B values per engine; bytes per key = %s.", t.Title, exactNumber(float64(t.Keys)), t.ValueBytes, strings.TrimPrefix(t.Method, "bytes/key = ")))
 	rows := []string{"| Engine | Bytes per key | Memory after loading (bytes) | Distinct keys |", "|---|---:|---:|---:|"}
 	for _, r := range t.Rows {
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", engineTitle(r.Engine), trimFloat(r.BytesPerKey, 1), exactNumber(float64(r.UsedMemory)), exactNumber(float64(r.Keys))))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", analytics.EngineName(r.Engine), trimFloat(r.BytesPerKey, 1), exactNumber(float64(r.UsedMemory)), exactNumber(float64(r.Keys))))
 	}
 	d.para(strings.Join(rows, "\n"))
 	var quoted []string
 	for _, r := range t.Quoted {
-		quoted = append(quoted, fmt.Sprintf("%s: %s bytes/key — %s", engineTitle(r.Engine), trimFloat(r.BytesPerKey, 1), r.Label))
+		quoted = append(quoted, fmt.Sprintf("%s: %s bytes/key — %s", analytics.EngineName(r.Engine), trimFloat(r.BytesPerKey, 1), r.Label))
 	}
 	d.bullets("Quoted, not measured in this file", quoted)
 	var missing []string
 	for _, n := range t.NotMeasured {
-		missing = append(missing, engineTitle(n.Engine)+": "+n.Reason)
+		missing = append(missing, analytics.EngineName(n.Engine)+": "+n.Reason)
 	}
 	d.bullets("No figure", missing)
 	d.sources(t.Sources)
@@ -392,5 +393,5 @@ func failoverEngine(e string) string {
 	case "valkey":
 		return "Valkey 8"
 	}
-	return engineTitle(e)
+	return analytics.EngineName(e)
 }

@@ -127,31 +127,6 @@ func formatMeasure(m *Measure, exact bool) string {
 	return s
 }
 
-// SeriesName is the name users see for an engine and mode.
-func SeriesName(engine, mode string) string {
-	name := engineTitle(engine)
-	switch mode {
-	case "cluster":
-		return name + " Cluster — realistic (one normal client)"
-	case "cluster-sat":
-		return name + " Cluster — fully driven ceiling (one client per shard)"
-	}
-	if engine == "garnet" {
-		return name + " (single process, client-limited floor)"
-	}
-	return name + " (single process)"
-}
-
-func engineTitle(engine string) string {
-	switch engine {
-	case "keydb":
-		return "KeyDB"
-	case "":
-		return ""
-	}
-	return strings.ToUpper(engine[:1]) + engine[1:]
-}
-
 // ratioText describes a workload ratio.
 func ratioText(r string) string {
 	switch r {
@@ -170,7 +145,7 @@ func Conditions(c analytics.Cell) string {
 }
 
 func conditions(k analytics.CellKey, reps int, withCores bool) string {
-	parts := []string{fmt.Sprintf("session %d", k.Session), SeriesName(k.Engine, k.Mode)}
+	parts := []string{fmt.Sprintf("session %d", k.Session), analytics.SeriesName(k.Engine, k.Mode)}
 	if withCores {
 		parts = append(parts, fmt.Sprintf("%d cores", k.Cores))
 	}
@@ -206,7 +181,7 @@ func tableConditions(m Measure) string {
 	case "failover-sweep":
 		return "Sentinel failover lab, Redis 8 data nodes, down-after " + m.Row + " ms, median of 3 kills (Docker on macOS)"
 	case "failover-engines":
-		return "Sentinel failover lab, " + engineTitle(m.Row) + " data nodes, down-after 5000 ms, median of 3 kills (Docker on macOS)"
+		return "Sentinel failover lab, " + analytics.EngineName(m.Row) + " data nodes, down-after 5000 ms, median of 3 kills (Docker on macOS)"
 	case "crossslot":
 		return "cross-slot demo, 3-shard Redis Cluster"
 	}

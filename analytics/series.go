@@ -1,0 +1,38 @@
+package analytics
+
+// EngineName is how an engine of the filter vocabulary is written for
+// people ("keydb" → "KeyDB"); an unknown engine is returned as given.
+func EngineName(engine string) string {
+	switch engine {
+	case "dragonfly":
+		return "Dragonfly"
+	case "redis":
+		return "Redis"
+	case "valkey":
+		return "Valkey"
+	case "keydb":
+		return "KeyDB"
+	case "garnet":
+		return "Garnet"
+	}
+	return engine
+}
+
+// SeriesName is the name users see for an engine and mode (DESIGN §2):
+// "Dragonfly (single process)", "Redis Cluster — realistic (one normal
+// client)", "Valkey Cluster — fully driven ceiling (one client per shard)",
+// "Garnet (single process, client-limited floor)". Every answer, chart and
+// knowledge entry names series this way, so it lives with the data.
+func SeriesName(engine, mode string) string {
+	name := EngineName(engine)
+	switch mode {
+	case "cluster":
+		return name + " Cluster — realistic (one normal client)"
+	case "cluster-sat":
+		return name + " Cluster — fully driven ceiling (one client per shard)"
+	}
+	if engine == "garnet" {
+		return name + " (single process, client-limited floor)"
+	}
+	return name + " (single process)"
+}
