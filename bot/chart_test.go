@@ -113,7 +113,7 @@ func TestChartForScalingDrawsOneLinePerSeriesOverCores(t *testing.T) {
 	if want := "Throughput over cores — SET:GET 1:10 (read-heavy), 100 B values, pipeline 16"; c.Title != want {
 		t.Errorf("title\n got %q\nwant %q", c.Title, want)
 	}
-	if want := "Median across repetitions; single run per point: Redis fully driven ceiling"; c.Subtitle != want {
+	if want := "Median across repetitions; single run per point: Redis fully driven ceiling; session 1 (Dragonfly, Redis)"; c.Subtitle != want {
 		t.Errorf("subtitle\n got %q\nwant %q", c.Subtitle, want)
 	}
 	if c.YLabel != "Throughput (ops/s)" || c.YUnit != "ops/s" || c.XLabel != "Cores" {

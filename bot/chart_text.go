@@ -99,8 +99,11 @@ func chartSubtitle(series []ChartSeries, rows []Row) string {
 	if slices.ContainsFunc(rows, func(r Row) bool { return r.Ratio == "mget10" || r.Ratio == "mset10" }) {
 		parts = append(parts, "MGET/MSET: one op is one command of 10 keys")
 	}
-	if sessions := chartSessions(rows); len(sessions) > 1 {
+	switch sessions := chartSessions(rows); {
+	case len(sessions) > 1:
 		parts = append(parts, strings.Join(sessions, " and ")+" are separate capture sessions")
+	case len(sessions) == 1:
+		parts = append(parts, sessions[0])
 	}
 	return strings.Join(parts, "; ")
 }
