@@ -89,7 +89,7 @@ func (p *Planner) measuredPlan(w want) Plan {
 	pl.Queries = queries(r, w.metric, cov)
 	if w.intent == IntentCompare || w.intent == IntentClaim {
 		pl.Order = OrderDesc
-		if lowerIsBetter(w.metric) {
+		if lowerIsBetter(w.metric) != (w.worst && w.intent == IntentCompare) {
 			pl.Order = OrderAsc
 		}
 	}

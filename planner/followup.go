@@ -131,7 +131,7 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 	// The intent: the follow-up's own wording wins; otherwise the thread's.
 	if !cur.cued {
 		w.intent, w.knob = base.intent, base.knob
-		w.multiple, w.crossover = base.multiple, base.crossover
+		w.multiple, w.crossover, w.worst = base.multiple, base.crossover, base.worst
 		if w.knob != "" {
 			inherit(slotKnob)
 		}

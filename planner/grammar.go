@@ -59,6 +59,12 @@ type grammar struct {
 	// setupAsk asks which versions, hardware or setup the benchmark used.
 	setupAsk *rx
 
+	// worstWord asks for the worst of a ranking; highWord and lowWord ask
+	// for the top or the bottom of the values.
+	worstWord, bestWord, highWord, lowWord *rx
+	// features are server settings and platforms no run used.
+	features []feature
+
 	claims    []claimRule
 	claimCue  *rx
 	claimVCPU *rx // a claim's own hardware ("on 8 vCPUs")
@@ -198,6 +204,11 @@ func newGrammar() *grammar {
 	g.boundAsk = re(`\bclient[- ]?(?:limited|bound|bottleneck(?:ed)?)\b|\bserver[- ]?(?:bound|saturated|limited)\b|\bbottleneck(?:ed|s)?\b|\bwhat limits\b|\bwho (?:is|was) the bottleneck\b`)
 	g.licenceAsk = re(`\blicen[cs](?:e|es|ed|ing)\b|\bopen[- ]?source\b|\bbsl\b|\bagpl\b|\bsspl\b|\brsal(?:v2)?\b|\bproprietary\b`)
 	g.setupAsk = re(`\bhow (?:was|were|did) (?:the |this |you )?(?:benchmark|test|tests|runs?|measurements?|it)\b.*\b(?:run|done|measured|made|set up|conducted|driven)\b|\bwhat (?:is|was) (?:in )?the dataset\b|\bwhat(?:'s| is) in the (?:data|dataset)\b|\bmethodology\b|` + `\b(?:what|which) (?:dragonfly |redis |valkey |keydb |garnet )?versions?\b|\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
+	g.worstWord = re(`\b(?:slowest|worst|poorest|weakest)\b`)
+	g.bestWord = re(`\b(?:fastest|best|quickest|top|winner|wins?|better|faster)\b`)
+	g.highWord = re(`\b(?:highest|largest|biggest|maximum|max|most)\b`)
+	g.lowWord = re(`\b(?:lowest|smallest|minimum|min|least)\b`)
+	g.features = newFeatures()
 	g.claims = newClaimRules()
 	g.claimVCPU = re(`\bvcpus?\b`)
 	g.jsonObject = re(`(?s)\{.*\}`)

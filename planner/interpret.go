@@ -78,7 +78,7 @@ func headline(w want, names []string) string {
 	switch w.intent {
 	case IntentCompare:
 		better := "highest"
-		if lowerIsBetter(w.metric) {
+		if lowerIsBetter(w.metric) != w.worst {
 			better = "lowest"
 		}
 		if w.multiple {

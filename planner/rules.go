@@ -160,10 +160,14 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	// Only a bare speed or latency word ("which is quickest?"): the rules
 	// plan a ranking, but a language model may read it better.
 	vague := len(w.engines) == 0 && !x.allEngines && !x.hasKnobValue() && len(x.topics) == 0 && len(w.inherited) == 0 && len(x.versions) == 0
-	if vague && len(x.metrics) == 0 && x.downAfter == 0 && x.keys == 0 {
+	features := p.g.featuresIn(text)
+	if vague && len(x.metrics) == 0 && x.downAfter == 0 && x.keys == 0 && len(features) == 0 {
 		if pl, ok := p.termMention(question, text, x); ok {
 			return pl, true // "which memtier settings did you use?"
 		}
+	}
+	if len(features) > 0 {
+		return p.withFeatures(p.planWant(w), features), true
 	}
 	return p.planWant(w), !vague
 }
@@ -407,6 +411,14 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule, prev 
 	for _, e := range orig.engines {
 		w.engines = appendUnique(w.engines, e.value)
 	}
+	// In the order the question named them.
+	pos := func(e string) int {
+		if i := slices.IndexFunc(orig.engines, func(m mention) bool { return m.value == e }); i >= 0 {
+			return i
+		}
+		return len(orig.engines)
+	}
+	slices.SortStableFunc(w.engines, func(a, b string) int { return pos(a) - pos(b) })
 	if c.topic == "memory" {
 		w.metric = "bytes_per_key"
 		pl := p.memoryPlan(w)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
@@ -54,6 +55,9 @@ type want struct {
 	versions []version
 
 	multiple, crossover, explain bool
+	// worst ranks the other way round: "slowest", "worst p99", "lowest
+	// throughput", "highest latency".
+	worst bool
 
 	notes     []string
 	inherited []string
@@ -137,6 +141,9 @@ func (p *Planner) fresh(x *parsed, text string) want {
 	if w.intent == IntentCompare || w.intent == IntentEffect {
 		w.multiple = p.g.multiple.MatchString(text)
 	}
+	w.worst = p.g.worstWord.MatchString(text) || !p.g.bestWord.MatchString(text) &&
+		(lowerIsBetter(w.metric) && p.g.highWord.MatchString(text) && !p.g.lowWord.MatchString(text) ||
+			!lowerIsBetter(cmp.Or(w.metric, defaultMetric)) && p.g.lowWord.MatchString(text) && !p.g.highWord.MatchString(text))
 	if p.g.why.MatchString(text) {
 		w.explain = true
 	}
@@ -219,6 +226,8 @@ func fromPlan(prev *Plan) want {
 	defaulted := func(slot string) bool { return slices.Contains(prev.Defaulted, slot) }
 	s := prev.Slots
 	w := want{question: prev.Question, explain: false, multiple: prev.Multiple, crossover: prev.Crossover}
+	// A ranking the other way round than its metric's usual one stays so.
+	w.worst = prev.Order != "" && (prev.Order == OrderAsc) != lowerIsBetter(cmp.Or(s.Metric, defaultMetric))
 	w.intent = prev.Intent
 	if prev.Intent == IntentNoData || prev.Intent == IntentClarify {
 		w.intent = prev.Requested
