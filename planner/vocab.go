@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
 // engineRank orders engine keys the way answers name them; engines the
@@ -25,22 +27,11 @@ func engineRank(e string) int {
 	return 5
 }
 
-// engineName capitalises an engine key.
+// engineName is how an engine is written for people; a word that is not
+// one of the five engines (a user's "memcached") is capitalised as typed.
 func engineName(e string) string {
-	switch e {
-	case "dragonfly":
-		return "Dragonfly"
-	case "redis":
-		return "Redis"
-	case "valkey":
-		return "Valkey"
-	case "keydb":
-		return "KeyDB"
-	case "garnet":
-		return "Garnet"
-	}
-	if e == "" {
-		return e
+	if name := analytics.EngineName(e); name != e || e == "" {
+		return name
 	}
 	return strings.ToUpper(e[:1]) + e[1:]
 }
@@ -73,19 +64,10 @@ func versionMatches(asked, tested string) bool {
 
 // seriesLabel is the series name users see (DESIGN §2).
 func seriesLabel(engine, mode string) string {
-	name := engineName(engine)
-	switch mode {
-	case "cluster":
-		return name + " Cluster — realistic (one normal client)"
-	case "cluster-sat":
-		return name + " Cluster — fully driven ceiling (one client per shard)"
-	case "single":
-		if engine == "garnet" {
-			return name + " (single process, client-limited floor)"
-		}
-		return name + " (single process)"
+	if slices.Contains(analytics.Modes, mode) {
+		return analytics.SeriesName(engine, mode)
 	}
-	return name + " (" + mode + ")"
+	return engineName(engine) + " (" + mode + ")"
 }
 
 // shortSeries names a series compactly inside sentences.
