@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,6 +64,10 @@ type snapshot struct {
 	fp    string
 }
 
+// ErrInUse means the data directory is held by another process: Badger
+// allows one at a time.
+var ErrInUse = errors.New("data directory in use")
+
 // Open opens (creating if needed) the store and loads its runs into memory.
 func Open(ctx context.Context, opts Options) (*Store, error) {
 	log := opts.Logger
@@ -87,6 +92,12 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	db, err := badger.Open(bo)
 	if err != nil {
+		// Badger reports a held directory lock only in its message (it does
+		// not wrap the cause outside its debug mode), so the text is all
+		// there is to recognise it by.
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("%w: %s is open in another memdb-oracle process (such as serve): ask that process over POST /api/ask, stop it, or use another --data directory", ErrInUse, opts.Dir)
+		}
 		return nil, fmt.Errorf("open store in %s: %w", opts.Dir, err)
 	}
 	s := &Store{db: db, log: log, stop: make(chan struct{})}

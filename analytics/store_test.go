@@ -1,6 +1,8 @@
 package analytics_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
@@ -41,4 +43,17 @@ func TestTheDragonflyExampleQueryGivesOneCellWithTwoReps(t *testing.T) {
 		t.Errorf("key = %+v", c.CellKey)
 	}
 	var _ analytics.Result = res
+}
+
+func TestOpeningADataDirectoryTwiceSaysItIsInUse(t *testing.T) {
+	dir := t.TempDir()
+	first, err := analytics.Open(t.Context(), analytics.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	_, err = analytics.Open(t.Context(), analytics.Options{Dir: dir})
+	if !errors.Is(err, analytics.ErrInUse) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "--data") {
+		t.Fatalf("second Open: %v, want ErrInUse naming the directory and what to do", err)
+	}
 }
