@@ -22,21 +22,14 @@ func formatOpsShort(v float64) string {
 	}
 }
 
-// FormatMs renders a latency in milliseconds: two decimals below 1 ms
-// (0.78), three from 1 to 10 ms (4.847), one from 10 ms (35.2, 138.2).
-// Exact values are in the JSON rows.
+// FormatMs renders a latency in milliseconds the same way everywhere
+// (DESIGN §3): the median with up to three decimals, trailing zeros
+// trimmed ("0.883 ms", "2.423 ms", "35.199 ms", "0.2 ms"). Exact values are
+// in the JSON rows.
 func FormatMs(v float64) string { return formatMsShort(v) + " ms" }
 
-func formatMsShort(v float64) string {
-	switch {
-	case v < 1:
-		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
-	case v < 10:
-		return trimZeros(strconv.FormatFloat(v, 'f', 3, 64))
-	default:
-		return trimZeros(strconv.FormatFloat(v, 'f', 1, 64))
-	}
-}
+// formatMsShort is FormatMs without the unit, for table cells.
+func formatMsShort(v float64) string { return formatMsExact(v) }
 
 // formatMsExact renders a latency with the source's three decimals, trailing
 // zeros trimmed (tables and exact values).

@@ -39,8 +39,8 @@ func TestKeyAnswers(t *testing.T) {
 			t.Fatalf("kind %s", a.Kind)
 		}
 		contains(t, md, "never as a single process", "pipeline 64 was never measured",
-			"| Redis Cluster — realistic (one normal client) | 1:10 | mode, pipeline | 5.0M | 18.4 | 35.2 |",
-			"| Redis Cluster — fully driven ceiling (one client per shard) | 1:10 | mode, pipeline | 9.2M | 0.42 | 0.78 |",
+			"| Redis Cluster — realistic (one normal client) | 1:10 | mode, pipeline | 5.0M | 18.431 | 35.199 |",
+			"| Redis Cluster — fully driven ceiling (one client per shard) | 1:10 | mode, pipeline | 9.2M | 0.419 | 0.775 |",
 			"run-s1-20260901-083406-redis-cluster-8c-p16-1-10-d100-rep1", "run-s1-20260901-083406-redis-cluster-sat-8c-p16-1-10-d100-rep1")
 	})
 	t.Run("a Postgres question is declined without a single digit", func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestKeyAnswers(t *testing.T) {
 		if len(a.Rows) == 0 || a.Rows[0].Engine != "valkey" || a.Rows[0].Cores != 8 || !strings.HasPrefix(a.Headline, "P99 latency") {
 			t.Fatalf("second follow-up: %s %+v", a.Headline, a.Rows)
 		}
-		contains(t, bot.Markdown(a), "36.2 ms")
+		contains(t, bot.Markdown(a), "36.223 ms")
 	})
 }
 
