@@ -25,28 +25,43 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 		return a, err
 	}
 	s := newSourcer(b.cfg.Knowledge)
-	var rows []Row
-	var tableLines []string
-	for _, m := range c.Measures {
-		switch {
-		case m.FromRuns() && len(m.Series) > 0:
-			for _, cell := range m.Series {
-				rows = append(rows, RowFromCell(cell))
-			}
-			s.filter(m.Filter)
-		case m.FromRuns():
-			rows = append(rows, RowFromCell(m.Cell))
-			s.filter(m.Filter)
-		default:
-			tableLines = append(tableLines, b.tableMeasureLine(m, s))
-		}
-	}
 	planRows, _, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
 		return Answer{}, err
 	}
 	for _, q := range p.Queries {
 		s.filter(q.Filter)
+	}
+	// The claim's own counter-measures join the table; a measure's filter
+	// is cited only when it adds a cell the plan's filters did not select,
+	// so the same cell is never listed under two filters.
+	selected := map[analytics.CellKey]bool{}
+	for _, r := range planRows {
+		selected[r.key()] = true
+	}
+	var rows []Row
+	var tableLines []string
+	for _, m := range c.Measures {
+		if !m.FromRuns() {
+			tableLines = append(tableLines, b.tableMeasureLine(m, s))
+			continue
+		}
+		cells := m.Series
+		if len(cells) == 0 {
+			cells = []analytics.Cell{m.Cell}
+		}
+		added := false
+		for _, cell := range cells {
+			r := RowFromCell(cell)
+			rows = append(rows, r)
+			if !selected[r.key()] {
+				added = true
+				selected[r.key()] = true
+			}
+		}
+		if added {
+			s.filter(m.Filter)
+		}
 	}
 	// The headline compares the cells the plan selected (they match the
 	// interpretation line); the claim's own counter-measures join the table.
@@ -66,7 +81,7 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 		Statement: c.Statement,
 		Setup:     joinSentences(ensureStop(c.Setup), labelled("Their figures", c.Numbers), labelled("Provenance", c.Provenance)),
 		Measured:  c.Measured,
-		Verdict:   capitalise(c.Verdict),
+		Verdict:   ensureStop(capitalise(c.Verdict)),
 		WhyDiffer: c.WhyDiffer,
 	}
 	for _, src := range c.Sources {
@@ -217,6 +232,20 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 			shown = append(shown, claimPeers(subj, rows)...)
 		}
 	}
+	// Every series the plan queried is named (the realistic cluster and its
+	// fully driven ceiling alike), once, at its first cell; the subject
+	// engine's other series come before the other engines'.
+	var extra []Row
+	for _, r := range rows {
+		named := func(x Row) bool { return x.Engine == r.Engine && x.Mode == r.Mode }
+		if !slices.ContainsFunc(shown, named) && !slices.ContainsFunc(extra, named) {
+			extra = append(extra, r)
+		}
+	}
+	if ok {
+		slices.SortStableFunc(extra, func(a, b Row) int { return boolRank(a.Engine != subj.Engine) - boolRank(b.Engine != subj.Engine) })
+	}
+	shown = append(shown, extra...)
 	var parts []string
 	for _, r := range shown {
 		v, okv := r.Metric(metric)
@@ -224,24 +253,53 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 			continue
 		}
 		part := r.Series + " " + formatMetric(metric, v, r.Floor && metric == "ops_per_sec")
-		if ok && r.key() != subj.key() && !lowerIsBetter(metric) && v != 0 {
-			sv, _ := subj.Metric(metric)
+		if r.Reps == 1 {
+			part += " (single run)"
+		}
+		if ref, name, okr := claimReference(subj, r, shown, rows); ok && okr && !lowerIsBetter(metric) && v != 0 {
+			sv, _ := ref.Metric(metric)
 			if q := sv / v; q >= 1 {
 				atLeast := ""
-				if subj.Floor && metric == "ops_per_sec" {
+				if ref.Floor && metric == "ops_per_sec" {
 					atLeast = "at least "
 				}
-				part += fmt.Sprintf(" — %s is %s%s this", analytics.EngineName(subj.Engine), atLeast, FormatRatio(q))
+				part += fmt.Sprintf(" — %s is %s%s this", name, atLeast, FormatRatio(q))
 			} else {
-				part += fmt.Sprintf(" — %s reaches %s of it (%s)", analytics.EngineName(subj.Engine), FormatPercent(q), FormatRatio(q))
+				part += fmt.Sprintf(" — %s reaches %s of it (%s)", name, FormatPercent(q), FormatRatio(q))
 			}
 		}
 		parts = append(parts, part)
-		if len(parts) == 5 {
-			break
-		}
 	}
 	return "Measured here (" + metricWords(metric) + "): " + strings.Join(parts, "; ") + "."
+}
+
+// claimReference is the row of the claim's subject engine that a headline
+// row r is measured against, and how to name it: the subject's series in
+// r's own mode (a ceiling against a ceiling), else the subject itself when
+// r is one of its like-for-like peers. Rows of the subject engine itself
+// get no multiple.
+func claimReference(subj, r Row, shown, rows []Row) (Row, string, bool) {
+	if r.Engine == subj.Engine {
+		return Row{}, "", false
+	}
+	if r.Mode != subj.Mode {
+		for _, x := range shown {
+			if x.Engine == subj.Engine && x.Mode == r.Mode && x.key() != subj.key() {
+				return x, shortSeries(x.Engine, x.Mode), true
+			}
+		}
+	}
+	if slices.ContainsFunc(claimPeers(subj, rows), func(x Row) bool { return x.key() == r.key() }) {
+		return subj, analytics.EngineName(subj.Engine), true
+	}
+	return Row{}, "", false
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // claimPlain is the newcomer's line: how the claimant's engine compares

@@ -29,7 +29,7 @@ func TestKeyAnswers(t *testing.T) {
 		}
 		contains(t, md, "25x more QPS than Redis", "https://www.dragonflydb.io/", "Dragonfly (single process) 15.5M ops/s",
 			"Redis Cluster — realistic (one normal client) 4.6M ops/s — Dragonfly is 3.4× this",
-			"Redis Cluster — fully driven ceiling (one client per shard) 40.6M ops/s — Dragonfly reaches 38% of it",
+			"Redis Cluster — fully driven ceiling (one client per shard) 40.6M ops/s (single run) — Dragonfly reaches 38% of it",
 			"**Why the two differ:**", "**In plain words:**", "Filter: `", "run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep1")
 	})
 	t.Run("Redis single process at pipeline 64 is refused by name with the nearest rows", func(t *testing.T) {
