@@ -55,11 +55,12 @@ func (p *Planner) withFeatures(pl Plan, keys []string) Plan {
 	if pl.Intent == IntentFailover || pl.Requested == IntentFailover {
 		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k == "replication" })
 	}
-	var missing, phrases []string
+	var missing, phrases, unmeasured []string
 	for _, f := range p.g.features {
 		if slices.Contains(keys, f.key) {
 			missing = append(missing, f.missing)
 			phrases = append(phrases, f.phrase)
+			unmeasured = append(unmeasured, f.key)
 		}
 	}
 	if len(missing) == 0 {
@@ -73,6 +74,7 @@ func (p *Planner) withFeatures(pl Plan, keys []string) Plan {
 		return pl
 	}
 	pl.Missing = append(missing, pl.Missing...)
+	pl.Unmeasured = append(unmeasured, pl.Unmeasured...)
 	pl.Queries, pl.Nearest, pl.Order = nil, nil, ""
 	pl.Interpretation = strings.TrimSuffix(pl.Interpretation, " — not measured") + ", " + joinAnd(phrases) + " — not measured"
 	return pl

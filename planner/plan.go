@@ -111,6 +111,11 @@ type Plan struct {
 	// Missing names each requested part that was never measured (no_data),
 	// e.g. "pipeline 64 was never measured — only 1 and 16".
 	Missing []string `json:"missing,omitempty"`
+	// Unmeasured names the server settings or platforms a no_data plan
+	// asked for that no run used ("persistence", "replication", "tls",
+	// "eviction", "arm"; FACTS.md §1.2, §1.3), so the answer can say what
+	// they would do without a number.
+	Unmeasured []string `json:"unmeasured,omitempty"`
 	// Nearest holds the closest measured cells for no_data plans.
 	Nearest []analytics.Neighbor `json:"nearest,omitempty"`
 	// Notes are remarks the answer must carry (e.g. "Redis 9 is not the

@@ -68,7 +68,8 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	}
 
 	if p.g.whyOnly.MatchString(text) || (prev != nil && strings.TrimSpace(strings.TrimRight(text, "?")) == "what does that mean") {
-		if prev == nil || prev.Intent == IntentOutOfScope || prev.Intent == IntentHelp {
+		// A setup question (a help plan naming its entry) has reasons to give.
+		if prev == nil || prev.Intent == IntentOutOfScope || prev.Intent == IntentHelp && prev.Slots.TermID == "" {
 			return clarifyPlan(question, "Why what? Ask a question first, then “why?” explains its answer.", nil), true
 		}
 		pl := *prev
@@ -114,6 +115,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		if len(engines) == 0 {
 			pl := p.helpPlan(question, "")
 			pl.Interpretation = "What was measured and on what: the engines and their versions, the hardware, the modes, core counts, workloads, value sizes and pipeline depths in the runs"
+			pl.Slots.TermID = setupTopic(text)
 			return pl, true
 		}
 	}

@@ -44,6 +44,7 @@ func (p Plan) Text() string {
 		line("  metric", q.Metric)
 	}
 	list("missing", p.Missing)
+	line("unmeasured", strings.Join(p.Unmeasured, ", "))
 	for _, n := range p.Nearest {
 		line("nearest", neighborText(n))
 	}
