@@ -41,6 +41,12 @@ type Knowledge interface {
 	Finding(id string) (knowledge.Finding, bool)
 	// Engine looks an engine up by run key, name or id ("valkey", "engine:valkey").
 	Engine(name string) (knowledge.Engine, bool)
+	// Engines lists the five engines as tested (name, version, session).
+	Engines() []knowledge.Engine
+	// Note looks a documentary entry up by id ("setup:hardware", "scope:not-measured").
+	Note(id string) (knowledge.Note, bool)
+	// Session looks a capture session up by number.
+	Session(n int) (knowledge.Session, bool)
 	MemoryTable() knowledge.MemoryTable
 	FailoverSweep() knowledge.FailoverTable
 	FailoverEngines() knowledge.FailoverTable

@@ -41,6 +41,9 @@ func (b *Bot) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
 	case planner.IntentOutOfScope:
 		return composeOutOfScope(p), nil
 	case planner.IntentHelp:
+		if isSetupPlan(p) {
+			return b.composeSetup(p), nil
+		}
 		return composeHelp(p), nil
 	case planner.IntentClarify:
 		return composeClarify(p), nil

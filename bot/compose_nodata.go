@@ -47,9 +47,14 @@ func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error)
 		}
 	default:
 		a.Headline = "Never measured, on more than one count:"
-		a.Body = append(a.Body, bullets(p.Missing))
+		var items []string
+		for _, m := range p.Missing {
+			items = append(items, capitalise(strings.TrimSuffix(m, "."))+".")
+		}
+		a.Body = append(a.Body, bullets(items))
 	}
 	a.Body = append(a.Body, p.Notes...)
+	a.Body = append(a.Body, unmeasuredEffects(p.Unmeasured, s)...)
 	a.Body = append(a.Body, "Nothing is interpolated or extrapolated between measured combinations.")
 	s.entry("caveat:not-measured")
 	if len(nearest) > 0 {
@@ -99,4 +104,46 @@ func (b *Bot) failoverNearest(s *sourcer) string {
 		}
 	}
 	return "Measured instead (Sentinel failover outage, median of the kills): " + strings.Join(parts, "; ") + "."
+}
+
+// settingNames name the server settings every run left off, as an answer
+// says them.
+var settingNames = map[string]string{
+	"persistence": "persistence (RDB/AOF)",
+	"replication": "replicas",
+	"tls":         "TLS",
+	"eviction":    "eviction under memory pressure",
+}
+
+// unmeasuredEffects says, without a number, what the never-measured
+// settings a question asked for would do (FACTS §1.2, §1.3): persistence,
+// replicas, TLS and eviction would lower throughput; other server hardware
+// is simply untested. Each sentence cites the scope entries.
+func unmeasuredEffects(keys []string, s *sourcer) []string {
+	var settings []string
+	other := false
+	for _, k := range keys {
+		if n, ok := settingNames[k]; ok {
+			settings = append(settings, n)
+		} else if k == "arm" {
+			other = true
+		}
+	}
+	var out []string
+	if len(settings) > 0 {
+		s.entry("scope:absent")
+		s.entry("scope:not-measured")
+		them := "it"
+		if len(settings) > 1 {
+			them = "them"
+		}
+		out = append(out, capitalise(joinAnd(settings))+" would lower throughput: every run left "+them+
+			" out, so a setup with "+them+" will see lower numbers than the ones measured here — by an amount this benchmark never measured, so I give no figure for it (scope:absent, scope:not-measured).")
+	}
+	if other {
+		s.entry("scope:not-measured")
+		s.entry("setup:hardware")
+		out = append(out, "Other server hardware (ARM, an AMD server, virtual machines) was not tested — every run used the Intel server described in setup:hardware — so these runs say nothing about it in either direction (scope:not-measured).")
+	}
+	return out
 }

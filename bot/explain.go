@@ -123,6 +123,12 @@ func reasonPicks(p planner.Plan, rows []Row, metric string) []reasonPick {
 	case planner.IntentFailover:
 		picks = append(picks, reasonPick{id: "failover:sweep"})
 	}
+	if isSetupPlan(p) {
+		// Why the rig looks as it does: an oversized separate client, the
+		// same posture for every engine, references from the same boxes.
+		picks = append(picks, reasonPick{id: "trap:client-bottleneck"}, reasonPick{id: "trap:asymmetric-config"},
+			reasonPick{id: "rule:same-day-references"})
+	}
 	if f.has("garnet") {
 		picks = append(picks, reasonPick{id: "finding:garnet-client-limited", point: "CPU"})
 	}

@@ -38,6 +38,9 @@ func (emptyKnowledge) Claim(string) (knowledge.Claim, bool)     { return knowled
 func (emptyKnowledge) Entry(string) (knowledge.Entry, bool)     { return knowledge.Entry{}, false }
 func (emptyKnowledge) Finding(string) (knowledge.Finding, bool) { return knowledge.Finding{}, false }
 func (emptyKnowledge) Engine(string) (knowledge.Engine, bool)   { return knowledge.Engine{}, false }
+func (emptyKnowledge) Engines() []knowledge.Engine              { return nil }
+func (emptyKnowledge) Note(string) (knowledge.Note, bool)       { return knowledge.Note{}, false }
+func (emptyKnowledge) Session(int) (knowledge.Session, bool)    { return knowledge.Session{}, false }
 func (emptyKnowledge) MemoryTable() knowledge.MemoryTable       { return knowledge.MemoryTable{} }
 func (emptyKnowledge) FailoverSweep() knowledge.FailoverTable   { return knowledge.FailoverTable{} }
 func (emptyKnowledge) FailoverEngines() knowledge.FailoverTable { return knowledge.FailoverTable{} }
