@@ -252,7 +252,7 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 		if !okv {
 			continue
 		}
-		part := r.Series + " " + formatMetric(metric, v, r.Floor && metric == "ops_per_sec")
+		part := r.Series + " " + formatMetric(metric, v, r.floorFor(metric))
 		if r.Reps == 1 {
 			part += " (single run)"
 		}
@@ -260,7 +260,7 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 			sv, _ := ref.Metric(metric)
 			if q := sv / v; q >= 1 {
 				atLeast := ""
-				if ref.Floor && metric == "ops_per_sec" {
+				if ref.floorFor(metric) {
 					atLeast = "at least "
 				}
 				part += fmt.Sprintf(" — %s is %s%s this", name, atLeast, FormatRatio(q))
@@ -323,7 +323,7 @@ func claimPlain(engines []string, rows []Row, metric string) string {
 			continue
 		}
 		about := "about"
-		if subj.Floor && metric == "ops_per_sec" && sv/v >= 1 {
+		if subj.floorFor(metric) && sv/v >= 1 {
 			about = "at least"
 		}
 		parts = append(parts, fmt.Sprintf("%s %s the work of %s", about, FormatRatio(sv/v), plainSeries(r)))

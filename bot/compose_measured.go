@@ -150,7 +150,7 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 		if metric == "ops_per_core" {
 			mw = "throughput" // the figure itself says "per core"
 		}
-		headline = fmt.Sprintf("%s: %s of %s at %s%s (%s).", r.Series, mw, formatMetric(metric, v, r.Floor && metric == "ops_per_sec"),
+		headline = fmt.Sprintf("%s: %s of %s at %s%s (%s).", r.Series, mw, formatMetric(metric, v, r.floorFor(metric)),
 			knobWords(r, "cores"), unusualConditions(r), repsWords(r))
 		return headline, plainFor(r, metric, v)
 	}
@@ -159,7 +159,7 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 		var parts []string
 		for _, r := range rows {
 			if v, ok := r.Metric(metric); ok {
-				parts = append(parts, rowLabel(r, varying)+" "+formatMetric(metric, v, r.Floor && metric == "ops_per_sec"))
+				parts = append(parts, rowLabel(r, varying)+" "+formatMetric(metric, v, r.floorFor(metric)))
 			}
 		}
 		headline = capitalise(mw) + ": " + strings.Join(parts, "; ") + "."
@@ -168,8 +168,8 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 		vlo, _ := lo.Metric(metric)
 		vhi, _ := hi.Metric(metric)
 		headline = fmt.Sprintf("%s ranges from %s (%s) to %s (%s) across the rows below.", capitalise(mw),
-			formatMetric(metric, vlo, lo.Floor && metric == "ops_per_sec"), rowLabel(lo, varying),
-			formatMetric(metric, vhi, hi.Floor && metric == "ops_per_sec"), rowLabel(hi, varying))
+			formatMetric(metric, vlo, lo.floorFor(metric)), rowLabel(lo, varying),
+			formatMetric(metric, vhi, hi.floorFor(metric)), rowLabel(hi, varying))
 	}
 	// Plain words describe what an application sees: the first series that
 	// is not the fully driven ceiling.
@@ -229,7 +229,11 @@ func plainFor(r Row, metric string, v float64) string {
 	case "hit_rate":
 		return fmt.Sprintf("%s of reads to %s found their key.", formatHitRate(v), plainSeries(r))
 	case "kb_per_sec":
-		return fmt.Sprintf("%s moved about %s KB of data a second between client and server.", capitalise(plainSeries(r)), formatOpsShort(v))
+		about := "about"
+		if r.Floor {
+			about = "at least"
+		}
+		return fmt.Sprintf("%s moved %s %s KB of data a second between client and server.", capitalise(plainSeries(r)), about, formatOpsShort(v))
 	}
 	batch := "one request at a time per connection"
 	if r.Pipeline > 1 {
@@ -304,31 +308,44 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 	}
 	ranked := rankRows(rows, metric, order)
 	varying := varyingKnobs(rows)
+	// The runner-up is the best row of another engine when there is one: a
+	// question about engines is not answered by one engine's two series.
 	best, second := ranked[0], ranked[1]
+	for _, r := range ranked[1:] {
+		if r.Engine != best.Engine {
+			second = r
+			break
+		}
+	}
 	vb, okb := best.Metric(metric)
 	vs, oks := second.Metric(metric)
 	if !okb || !oks {
 		return lookupText(rows, metric)
 	}
 	mw := metricWords(metric)
-	fl := func(r Row) bool { return r.Floor && metric == "ops_per_sec" }
+	fl := func(r Row) bool { return r.floorFor(metric) }
+	figure := func(r Row, v float64) string { return formatMetric(metric, v, fl(r)) + singleRunTag(r) }
 	lower := order == planner.OrderAsc || (order == "" && lowerIsBetter(metric))
 	superlative := "the highest " + mw
 	if lower {
 		superlative = "the lowest " + mw
 	}
 	headline = fmt.Sprintf("%s has %s: %s, against %s for %s", rowLabel(best, varying), superlative,
-		formatMetric(metric, vb, fl(best)), formatMetric(metric, vs, fl(second)), rowLabel(second, varying))
+		figure(best, vb), figure(second, vs), rowLabel(second, varying))
 	if vs != 0 && vb != 0 {
 		q := vb / vs
 		if lower {
 			q = vs / vb
 		}
 		switch {
+		case FormatRatio(q) == "1.0×" && fl(best):
+			headline += " (at least about the same)"
 		case FormatRatio(q) == "1.0×":
 			headline += " (about the same)"
-		case lower:
+		case lower && lowerIsBetter(metric):
 			headline += fmt.Sprintf(" (%s lower)", FormatRatio(vs/vb))
+		case lower:
+			headline += fmt.Sprintf(" (%s of it)", FormatRatio(vb/vs))
 		case fl(best):
 			headline += fmt.Sprintf(" (at least %s)", FormatRatio(vb/vs))
 		default:
@@ -352,7 +369,7 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 			if lower {
 				verb = "has the lowest,"
 			}
-			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, formatMetric(metric, v, fl(r)))
+			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, figure(r, v))
 			if len(ordinary) > 1 && !lower {
 				if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
 					atLeast := ""
@@ -363,7 +380,7 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 					if FormatRatio(v/v2) == "1.0×" {
 						mult = "about the same as"
 					}
-					headline += fmt.Sprintf(", %s %s (%s)", mult, rowLabel(ordinary[1], varying), formatMetric(metric, v2, fl(ordinary[1])))
+					headline += fmt.Sprintf(", %s %s (%s)", mult, rowLabel(ordinary[1], varying), figure(ordinary[1], v2))
 				}
 			}
 			headline += "."
@@ -386,16 +403,44 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 		same = "with the same settings, though in separate capture sessions"
 	}
 	if vs != 0 && vb != 0 {
-		switch {
-		case lower:
-			plain = fmt.Sprintf("%s, the slow requests to %s waited about %s less time than those to %s.", same, plainSeries(best), FormatRatio(vs/vb), plainSeries(second))
-		case fl(best):
-			plain = fmt.Sprintf("%s, %s did at least %s the work of %s.", same, plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
-		default:
-			plain = fmt.Sprintf("%s, %s did about %s the work of %s.", same, plainSeries(best), FormatRatio(vb/vs), plainSeries(second))
-		}
+		plain = capitalise(same) + ", " + plainComparison(best, second, vb, vs, metric) + "."
 	}
-	return headline, capitalise(plain)
+	return headline, plain
+}
+
+// plainComparison says for a newcomer how row a compares with row b:
+// "one Garnet server process did at least 1.4× the work of …", "the slow
+// requests to … waited about 3.4× less time than those to …", "… did
+// about the same work as …".
+func plainComparison(a, b Row, va, vb float64, metric string) string {
+	if isLatency(metric) {
+		fast, slow, vf, vsl := a, b, va, vb
+		if va > vb {
+			fast, slow, vf, vsl = b, a, vb, va
+		}
+		if FormatRatio(vsl/vf) == "1.0×" {
+			return fmt.Sprintf("the slow requests to %s waited about as long as those to %s", plainSeries(a), plainSeries(b))
+		}
+		return fmt.Sprintf("the slow requests to %s waited about %s less time than those to %s", plainSeries(fast), FormatRatio(vsl/vf), plainSeries(slow))
+	}
+	floor := a.floorFor(metric) && va >= vb
+	switch {
+	case FormatRatio(va/vb) == "1.0×" && floor:
+		return fmt.Sprintf("%s did at least about the same work as %s", plainSeries(a), plainSeries(b))
+	case FormatRatio(va/vb) == "1.0×":
+		return fmt.Sprintf("%s did about the same work as %s", plainSeries(a), plainSeries(b))
+	case floor:
+		return fmt.Sprintf("%s did at least %s the work of %s", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
+	}
+	return fmt.Sprintf("%s did about %s the work of %s", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
+}
+
+// singleRunTag marks a figure that is one run, not a median: " (single run)".
+func singleRunTag(r Row) string {
+	if r.Reps == 1 {
+		return " (single run)"
+	}
+	return ""
 }
 
 // seriesGroups splits rows into groups equal in everything but knob,
@@ -481,7 +526,7 @@ func scalingText(rows []Row, metric string) (headline, plain string) {
 		if !ok1 || !ok2 || vlo == 0 {
 			continue
 		}
-		fl := lo.Floor && metric == "ops_per_sec"
+		fl := lo.floorFor(metric)
 		if i < 4 {
 			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", groupLabel(g, others),
 				formatMetric(metric, vlo, fl), lo.Cores, formatMetric(metric, vhi, fl), hi.Cores, FormatRatio(vhi/vlo)))
@@ -599,7 +644,7 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 		if !ok1 || !ok2 || vlo == 0 {
 			continue
 		}
-		fl := lo.Floor && metric == "ops_per_sec"
+		fl := lo.floorFor(metric)
 		if len(parts) < 4 {
 			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", groupLabel(g, others),
 				formatMetric(metric, vlo, fl), formatMetric(metric, vhi, fl), FormatRatio(vhi/vlo)))
@@ -677,7 +722,7 @@ func tableValue(metric string, v float64, floor bool) string {
 		return formatHitRate(v)
 	}
 	s := formatOpsShort(v)
-	if floor && metric == "ops_per_sec" {
+	if floor && (metric == "ops_per_sec" || metric == "ops_per_core" || metric == "kb_per_sec") {
 		s = "≥" + s
 	}
 	return s

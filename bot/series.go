@@ -137,3 +137,14 @@ func ratioShort(ratio string) string {
 	}
 	return ratio
 }
+
+// floorFor reports whether the row's figure of metric is a floor ("at
+// least"): Garnet's throughput, per-core throughput and bandwidth were
+// limited by its client, not by Garnet.
+func (r Row) floorFor(metric string) bool {
+	switch metric {
+	case "ops_per_sec", "ops_per_core", "kb_per_sec", "":
+		return r.Floor
+	}
+	return false
+}

@@ -34,6 +34,9 @@ func formatMetric(metric string, v float64, floor bool) string {
 	case metric == "hit_rate":
 		return formatHitRate(v)
 	case metric == "kb_per_sec":
+		if floor {
+			return "at least " + formatOpsShort(v) + " KB/s"
+		}
 		return formatOpsShort(v) + " KB/s"
 	case metric == "ops_per_core":
 		s := formatOpsShort(v) + " ops/s per core"
@@ -196,6 +199,9 @@ func rowsTable(rows []Row, metric string, withDiffers bool) *Table {
 			s := "—"
 			if ok {
 				s = strings.TrimSuffix(strings.TrimSuffix(formatMetric(extra, v, false), " ops/s per core"), " KB/s")
+				if r.floorFor(extra) {
+					s = "≥" + s
+				}
 			}
 			cells = append(cells, s)
 		}
