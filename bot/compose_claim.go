@@ -99,6 +99,12 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 		}
 	case len(rows) == 0:
 		a.Headline = "No run measures this claim directly; the benchmark's evidence is set beside it below."
+		if c.Verdict != "" {
+			a.Headline = "Verdict: " + ensureStop(strings.ToLower(c.Verdict[:1])+c.Verdict[1:]) + " " + a.Headline
+			if c.Title != "" {
+				a.Headline = "Verdict on “" + c.Title + "”: " + ensureStop(strings.ToLower(c.Verdict[:1])+c.Verdict[1:]) + " No run measures it directly; the benchmark's evidence is set beside it below."
+			}
+		}
 	}
 	a.Body = append(a.Body, p.Notes...)
 	if len(rows) > 0 {

@@ -212,6 +212,9 @@ func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 	if len(missing) > 0 {
 		a.Body = append(a.Body, enginesWordsNames(missing)+" never took part in the failover lab, so there is no figure for it.")
 	}
+	if line := b.failoverPeers(groups, engines, s); line != "" {
+		a.Body = append(a.Body, line)
+	}
 	g := groups[0]
 	a.PlainWords = fmt.Sprintf("when the primary died, writes failed for about %s s before a replica took over; most of that is the down-after wait you configure, plus a fixed promotion cost.", formatSeconds(g.MedianOutageS))
 	a.PlainWords = capitalise(a.PlainWords)
@@ -219,6 +222,40 @@ func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 	b.applyCaveatsAndTerms(&a, s, nil, []string{"term:down-after-milliseconds", "term:outage-window", "term:sentinel"}, 3)
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// failoverPeers sets a one-engine failover answer beside the other engines
+// the lab measured at the same down-after (failover:engines), and gives
+// the lab's own reading of why engines hardly differ whenever more than
+// one engine is on show.
+func (b *Bot) failoverPeers(groups []knowledge.FailoverGroup, engines []string, s *sourcer) string {
+	t := b.cfg.Knowledge.FailoverEngines()
+	var parts []string
+	if len(engines) == 1 {
+		for _, g := range t.Groups {
+			if g.Engine != engines[0] && slices.ContainsFunc(groups, func(x knowledge.FailoverGroup) bool { return x.DownAfterMs == g.DownAfterMs }) {
+				parts = append(parts, fmt.Sprintf("%s %s s", analytics.EngineName(g.Engine), formatSeconds(g.MedianOutageS)))
+			}
+		}
+	}
+	shown := map[string]bool{}
+	for _, g := range groups {
+		shown[g.Engine] = true
+	}
+	if len(parts) == 0 && len(shown) < 2 {
+		return ""
+	}
+	s.entry(t.ID)
+	var line string
+	if len(parts) > 0 {
+		line = "For comparison, the other data engines at the same down-after (" + t.ID + "): " + strings.Join(parts, "; ") + "."
+	}
+	if n, ok := b.cfg.Knowledge.Note(t.ID); ok {
+		if i := strings.Index(n.Summary, "How long a failover takes"); i >= 0 {
+			line = joinSentences(line, strings.TrimSuffix(firstSentenceOf(n.Summary[i:]), ".")+" ("+t.ID+").")
+		}
+	}
+	return line
 }
 
 func enginesWordsNames(names []string) string {
