@@ -282,8 +282,14 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 		return Plan{}, false // "/failover", "memory?": the measured table, not the word
 	}
 	if modeTerm && p.g.differenceOf.MatchString(text) {
-		// "the difference between realistic and ceiling": the entry on both.
-		if t, ok := p.kb.Define("realistic vs ceiling"); ok && slices.Contains(x.explicitModes(), "cluster") && slices.Contains(x.explicitModes(), "cluster-sat") {
+		// "the difference between realistic and ceiling" (or "between
+		// cluster and cluster-sat", where the bare "cluster" is not a
+		// specific mode): the entry on both.
+		var all []string
+		for _, m := range x.modes {
+			all = append(all, m.modes...)
+		}
+		if t, ok := p.kb.Define("realistic vs ceiling"); ok && slices.Contains(all, "cluster") && slices.Contains(all, "cluster-sat") {
 			return p.defineOf(question, t.ID, t.Name, x), true
 		}
 	}
