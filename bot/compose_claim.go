@@ -149,8 +149,12 @@ func ensureStop(s string) string {
 	return s + "."
 }
 
-// claimMetric is the metric the claim's run measures use.
+// claimMetric is the metric the question asked about (the plan's slot),
+// else the one the claim's run measures use.
 func claimMetric(c knowledge.Claim, p planner.Plan) string {
+	if p.Slots.Metric != "" {
+		return p.Slots.Metric
+	}
 	for _, m := range c.Measures {
 		if m.FromRuns() && m.Metric != "" {
 			return m.Metric

@@ -418,10 +418,14 @@ func plainComparison(a, b Row, va, vb float64, metric string) string {
 		if va > vb {
 			fast, slow, vf, vsl = b, a, vb, va
 		}
-		if FormatRatio(vsl/vf) == "1.0×" {
-			return fmt.Sprintf("the slow requests to %s waited about as long as those to %s", plainSeries(a), plainSeries(b))
+		which, those := "the slow requests", "those"
+		if metric == "p50_ms" {
+			which, those = "a typical request", "one"
 		}
-		return fmt.Sprintf("the slow requests to %s waited about %s less time than those to %s", plainSeries(fast), FormatRatio(vsl/vf), plainSeries(slow))
+		if FormatRatio(vsl/vf) == "1.0×" {
+			return fmt.Sprintf("%s to %s waited about as long as %s to %s", which, plainSeries(a), those, plainSeries(b))
+		}
+		return fmt.Sprintf("%s to %s waited about %s less time than %s to %s", which, plainSeries(fast), FormatRatio(vsl/vf), those, plainSeries(slow))
 	}
 	floor := a.floorFor(metric) && va >= vb
 	switch {
