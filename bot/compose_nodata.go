@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"slices"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -21,6 +22,11 @@ func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error)
 	for _, n := range p.Nearest {
 		r := RowFromCell(n.Cell)
 		r.Differs = append([]string(nil), n.Differs...)
+		// Another engine offered as the nearest (Dragonfly's MGET for a
+		// Redis MGET question) differs in the engine above all.
+		if len(p.Slots.Engines) > 0 && !slices.Contains(p.Slots.Engines, r.Engine) && !slices.Contains(r.Differs, "engine") {
+			r.Differs = append([]string{"engine"}, r.Differs...)
+		}
 		nearest = append(nearest, r)
 	}
 	// Filters a no_data plan carries select its nearest cells; their rows
