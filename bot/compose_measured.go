@@ -159,7 +159,7 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 		var parts []string
 		for _, r := range rows {
 			if v, ok := r.Metric(metric); ok {
-				parts = append(parts, rowLabel(r, varying)+" "+formatMetric(metric, v, r.floorFor(metric)))
+				parts = append(parts, rowLabel(r, varying)+" "+formatMetric(metric, v, r.floorFor(metric))+singleRunTag(r))
 			}
 		}
 		headline = capitalise(mw) + ": " + strings.Join(parts, "; ") + "."
@@ -168,8 +168,8 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 		vlo, _ := lo.Metric(metric)
 		vhi, _ := hi.Metric(metric)
 		headline = fmt.Sprintf("%s ranges from %s (%s) to %s (%s) across the rows below.", capitalise(mw),
-			formatMetric(metric, vlo, lo.floorFor(metric)), rowLabel(lo, varying),
-			formatMetric(metric, vhi, hi.floorFor(metric)), rowLabel(hi, varying))
+			formatMetric(metric, vlo, lo.floorFor(metric)), rowLabel(lo, varying)+singleRunTag(lo),
+			formatMetric(metric, vhi, hi.floorFor(metric)), rowLabel(hi, varying)+singleRunTag(hi))
 	}
 	// Plain words describe what an application sees: the first series that
 	// is not the fully driven ceiling.
@@ -532,7 +532,7 @@ func scalingText(rows []Row, metric string) (headline, plain string) {
 		}
 		fl := lo.floorFor(metric)
 		if i < 4 {
-			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", groupLabel(g, others),
+			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", groupLabel(g, others)+singleRunsTag(g),
 				formatMetric(metric, vlo, fl), lo.Cores, formatMetric(metric, vhi, fl), hi.Cores, FormatRatio(vhi/vlo)))
 		}
 		if firstPlain == "" {
@@ -635,6 +635,11 @@ func effectKnob(p planner.Plan, rows []Row) string {
 }
 
 func effectText(rows []Row, metric, knob string) (headline, plain string) {
+	if knob == "ratio" {
+		if h, pl, ok := mixEffectText(rows, metric); ok {
+			return h, pl
+		}
+	}
 	groups := seriesGroups(rows, knob)
 	others := otherVarying(rows, knob)
 	var parts []string
@@ -650,7 +655,7 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 		}
 		fl := lo.floorFor(metric)
 		if len(parts) < 4 {
-			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", groupLabel(g, others),
+			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", groupLabel(g, others)+singleRunsTag(g),
 				formatMetric(metric, vlo, fl), formatMetric(metric, vhi, fl), FormatRatio(vhi/vlo)))
 		}
 		if plain == "" {
@@ -669,6 +674,76 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 		headline += " The table has every series."
 	}
 	return headline, capitalise(plain)
+}
+
+// mixEffectText is the effect of the workload mix: every mix measured for
+// each series, the 1:10 → 1:1 change as a multiple, and MGET/MSET rates
+// named as commands of 10 keys — a multi-key command is not one key's
+// operation, so no multiple is drawn between them and the single-key mixes.
+func mixEffectText(rows []Row, metric string) (headline, plain string, ok bool) {
+	groups := seriesGroups(rows, "ratio")
+	others := otherVarying(rows, "ratio")
+	var parts []string
+	multi := false
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		var items []string
+		var v110 float64
+		for _, r := range g {
+			v, okv := r.Metric(metric)
+			if !okv {
+				continue
+			}
+			item := ratioWords(r.Ratio) + " " + formatMetric(metric, v, r.floorFor(metric))
+			if singleRunsTag(g) == "" {
+				item += singleRunTag(r)
+			}
+			switch r.Ratio {
+			case "1:10":
+				v110 = v
+			case "1:1":
+				if v110 != 0 {
+					item += " (" + FormatRatio(v/v110) + " of 1:10)"
+					if plain == "" {
+						plain = fmt.Sprintf("changing only the mix from mostly reads (1:10) to half writes (1:1), the %s of %s %s.", metricWords(metric), plainSeries(r), changeWords(v/v110))
+					}
+				}
+			case "mget10", "mset10":
+				multi = true
+			}
+			items = append(items, item)
+		}
+		if len(parts) < 4 {
+			parts = append(parts, groupLabel(g, others)+singleRunsTag(g)+": "+strings.Join(items, "; "))
+		}
+	}
+	if len(parts) == 0 {
+		return "", "", false
+	}
+	headline = "Effect of the workload mix on " + metricWords(metric) + ". " + strings.Join(parts, ". ") + "."
+	if len(groups) > 4 {
+		headline += " The table has every series."
+	}
+	if multi && !isLatency(metric) && metric != "hit_rate" {
+		headline += " An MGET or MSET operation is one command of 10 keys, so those rates count commands, not keys, and are not set against the single-key mixes."
+	}
+	if plain == "" {
+		v, _ := rows[0].Metric(metric)
+		plain = plainFor(rows[0], metric, v)
+	}
+	return headline, capitalise(plain), true
+}
+
+// singleRunsTag marks a group of rows that are all single runs.
+func singleRunsTag(g []Row) string {
+	for _, r := range g {
+		if r.Reps != 1 {
+			return ""
+		}
+	}
+	return " (single runs)"
 }
 
 func knobName(knob string) string {
@@ -745,6 +820,8 @@ func changeWords(q float64) string {
 	switch r := FormatRatio(q); {
 	case r == "1.0×":
 		return "stayed about the same"
+	case q > 0.95 && q < 1.05:
+		return "stayed about the same (" + r + ")"
 	case q < 1:
 		return "fell to " + r + " of what it was"
 	default:
