@@ -79,9 +79,9 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 		ID:        c.ID,
 		Claimant:  c.Claimant,
 		Statement: c.Statement,
-		Setup:     joinSentences(ensureStop(c.Setup), labelled("Their figures", c.Numbers), labelled("Provenance", c.Provenance)),
+		Setup:     joinSentences(ensureStop(strings.Trim(c.Setup, " —-")), labelled("Their figures", c.Numbers), labelled("Provenance", c.Provenance)),
 		Measured:  c.Measured,
-		Verdict:   ensureStop(capitalise(c.Verdict)),
+		Verdict:   fullStop(capitalise(c.Verdict)),
 		WhyDiffer: c.WhyDiffer,
 	}
 	for _, src := range c.Sources {
@@ -139,6 +139,15 @@ func labelled(label, s string) string {
 		return ""
 	}
 	return label + ": " + ensureStop(s)
+}
+
+// fullStop ends a sentence with a full stop, even after a closing bracket.
+func fullStop(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
 }
 
 func ensureStop(s string) string {
@@ -266,7 +275,16 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 		if r.Reps == 1 {
 			part += " (single run)"
 		}
-		if ref, name, okr := claimReference(subj, r, shown, rows); ok && okr && !lowerIsBetter(metric) && v != 0 {
+		if other, okp := singlePeer(subj, r, shown); ok && okp && !lowerIsBetter(metric) && v != 0 {
+			// The claimant engine's other series (its ceiling) against the
+			// single process it is compared with.
+			ov, _ := other.Metric(metric)
+			if q := v / ov; ov != 0 && q >= 1 {
+				part += fmt.Sprintf(" — %s %s", FormatRatio(q), analytics.EngineName(other.Engine))
+			} else if ov != 0 {
+				part += fmt.Sprintf(" — %s of %s", FormatPercent(q), analytics.EngineName(other.Engine))
+			}
+		} else if ref, name, okr := claimReference(subj, r, shown, rows); ok && okr && !lowerIsBetter(metric) && v != 0 {
 			sv, _ := ref.Metric(metric)
 			if q := sv / v; q >= 1 {
 				atLeast := ""
@@ -303,6 +321,21 @@ func claimReference(subj, r Row, shown, rows []Row) (Row, string, bool) {
 		return subj, analytics.EngineName(subj.Engine), true
 	}
 	return Row{}, "", false
+}
+
+// singlePeer is, for a row of the subject's engine in another series (a
+// ceiling next to the realistic subject), the single-process row of another
+// engine under the same conditions that the headline already shows.
+func singlePeer(subj, r Row, shown []Row) (Row, bool) {
+	if r.Engine != subj.Engine || r.key() == subj.key() {
+		return Row{}, false
+	}
+	for _, x := range shown {
+		if x.Engine != subj.Engine && x.Mode == "single" && x.Cores == r.Cores && x.Ratio == r.Ratio && x.ValueBytes == r.ValueBytes && x.Pipeline == r.Pipeline {
+			return x, true
+		}
+	}
+	return Row{}, false
 }
 
 func boolRank(b bool) int {
