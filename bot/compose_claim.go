@@ -79,7 +79,7 @@ func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) 
 		ID:        c.ID,
 		Claimant:  c.Claimant,
 		Statement: c.Statement,
-		Setup:     joinSentences(ensureStop(strings.Trim(c.Setup, " —-")), labelled("Their figures", c.Numbers), labelled("Provenance", c.Provenance)),
+		Setup:     joinSentences(claimSetup(c.Setup), labelled("Their figures", c.Numbers), labelled("Provenance", c.Provenance)),
 		Measured:  c.Measured,
 		Verdict:   fullStop(capitalise(c.Verdict)),
 		WhyDiffer: c.WhyDiffer,
@@ -139,6 +139,15 @@ func labelled(label, s string) string {
 		return ""
 	}
 	return label + ": " + ensureStop(s)
+}
+
+// claimSetup is the claimant's setup as a sentence, "Not recorded." when
+// the knowledge base has none (or only a dash).
+func claimSetup(setup string) string {
+	if s := strings.Trim(setup, " —-"); s != "" {
+		return ensureStop(s)
+	}
+	return "Not recorded."
 }
 
 // fullStop ends a sentence with a full stop, even after a closing bracket.
