@@ -53,6 +53,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	if p.g.measured.MatchString(text) && len(engines) == 0 && !x.hasKnobValue() {
 		pl := p.helpPlan(question, "")
 		pl.Interpretation = "What was measured: the engines, modes, core counts, workloads, value sizes and pipeline depths in the runs"
+		pl.Slots.TermID = "scope:coverage"
 		return pl, true
 	}
 	if p.g.help.MatchString(text) && len(engines) == 0 && !x.hasKnobValue() && len(x.metrics) == 0 {
