@@ -66,8 +66,8 @@ func (b *Bot) composeSetup(p planner.Plan) Answer {
 	}
 	if n, ok := k.Note("scope:coverage"); ok {
 		parts["scope:coverage"] = setupPart{
-			headline: strings.TrimSuffix(firstSentenceOf(n.Summary), ".") + " (scope:coverage).",
-			detail:   bullets(n.Points) + b.sessionCounts(s),
+			headline: joinSentences(b.sessionCounts(s), strings.TrimSuffix(firstSentenceOf(n.Summary), ".")+" (scope:coverage)."),
+			detail:   bullets(n.Points),
 			brief:    "**What was measured** (scope:coverage): " + strings.Join(n.Points[:min(len(n.Points), 1)], " "),
 		}
 	}
@@ -226,7 +226,7 @@ func (b *Bot) sessionCounts(s *sourcer) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "\n\n" + capitalise(strings.Join(parts, "; ")) + "."
+	return capitalise(strings.Join(parts, "; ")) + "."
 }
 
 // joinAnd joins items as "a, b and c".
