@@ -179,7 +179,7 @@ func newGrammar() *grammar {
 		crossover:    re(`\bovertak\w*|\bcross(?:es|ing)?[- ]?over\b|\bpass(?:es)?\b|\bcatch(?:es)? up\b|\bat what (?:core|point|number of cores)\b|\bsurpass\w*|\bwhen does .+ (?:beat|win|lead|overtake|pass)\b`),
 		effect:       re(`\beffects?\b|\bimpacts?\b|\baffects?\b|\bwhat (?:does|do|did|would) .+ do\b|\bhow (?:much )?(?:does|do|did) .+ (?:change|matter|help|hurt|affect|improve)\b|\bdoes .+ (?:matter|help|hurt)\b|\bwhat happens (?:with|when|if|to)\b|\bwith (?:vs\.?|versus|and|or) without\b|\binfluence\b|\bbenefits?\b|\bgain from\b|\bsensitiv\w*\b|\bdepends? on\b|\bchanges? (?:when|with|if)\b|\bmake a difference\b|\bdifference does\b|\bhow much (?:does|do) .+ (?:give|add|cost)\b`),
 		why:          re(`^(?:and |but |so |ok )?(?:why|how come)\b|\bexplain (?:that|this|it|why)\b|\bwhy is that\b|\bwhat(?:'s| is) the reason\b`),
-		whyOnly:      re(`^(?:and |but |so |ok |okay )?(?:why|how come|why so|why is that|why is that so|explain(?: that| this| it)?|but why|and why|why\?|reason|the reason)\s*\??\s*$`),
+		whyOnly:      re(`^(?:and |but |so |ok |okay )?(?:why|how come|why so|why is that|why is that so|why so \w+|why (?:is|was|are|were) (?:it|that|this|they) so \w+|explain(?: that| this| it)?|but why|and why|why\?|reason|the reason)\s*\??\s*$`),
 		followMarker: re(`^(?:and|what about|how about|what if|same|also|now|ok(?:ay)?|then|but|plus|with|without|at|in|for|only|just|instead|w/|w/o|same but|same for|what of|and for|and at|and with|and in|and the)\b`),
 		pronoun:      re(`\b(?:it|its|it's|them|they|their|that|those|these|same|there)\b`),
 		also:         re(`\b(?:also|too|as well|add|include|including|plus)\b`),
