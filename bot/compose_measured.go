@@ -369,7 +369,11 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 			if lower {
 				verb = "has the lowest,"
 			}
-			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, figure(r, v))
+			if len(ordinary) == 1 {
+				headline += fmt.Sprintf(" What an ordinary client sees is %s: %s", rowLabel(r, varying), figure(r, v))
+			} else {
+				headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, figure(r, v))
+			}
 			if len(ordinary) > 1 && !lower {
 				if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
 					atLeast := ""
