@@ -250,8 +250,12 @@ func crossSession(ok []series) string {
 	if len(sessions) < 2 {
 		return ""
 	}
-	return "This compares session 1 (Dragonfly, Redis, Valkey) with session 2 (KeyDB, Garnet): same server type, but another machine, date and client box."
+	return CrossSessionNote
 }
+
+// CrossSessionNote is the note a plan comparing the two capture sessions
+// carries (Plan.Notes); answers show it once.
+const CrossSessionNote = "This compares session 1 (Dragonfly, Redis, Valkey) with session 2 (KeyDB, Garnet): same server type, but another machine, date and client box."
 
 // versionComparison names the untested versions of an engine the question
 // names in two versions ("Redis 8 vs Redis 7"): the comparison asked is
