@@ -3,7 +3,20 @@ package bot
 import (
 	"slices"
 	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
 )
+
+// crossSessionCaveat is the caveat of rows from both capture sessions.
+const crossSessionCaveat = "This mixes the two capture sessions — session 1 (Dragonfly, Redis, Valkey) and session 2 (KeyDB, Garnet): the same server instance type, but different machines, a different date and a different client box. Treat cross-session gaps as indicative."
+
+// withoutRepeatedCrossSession drops the cross-session caveat's text when
+// the plan's note already says it in the body (the entry stays cited).
+func withoutRepeatedCrossSession(a *Answer) {
+	if slices.Contains(a.Body, planner.CrossSessionNote) {
+		a.Caveats = slices.DeleteFunc(a.Caveats, func(c string) bool { return c == crossSessionCaveat })
+	}
+}
 
 // caveat is one sentence an answer must carry when it applies, with the
 // knowledge entry it rests on.
@@ -55,7 +68,7 @@ func caveatsFor(rows []Row, metric string) []caveat {
 		cs = append(cs, caveat{"caveat:garnet-floor", "Garnet's figures are floors, not its ceiling: the load-generating client ran out of CPU before Garnet did, so read each one as “at least” (client-limited)."})
 	}
 	if len(f.sessions) > 1 {
-		cs = append(cs, caveat{"caveat:cross-session", "This mixes the two capture sessions — session 1 (Dragonfly, Redis, Valkey) and session 2 (KeyDB, Garnet): the same server instance type, but different machines, a different date and a different client box. Treat cross-session gaps as indicative."})
+		cs = append(cs, caveat{"caveat:cross-session", crossSessionCaveat})
 	}
 	if f.has("redis") || f.has("valkey") {
 		text := "Redis and Valkey ran as clusters, measured two ways: “realistic” (one ordinary cluster-aware client — what an application sees) and the “fully driven ceiling” (one load generator per shard). Each row names its series."

@@ -15,6 +15,7 @@ func (b *Bot) compose(ctx context.Context, p planner.Plan) (Answer, error) {
 	if err != nil {
 		return a, err
 	}
+	withoutRepeatedCrossSession(&a)
 	if a.Interpretation != "" && a.Interpretation == p.Interpretation {
 		a.Interpretation = b.readAs(p)
 	}
