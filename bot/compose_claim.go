@@ -295,14 +295,17 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 			}
 		} else if ref, name, okr := claimReference(subj, r, shown, rows); ok && okr && !lowerIsBetter(metric) && v != 0 {
 			sv, _ := ref.Metric(metric)
+			bound := ""
+			switch {
+			case ref.floorFor(metric) && !r.floorFor(metric):
+				bound = "at least "
+			case r.floorFor(metric) && !ref.floorFor(metric):
+				bound = "at most "
+			}
 			if q := sv / v; q >= 1 {
-				atLeast := ""
-				if ref.floorFor(metric) {
-					atLeast = "at least "
-				}
-				part += fmt.Sprintf(" — %s is %s%s this", name, atLeast, FormatRatio(q))
+				part += fmt.Sprintf(" — %s is %s%s this", name, bound, FormatRatio(q))
 			} else {
-				part += fmt.Sprintf(" — %s reaches %s of it (%s)", name, FormatPercent(q), FormatRatio(q))
+				part += fmt.Sprintf(" — %s reaches %s%s of it (%s)", name, bound, FormatPercent(q), FormatRatio(q))
 			}
 		}
 		parts = append(parts, part)

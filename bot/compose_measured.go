@@ -346,8 +346,13 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 			headline += fmt.Sprintf(" (%s lower)", FormatRatio(vs/vb))
 		case lower:
 			headline += fmt.Sprintf(" (%s of it)", FormatRatio(vb/vs))
-		case fl(best):
+		case fl(best) && !fl(second):
 			headline += fmt.Sprintf(" (at least %s)", FormatRatio(vb/vs))
+		case fl(second) && !fl(best):
+			// The runner-up is a floor: the lead may be smaller.
+			headline += fmt.Sprintf(" (at most %s)", FormatRatio(vb/vs))
+		case fl(best):
+			headline += fmt.Sprintf(" (%s, both floors)", FormatRatio(vb/vs))
 		default:
 			headline += fmt.Sprintf(" (%s)", FormatRatio(vb/vs))
 		}
@@ -377,8 +382,11 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 			if len(ordinary) > 1 && !lower {
 				if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
 					atLeast := ""
-					if fl(r) {
+					switch {
+					case fl(r) && !fl(ordinary[1]):
 						atLeast = "at least "
+					case fl(ordinary[1]) && !fl(r):
+						atLeast = "at most "
 					}
 					mult := atLeast + FormatRatio(v/v2)
 					if FormatRatio(v/v2) == "1.0×" {
@@ -431,7 +439,8 @@ func plainComparison(a, b Row, va, vb float64, metric string) string {
 		}
 		return fmt.Sprintf("%s to %s waited about %s less time than %s to %s", which, plainSeries(fast), FormatRatio(vsl/vf), those, plainSeries(slow))
 	}
-	floor := a.floorFor(metric) && va >= vb
+	floor := a.floorFor(metric) && !b.floorFor(metric) && va >= vb
+	ceiling := b.floorFor(metric) && !a.floorFor(metric) && va >= vb
 	switch {
 	case FormatRatio(va/vb) == "1.0×" && floor:
 		return fmt.Sprintf("%s did at least about the same work as %s", plainSeries(a), plainSeries(b))
@@ -439,6 +448,8 @@ func plainComparison(a, b Row, va, vb float64, metric string) string {
 		return fmt.Sprintf("%s did about the same work as %s", plainSeries(a), plainSeries(b))
 	case floor:
 		return fmt.Sprintf("%s did at least %s the work of %s", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
+	case ceiling:
+		return fmt.Sprintf("%s did at most %s the work of %s, whose figure is only a floor", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
 	}
 	return fmt.Sprintf("%s did about %s the work of %s", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
 }
