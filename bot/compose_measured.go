@@ -574,6 +574,23 @@ func scalingText(rows []Row, metric string) (headline, plain string) {
 // crossover says at which core count one series first passes the other and
 // stays ahead, when the two lines cross.
 func crossover(a, b []Row, metric string) string {
+	// A floor (Garnet) that trails somewhere may not really trail: say
+	// nothing about who leads unless the floor leads everywhere.
+	if a[0].floorFor(metric) != b[0].floorFor(metric) {
+		floor, other := a, b
+		if b[0].floorFor(metric) {
+			floor, other = b, a
+		}
+		for _, f := range floor {
+			for _, o := range other {
+				vf, _ := f.Metric(metric)
+				vo, _ := o.Metric(metric)
+				if f.Cores == o.Cores && vf <= vo {
+					return ""
+				}
+			}
+		}
+	}
 	at := map[int][2]float64{}
 	var cores []int
 	for _, r := range a {
