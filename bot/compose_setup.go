@@ -98,7 +98,7 @@ func (b *Bot) composeSetup(p planner.Plan) Answer {
 	}
 	a.Caveats = append(a.Caveats, "Session 2 (KeyDB, Garnet) ran on a different server machine of the same type, on a different date and with a different client box than session 1 (Dragonfly, Redis, Valkey), so comparisons across the two sessions are indicative only.")
 	s.entry("caveat:cross-session")
-	a.PlainWords = "every figure comes from the same type of large Intel server, with a separate machine generating the load; each engine ran in a container pinned to its cores, with persistence, replicas and TLS off, for short fixed-length runs."
+	a.PlainWords = "every throughput and latency figure comes from the same type of large Intel server, with a separate machine generating the load; each engine ran in a container pinned to its cores, with persistence, replicas and TLS off, for short fixed-length runs (the Sentinel failover lab ran separately, in Docker on a laptop)."
 	a.PlainWords = capitalise(a.PlainWords)
 	a.Body = append(a.Body, "_Everything above is from the knowledge base's setup entries cited below; nothing is added from general knowledge._")
 	a.Sources = s.sources()
@@ -172,12 +172,12 @@ func (b *Bot) setupHardware(s *sourcer) (setupPart, bool) {
 			why = append(why, "session "+strconv.Itoa(num)+" used the "+strings.Fields(c)[0]+" client because "+reason)
 		}
 	}
-	server := strings.TrimSuffix(n.Summary, ".") + " (setup:hardware)."
+	server := strings.TrimSuffix(n.Summary, ".")
 	clients := ""
 	if len(short) > 0 {
 		clients = " The load came from a separate client machine: " + joinAnd(short) + " (" + strings.Join(ids, ", ") + ")."
 	}
-	part := setupPart{headline: server + clients, brief: "**Hardware** (setup:hardware): " + server + clients}
+	part := setupPart{headline: server + " (setup:hardware)." + clients, brief: "**Hardware** (setup:hardware): " + server + "." + clients}
 	var detail []string
 	for _, w := range why {
 		detail = append(detail, capitalise(w)+" ("+ids[len(ids)-1]+").")
