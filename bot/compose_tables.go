@@ -215,8 +215,16 @@ func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 	if line := b.failoverPeers(groups, engines, s); line != "" {
 		a.Body = append(a.Body, line)
 	}
+	// The newcomer's line uses Sentinel's usual setting when it is shown
+	// (the lab's default down-after of 5000 ms), and names the setting.
 	g := groups[0]
-	a.PlainWords = fmt.Sprintf("when the primary died, writes failed for about %s s before a replica took over; most of that is the down-after wait you configure, plus a fixed promotion cost.", formatSeconds(g.MedianOutageS))
+	for _, x := range groups {
+		if x.DownAfterMs == 5000 {
+			g = x
+			break
+		}
+	}
+	a.PlainWords = fmt.Sprintf("with down-after-milliseconds set to %d ms, when the primary died writes failed for about %s s before a replica took over; most of that is the down-after wait you configure, plus a fixed promotion cost.", g.DownAfterMs, formatSeconds(g.MedianOutageS))
 	a.PlainWords = capitalise(a.PlainWords)
 	a.Caveats = append(a.Caveats, "The failover lab ran in Docker on a laptop, apart from the AWS throughput benchmark; sub-second digits are approximate.")
 	b.applyCaveatsAndTerms(&a, s, nil, []string{"term:down-after-milliseconds", "term:outage-window", "term:sentinel"}, 3)
