@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -274,13 +275,18 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 		slices.SortStableFunc(extra, func(a, b Row) int { return boolRank(a.Engine != subj.Engine) - boolRank(b.Engine != subj.Engine) })
 	}
 	shown = append(shown, extra...)
+	crossSession := slices.ContainsFunc(shown, func(r Row) bool { return r.Session != shown[0].Session })
 	var parts []string
 	for _, r := range shown {
 		v, okv := r.Metric(metric)
 		if !okv {
 			continue
 		}
-		part := r.Series + " " + formatMetric(metric, v, r.floorFor(metric))
+		part := r.Series
+		if crossSession {
+			part += " (session " + strconv.Itoa(r.Session) + ")"
+		}
+		part += " " + formatMetric(metric, v, r.floorFor(metric))
 		if r.Reps == 1 {
 			part += " (single run)"
 		}
@@ -386,7 +392,11 @@ func claimPlain(engines []string, rows []Row, metric string) string {
 	if len(parts) == 0 {
 		return capitalise(plainFor(subj, metric, sv)) + tail
 	}
-	return fmt.Sprintf("On this benchmark, %s did %s.", plainSeries(subj), strings.Join(parts, ", and ")) + tail
+	lead := "On this benchmark"
+	if slices.ContainsFunc(claimPeers(subj, rows), func(r Row) bool { return r.Session != subj.Session }) {
+		lead = "On this benchmark, though in separate capture sessions"
+	}
+	return fmt.Sprintf("%s, %s did %s.", lead, plainSeries(subj), strings.Join(parts, ", and ")) + tail
 }
 
 // tableMeasureLine renders a claim measure read from a measured table.

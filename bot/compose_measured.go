@@ -535,6 +535,7 @@ func scalingText(rows []Row, metric string) (headline, plain string) {
 	others := otherVarying(rows, "cores")
 	var parts []string
 	var firstPlain string
+	ceilingPlain := false
 	for i, g := range groups {
 		if len(g) < 2 {
 			continue
@@ -550,8 +551,11 @@ func scalingText(rows []Row, metric string) (headline, plain string) {
 			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", groupLabel(g, others)+singleRunsTag(g),
 				formatMetric(metric, vlo, fl), lo.Cores, formatMetric(metric, vhi, fl), hi.Cores, FormatRatio(vhi/vlo)))
 		}
-		if firstPlain == "" {
+		// Plain words describe what an ordinary client sees: the first
+		// series that is not the fully driven ceiling, else the first.
+		if firstPlain == "" || ceilingPlain && lo.Mode != "cluster-sat" {
 			firstPlain = fmt.Sprintf("going from %d to %d cores, the %s of %s %s.", lo.Cores, hi.Cores, metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
+			ceilingPlain = lo.Mode == "cluster-sat"
 		}
 	}
 	if len(parts) == 0 {
