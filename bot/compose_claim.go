@@ -384,8 +384,11 @@ func claimPlain(engines []string, rows []Row, metric string) string {
 			continue
 		}
 		about := "about"
-		if subj.floorFor(metric) && sv/v >= 1 {
+		switch {
+		case subj.floorFor(metric) && !r.floorFor(metric) && sv/v >= 1:
 			about = "at least"
+		case r.floorFor(metric) && !subj.floorFor(metric) && sv/v >= 1:
+			about = "at most"
 		}
 		parts = append(parts, fmt.Sprintf("%s %s the work of %s", about, FormatRatio(sv/v), plainSeries(r)))
 	}
