@@ -132,6 +132,10 @@ func reasonPicks(p planner.Plan, rows []Row, metric string) []reasonPick {
 	if f.has("garnet") {
 		picks = append(picks, reasonPick{id: "finding:garnet-client-limited", point: "CPU"})
 	}
+	if len(f.sessions) > 1 {
+		// Rows from both captures: why such a gap is only indicative.
+		picks = append(picks, reasonPick{id: "caveat:cross-session"}, reasonPick{id: "rule:same-day-references"})
+	}
 	if f.has("keydb") {
 		// Measured KeyDB rows are slow because KeyDB scales weakly; the wall
 		// above 16 threads leads only when those core counts were asked for
