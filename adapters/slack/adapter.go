@@ -134,18 +134,10 @@ func New(cfg Config) (*Adapter, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	apiURL, err := normalizeAPIURL(cfg.APIURL)
+	api, err := newClient(cfg)
 	if err != nil {
 		return nil, err
 	}
-	opts := []slackgo.Option{slackgo.OptionHTTPClient(cfg.HTTPClient)}
-	if apiURL != "" {
-		opts = append(opts, slackgo.OptionAPIURL(apiURL))
-	}
-	if !cfg.AppToken.IsZero() {
-		opts = append(opts, slackgo.OptionAppLevelToken(cfg.AppToken.Reveal()))
-	}
-	api := slackgo.New(cfg.BotToken.Reveal(), opts...)
 	a := &Adapter{
 		cfg:       cfg,
 		log:       log.With("platform", "slack"),
@@ -214,4 +206,21 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// newClient builds the slack-go client the adapter and the digest poster
+// share: the configured HTTP client, API URL and tokens.
+func newClient(cfg Config) (*slackgo.Client, error) {
+	apiURL, err := normalizeAPIURL(cfg.APIURL)
+	if err != nil {
+		return nil, err
+	}
+	opts := []slackgo.Option{slackgo.OptionHTTPClient(cfg.HTTPClient)}
+	if apiURL != "" {
+		opts = append(opts, slackgo.OptionAPIURL(apiURL))
+	}
+	if !cfg.AppToken.IsZero() {
+		opts = append(opts, slackgo.OptionAppLevelToken(cfg.AppToken.Reveal()))
+	}
+	return slackgo.New(cfg.BotToken.Reveal(), opts...), nil
 }

@@ -43,15 +43,10 @@ func NewPoster(cfg Config) (*Poster, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	apiURL, err := normalizeAPIURL(cfg.APIURL)
+	api, err := newClient(cfg)
 	if err != nil {
 		return nil, err
 	}
-	opts := []slackgo.Option{slackgo.OptionHTTPClient(cfg.HTTPClient)}
-	if apiURL != "" {
-		opts = append(opts, slackgo.OptionAPIURL(apiURL))
-	}
-	api := slackgo.New(cfg.BotToken.Reveal(), opts...)
 	return &Poster{out: &outbound{api: api, http: cfg.HTTPClient, retries: cfg.Retries, sleep: cfg.Sleep,
 		log: log.With("platform", "slack"), lanes: newLanes()}}, nil
 }
