@@ -39,8 +39,9 @@ func TestKeyAnswers(t *testing.T) {
 			t.Fatalf("kind %s", a.Kind)
 		}
 		contains(t, md, "never as a single process", "Pipeline 64 was never measured",
-			"| Redis Cluster — realistic (one normal client) | 1:10 | mode, pipeline | 5.0M | 18.431 | 35.199 |",
-			"| Redis Cluster — fully driven ceiling (one client per shard) | 1:10 | mode, pipeline | 9.2M | 0.419 | 0.775 |",
+			"| Redis Cluster — realistic (one normal client) | 1:10 | 16 | mode, pipeline | 5.0M | 18.431 | 35.199 |",
+			"| Redis Cluster — fully driven ceiling (one client per shard) | 1:10 | 16 | mode, pipeline | 9.2M | 0.419 | 0.775 |",
+			"| Redis Cluster — realistic (one normal client) | 1:10 | 1 | mode, pipeline | 1.3M | 0.207 | 6.895 |",
 			"run-s1-20260901-083406-redis-cluster-8c-p16-1-10-d100-rep1", "run-s1-20260901-083406-redis-cluster-sat-8c-p16-1-10-d100-rep1")
 	})
 	t.Run("a Postgres question is declined without a single digit", func(t *testing.T) {

@@ -345,6 +345,31 @@ func (p *Planner) nearest(r resolved) []analytics.Neighbor {
 	// Cells that must be shown whatever their distance.
 	var also []analytics.Neighbor
 	keys := slices.Clone(r.alsoNearest)
+	if len(cands) > 0 {
+		best := make([]analytics.CellKey, 0, 2)
+		for _, c := range cands {
+			if c.hard == cands[0].hard && !slices.ContainsFunc(best, func(k analytics.CellKey) bool { return k.Engine == c.n.Engine && k.Mode == c.n.Mode }) {
+				best = append(best, c.n.CellKey)
+			}
+		}
+		// The other depths' twins are shown whatever the ranking, so they
+		// leave the ranked candidates.
+		for _, k := range otherDepths(r, best) {
+			i := slices.IndexFunc(cands, func(c cand) bool { return c.n.CellKey == k })
+			if i < 0 {
+				for _, n := range p.cov.Nearest(k, 1) {
+					if n.CellKey == k && !seen[k] {
+						seen[k] = true
+						n.Differs = cellDiffers(fillKey(r.nearestFor[0], r), k)
+						also = append(also, n)
+					}
+				}
+				continue
+			}
+			also = append(also, cands[i].n)
+			cands = slices.Delete(cands, i, i+1)
+		}
+	}
 	for _, k := range r.halfNearest {
 		keys = append(keys, k)
 		// The measured side again at the core count the missing side's
@@ -394,6 +419,32 @@ func (p *Planner) nearest(r resolved) []analytics.Neighbor {
 		out = append(out, cands[i].n)
 	}
 	return append(out, also...)
+}
+
+// otherDepths are, for a depth that no run used, each series' best cell at
+// the measured depths it does not have already: the nearest for another
+// depth is pipeline 16 for throughput and pipeline 1 for latency, so both
+// are shown (FACTS §1.2).
+func otherDepths(r resolved, best []analytics.CellKey) []analytics.CellKey {
+	asked := 0
+	if len(r.nearestFor) > 0 {
+		asked = fillKey(r.nearestFor[0], r).Pipeline
+	}
+	measured := allValues(r.cov, func(c analytics.SeriesCoverage) []int { return c.Pipelines })
+	if asked == 0 || !r.w.given(slotPipeline) || slices.Contains(measured, asked) {
+		return nil
+	}
+	var out []analytics.CellKey
+	for _, k := range best {
+		for _, d := range measured {
+			if d != k.Pipeline {
+				twin := k
+				twin.Pipeline = d
+				out = append(out, twin)
+			}
+		}
+	}
+	return out
 }
 
 // ratioDistance is how far apart two workloads are: the difference in the

@@ -454,7 +454,7 @@ func (g *grammar) extractPipeline(x *parsed) {
 		return len(ns) > 0
 	})
 	x.each(g.pipeDeep, func(m []int) bool {
-		n, ok := num(x.group(m, 1) + x.group(m, 2))
+		n, ok := num(x.group(m, 1) + x.group(m, 2) + x.group(m, 3)) // "16 deep", "depth 16", "64 pipeline"
 		if ok {
 			add(n)
 		}

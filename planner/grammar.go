@@ -103,7 +103,7 @@ func newGrammar() *grammar {
 		coresAt:      re(`\bat\s+(\d+)\b`),
 
 		pipeNumber: re(`\bpipelin(?:e|es|ed|ing)\s*(?:depths?|sizes?|length|level)?\s*(?:=|:|of|at|to)?\s*(?:of\s+)?(\d+)((?:\s*(?:,|and|or|vs\.?|versus|/)\s*\d+)*)\b`),
-		pipeDeep:   re(`\b(\d+)\s*-?\s*(?:deep|depth)\b(?:\s*pipelin\w*)?|\bdepth\s*(?:of\s+|=\s*)?(\d+)\b`),
+		pipeDeep:   re(`\b(\d+)\s*-?\s*(?:deep|depth)\b(?:\s*pipelin\w*)?|\bdepth\s*(?:of\s+|=\s*)?(\d+)\b|\b(\d+)\s*-?\s*pipelin(?:e|es|ed|ing)\b`),
 		pipeFlag:   re(`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`),
 		pipeP:      re(`\bp(\d+)\b`),
 		pipeOff:    re(`\b(?:no|without|w/o|zero|disabled?|non|un|not|turn(?:ed)? off)[- ]?pipelin\w*|\bpipelin\w*\s+(?:off|disabled)\b|\b1 (?:request|command|op) at a time\b|\bsequential(?:ly)?\b|\bunbatched\b`),

@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestIssueQuestionsPlanAsTheIssueSays(t *testing.T) {
 			}
 		})
 	}
-	t.Run("Redis single process at pipeline 64 names both missing parts and offers the nearest cluster cells", func(t *testing.T) {
+	t.Run("Redis single process at pipeline 64 names both missing parts and offers the nearest cluster cells at both measured depths", func(t *testing.T) {
 		pl := plan(t, nil, "Give me the Redis single-process result at 8 cores with pipeline 64.")
 		if pl.Intent != planner.IntentNoData {
 			t.Fatalf("got %s", pl.Intent)
@@ -103,12 +104,14 @@ func TestIssueQuestionsPlanAsTheIssueSays(t *testing.T) {
 		}
 		var got []string
 		for _, n := range pl.Nearest {
-			if n.Engine != "redis" || n.Cores != 8 || n.Pipeline != 16 || n.ValueBytes != 100 {
-				t.Errorf("nearest cell %+v is not Redis 8 cores pipeline 16 100 B", n.CellKey)
+			if n.Engine != "redis" || n.Cores != 8 || n.ValueBytes != 100 {
+				t.Errorf("nearest cell %+v is not Redis 8 cores 100 B", n.CellKey)
 			}
-			got = append(got, n.Mode+" "+n.Ratio)
+			got = append(got, fmt.Sprintf("%s %s p%d", n.Mode, n.Ratio, n.Pipeline))
 		}
-		want := []string{"cluster 1:10", "cluster-sat 1:10", "cluster 1:1", "cluster-sat 1:1"}
+		// Pipeline 16 for throughput, 1 for latency (FACTS §1.2); the
+		// ceiling was run at pipeline 16 only.
+		want := []string{"cluster 1:10 p16", "cluster-sat 1:10 p16", "cluster 1:1 p16", "cluster 1:10 p1"}
 		if !slices.Equal(got, want) {
 			t.Errorf("nearest %q, want %q", got, want)
 		}
