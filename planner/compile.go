@@ -111,10 +111,21 @@ func queries(r resolved, metric string, cov []analytics.SeriesCoverage) []Query 
 		}
 		return len(r.engines) + engineRank(e)
 	}
+	// "How much faster is the ceiling than realistic": the first-written
+	// mode is the subject, the numerator of the multiple.
+	rank := modeRank
+	if r.w.multiple && len(r.w.modeOrder) >= 2 {
+		rank = func(m string) int {
+			if i := slices.Index(r.w.modeOrder, m); i >= 0 {
+				return i - len(r.w.modeOrder)
+			}
+			return modeRank(m)
+		}
+	}
 	slices.SortStableFunc(ok, func(a, b series) int {
 		return cmp.Or(cmp.Compare(pos(a.engine()), pos(b.engine())),
 			cmp.Compare(a.cov.Session, b.cov.Session),
-			cmp.Compare(modeRank(a.mode()), modeRank(b.mode())))
+			cmp.Compare(rank(a.mode()), rank(b.mode())))
 	})
 	out := make([]Query, 0, len(ok))
 	for _, s := range ok {

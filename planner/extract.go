@@ -711,6 +711,21 @@ func (x *parsed) explicitModes() []string {
 	return out
 }
 
+// modeOrder is every specific mode phrase in the order written.
+func (x *parsed) modeOrder() []string {
+	ms := slices.Clone(x.modes)
+	slices.SortStableFunc(ms, func(a, b modeMention) int { return a.start - b.start })
+	var out []string
+	for _, m := range ms {
+		for _, v := range m.modes {
+			if m.specific {
+				out = appendUnique(out, v)
+			}
+		}
+	}
+	return out
+}
+
 // modesFor returns the mode phrases attached to one engine mention. Each
 // phrase belongs to at most one engine: the nearest on either side (by
 // words in between, three at most, with no list word such as "vs" or

@@ -35,6 +35,9 @@ type want struct {
 	// names Redis's or Valkey's kind of deployment rather than one series.
 	modesGeneric bool
 	modeFor      map[string][]string // modes written next to one engine's name
+	// modeOrder is the specific modes in the order the question wrote
+	// them: the first is the subject of "how much faster is X than Y".
+	modeOrder []string
 
 	cores      []int
 	coresRange bool
@@ -104,6 +107,7 @@ func (p *Planner) fresh(x *parsed, text string) want {
 		versions:     x.versions,
 		notes:        slices.Clone(x.notes),
 		modes:        x.explicitModes(),
+		modeOrder:    x.modeOrder(),
 		modesGeneric: len(x.modes) > 0 && !slices.ContainsFunc(x.modes, func(m modeMention) bool { return m.specific }),
 	}
 	for _, e := range x.engines {
