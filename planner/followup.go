@@ -29,6 +29,9 @@ func (p *Planner) continues(x *parsed, text string, prev *Plan) bool {
 		return true // "what is pipelining?" → "does it help Dragonfly?"
 	}
 	named := len(x.engines) > 0 || x.allEngines
+	if !named && len(x.modes) > 0 && len(prev.Slots.Engines) > 0 && (p.g.compare.MatchString(text) || p.g.multiple.MatchString(text)) {
+		return true // "how many times faster is the ceiling?" about the thread's engine
+	}
 	if len(x.engines) == 1 && !x.allEngines && len(prev.Slots.Engines) > 0 && !slices.Contains(prev.Slots.Engines, x.engines[0].value) &&
 		(p.g.compare.MatchString(text) || p.g.multiple.MatchString(text)) && !p.g.scaling.MatchString(text) {
 		return true // "how many times faster than KeyDB?": one engine, compared with the thread's

@@ -148,6 +148,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		w = p.fresh(x, text)
 	}
 	w.question = question
+	p.pairMode(&w)
 	if w.intent == "" {
 		if p.g.chitchat.MatchString(text) {
 			return outOfScopePlan(question, "Small talk is not something I can help with; I answer questions about the benchmark's measurements."), true
