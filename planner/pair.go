@@ -20,3 +20,21 @@ func (p *Planner) pairMode(w *want) {
 		w.modeFor[e] = []string{m, other}
 	}
 }
+
+// whyOfThread reports "why is Dragonfly smaller?" after a memory answer: a
+// why-question naming only engines the previous answer showed, and no knob,
+// metric or topic of its own, asks why that answer came out as it did.
+func (p *Planner) whyOfThread(x *parsed, text string, prev *Plan) bool {
+	if prev == nil || len(prev.Slots.Engines) == 0 || len(x.engines) == 0 || x.allEngines || !p.g.why.MatchString(text) {
+		return false
+	}
+	if x.hasKnobValue() || len(x.metrics) > 0 || len(x.topics) > 0 || x.wordCount > 8 {
+		return false
+	}
+	for _, e := range x.engines {
+		if !slices.Contains(prev.Slots.Engines, e.value) {
+			return false
+		}
+	}
+	return true
+}

@@ -68,7 +68,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return outOfScopePlan(question, "That is general knowledge, not something the benchmark measured."), true
 	}
 
-	if p.g.whyOnly.MatchString(text) || (prev != nil && strings.TrimSpace(strings.TrimRight(text, "?")) == "what does that mean") {
+	if p.g.whyOnly.MatchString(text) || (prev != nil && strings.TrimSpace(strings.TrimRight(text, "?")) == "what does that mean") || p.whyOfThread(x, text, prev) {
 		// A setup question (a help plan naming its entry) has reasons to give.
 		if prev == nil || prev.Intent == IntentOutOfScope || prev.Intent == IntentHelp && prev.Slots.TermID == "" {
 			return clarifyPlan(question, "Why what? Ask a question first, then “why?” explains its answer.", nil), true
