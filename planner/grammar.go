@@ -48,6 +48,9 @@ type grammar struct {
 	// whichOfThem is "which one" / "which of them" in a follow-up; bothOfThem
 	// asks about every engine the thread named ("compare them", "both").
 	whichOfThem, bothOfThem *rx
+	// useAsk is "does Dragonfly use io_uring?": a yes/no question about a
+	// mechanism, answered by the glossary entry it names.
+	useAsk *rx
 
 	// differenceOf asks how two things differ.
 	differenceOf *rx
@@ -204,6 +207,7 @@ func newGrammar() *grammar {
 	g.boundAsk = re(`\bclient[- ]?(?:limited|bound|bottleneck(?:ed)?)\b|\bserver[- ]?(?:bound|saturated|limited)\b|\bbottleneck(?:ed|s)?\b|\bwhat limits\b|\bwho (?:is|was) the bottleneck\b`)
 	g.licenceAsk = re(`\blicen[cs](?:e|es|ed|ing)\b|\bopen[- ]?source\b|\bbsl\b|\bagpl\b|\bsspl\b|\brsal(?:v2)?\b|\bproprietary\b`)
 	g.setupAsk = re(`\bhow (?:was|were|did) (?:the |this |you )?(?:benchmark|test|tests|runs?|measurements?|it)\b.*\b(?:run|done|measured|made|set up|conducted|driven)\b|\bwhat (?:is|was) (?:in )?the dataset\b|\bwhat(?:'s| is) in the (?:data|dataset)\b|\bmethodology\b|` + `\b(?:what|which) (?:dragonfly |redis |valkey |keydb |garnet )?versions?\b|\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
+	g.useAsk = re(`^(?:and |so |but )?(?:does|did|do|is|was|are|were)\b.*\b(?:use|uses|using|used|run(?:s|ning)? (?:with|on)|support(?:s|ed)?|enabled?)\b`)
 	g.worstWord = re(`\b(?:slowest|worst|poorest|weakest)\b`)
 	g.bestWord = re(`\b(?:fastest|best|quickest|top|winner|wins?|better|faster)\b`)
 	g.highWord = re(`\b(?:highest|largest|biggest|maximum|max|most)\b`)

@@ -120,6 +120,14 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 			return pl, true
 		}
 	}
+	if p.kb != nil && p.g.useAsk.MatchString(text) && len(x.metrics) == 0 && !x.hasKnobValue() && len(p.g.featuresIn(text)) == 0 {
+		// "Does Dragonfly use io_uring in this benchmark?"
+		if id, _ := p.tix.find(text); id != "" {
+			if name, ok := p.kbTerm(id); ok {
+				return p.defineOf(question, id, name, x), true
+			}
+		}
+	}
 	if p.g.defineStrong.MatchString(text) || len(x.quoted) > 0 && p.g.defineLead.MatchString(text) {
 		if pl, ok := p.definePlan(question, text, x, true); ok {
 			return pl, true
