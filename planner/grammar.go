@@ -51,6 +51,9 @@ type grammar struct {
 	// useAsk is "does Dragonfly use io_uring?": a yes/no question about a
 	// mechanism, answered by the glossary entry it names.
 	useAsk *rx
+	// doubtAsk is "is that really its max?": doubt about the answer just
+	// given, which its reasons (a floor, a bound) answer.
+	doubtAsk *rx
 
 	// differenceOf asks how two things differ.
 	differenceOf *rx
@@ -208,6 +211,7 @@ func newGrammar() *grammar {
 	g.licenceAsk = re(`\blicen[cs](?:e|es|ed|ing)\b|\bopen[- ]?source\b|\bbsl\b|\bagpl\b|\bsspl\b|\brsal(?:v2)?\b|\bproprietary\b`)
 	g.setupAsk = re(`\bhow (?:was|were|did) (?:the |this |you )?(?:benchmark|test|tests|runs?|measurements?|it)\b.*\b(?:run|done|measured|made|set up|conducted|driven)\b|\bwhat (?:is|was) (?:in )?the dataset\b|\bwhat(?:'s| is) in the (?:data|dataset)\b|\bmethodology\b|` + `\b(?:what|which) (?:dragonfly |redis |valkey |keydb |garnet )?versions?\b|\b(?:what|which)\s+(?:exact\s+)?(?:versions?|releases?|builds?|hardware|machines?|instances?(?:\s+types?)?|boxe?s|cpus?|processors?|setup|kernel|os|client machines?|aws instances?)\b|\bversions?\s+(?:of\s+\w+\s+)?(?:was|were|is|are|did you)\s+(?:tested|used|benchmarked|run|measured|use)\b|\bwhat (?:was|were|is) (?:the )?(?:hardware|setup|test setup|test rig|rig|versions?)\b|\bwhat did (?:you|the benchmark|the author) (?:run|test) on\b`)
 	g.useAsk = re(`^(?:and |so |but )?(?:does|did|do|is|was|are|were)\b.*\b(?:use|uses|using|used|run(?:s|ning)? (?:with|on)|support(?:s|ed)?|enabled?)\b`)
+	g.doubtAsk = re(`^(?:and |but |so |ok |okay )?(?:is|was|are|were) (?:that|this|it|those|these) really\b|\breally (?:the|its|their|that's|it's) (?:max|maximum|peak|limit|ceiling|best|top|most)\b|\b(?:is|was) (?:that|this) (?:the|its|their) (?:real |true |actual |absolute )?(?:max|maximum|peak|limit|ceiling)\b|\bcan (?:it|they|that) go (?:any )?higher\b|\bcould (?:it|they) (?:go|do) (?:any )?(?:higher|more|better)\b`)
 	g.worstWord = re(`\b(?:slowest|worst|poorest|weakest)\b`)
 	g.bestWord = re(`\b(?:fastest|best|quickest|top|winner|wins?|better|faster)\b`)
 	g.highWord = re(`\b(?:highest|largest|biggest|maximum|max|most)\b`)
