@@ -22,6 +22,10 @@ const (
 	IntentOutOfScope Intent = "out_of_scope" // not about the five engines' measurements
 	IntentNoData     Intent = "no_data"      // a combination that was never measured
 	IntentClarify    Intent = "clarify"      // genuinely ambiguous: ask back with options
+	// IntentChatter marks a message that asks the bot nothing ("thanks",
+	// "lol", "+1", a message addressed to another person): chat adapters
+	// stay silent on it inside a thread.
+	IntentChatter Intent = "chatter"
 )
 
 // Slots are the knobs a question set (or inherited, or defaulted). Zero
@@ -125,6 +129,13 @@ type Plan struct {
 	// questions for help and "not understood" answers.
 	Options     []string `json:"options,omitempty"`
 	Suggestions []string `json:"suggestions,omitempty"`
+	// Unbound lists the words of the question that name a setting, a
+	// workload or a metric but that the rules did not bind to any slot
+	// ("heavy writes" while the default ratio was applied). A plan with
+	// unbound words goes to the language model when one is configured;
+	// otherwise the answer's first line states the default it applied
+	// instead of them.
+	Unbound []string `json:"unbound,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`
 	// ThreadEngines are the engines the thread has named so far, this
