@@ -1,171 +1,55 @@
 package bot
 
-import "strings"
+import (
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
+)
 
-// Kind is what sort of answer this is (DESIGN §3).
-type Kind string
+// The answer model lives in package compose, which writes it; these names
+// keep bot the one entry point adapters import.
+type (
+	Kind         = compose.Kind
+	Answer       = compose.Answer
+	Row          = compose.Row
+	Table        = compose.Table
+	ClaimContext = compose.ClaimContext
+	TermGist     = compose.TermGist
+	Sources      = compose.Sources
+	SourceEntry  = compose.SourceEntry
+	Chart        = compose.Chart
+	ChartKind    = compose.ChartKind
+	ChartSeries  = compose.ChartSeries
+	ChartPoint   = compose.ChartPoint
+	AskJSON      = compose.AskJSON
+	JSONRow      = compose.JSONRow
+	Querier      = compose.Querier
+	Knowledge    = compose.Knowledge
+)
 
 // Answer kinds.
 const (
-	KindAnswer      Kind = "answer"
-	KindClaim       Kind = "claim"
-	KindDefinition  Kind = "definition"
-	KindNoData      Kind = "no_data"
-	KindOutOfScope  Kind = "out_of_scope"
-	KindHelp        Kind = "help"
-	KindClarify     Kind = "clarify"
-	KindRateLimited Kind = "rate_limited"
-	KindError       Kind = "error"
+	KindAnswer      = compose.KindAnswer
+	KindClaim       = compose.KindClaim
+	KindDefinition  = compose.KindDefinition
+	KindNoData      = compose.KindNoData
+	KindOutOfScope  = compose.KindOutOfScope
+	KindHelp        = compose.KindHelp
+	KindClarify     = compose.KindClarify
+	KindRateLimited = compose.KindRateLimited
+	KindError       = compose.KindError
 )
 
-// Answer is the platform-neutral reply. Adapters render it; Markdown(a) is
-// the canonical text form (CLI, HTTP, the JSON "text" field).
-type Answer struct {
-	Kind           Kind   `json:"kind"`
-	Interpretation string `json:"interpretation"`
-	Headline       string `json:"headline"`
-	// Body holds further paragraphs in Markdown, in reading order.
-	Body    []string      `json:"body,omitempty"`
-	Table   *Table        `json:"table,omitempty"`
-	Rows    []Row         `json:"rows"`
-	Nearest []Row         `json:"nearest"`
-	Claim   *ClaimContext `json:"claim,omitempty"`
-	Caveats []string      `json:"caveats,omitempty"`
-	Terms   []TermGist    `json:"terms,omitempty"`
-	// PlainWords is one line for a newcomer.
-	PlainWords string  `json:"plain_words,omitempty"`
-	Sources    Sources `json:"sources"`
-	Chart      *Chart  `json:"chart,omitempty"`
-	// Ephemeral answers (errors, rate-limit notices, help) are shown only
-	// to the asker where the platform allows.
-	Ephemeral bool `json:"ephemeral,omitempty"`
-	// Examples are questions that really work (help, clarify).
-	Examples []string `json:"examples,omitempty"`
-}
+// Chart kinds.
+const (
+	ChartLine = compose.ChartLine
+	ChartBar  = compose.ChartBar
+)
 
-// Row is one measured cell as an answer shows it: the series name users
-// see, the conditions, the medians and the run IDs behind them.
-type Row struct {
-	Series     string   `json:"series"` // e.g. "Redis Cluster — realistic (one normal client)"
-	Engine     string   `json:"engine"`
-	Mode       string   `json:"mode"`
-	Session    int      `json:"session"`
-	Cores      int      `json:"cores"`
-	Ratio      string   `json:"ratio"`
-	ValueBytes int      `json:"value_bytes"`
-	Pipeline   int      `json:"pipeline"`
-	Reps       int      `json:"reps"`
-	OpsPerSec  float64  `json:"ops_per_sec"`
-	P50Ms      float64  `json:"p50_ms"`
-	P99Ms      float64  `json:"p99_ms"`
-	P999Ms     float64  `json:"p999_ms"`
-	OpsPerCore float64  `json:"ops_per_core,omitempty"`
-	KBPerSec   float64  `json:"kb_per_sec,omitempty"`
-	HitRate    *float64 `json:"hit_rate,omitempty"`
-	Floor      bool     `json:"floor,omitempty"`   // Garnet: "at least", client-limited
-	Differs    []string `json:"differs,omitempty"` // nearest rows: knobs that differ from the request
-	RunIDs     []string `json:"run_ids"`
-}
+// Markdown renders an answer as the canonical Markdown text (compose.Markdown).
+func Markdown(a Answer) string { return compose.Markdown(a) }
 
-// Table is a rendered-agnostic grid: header and cells as display strings.
-type Table struct {
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
-}
+// JSON converts an answer into the DESIGN §4 object (compose.JSON).
+func JSON(a Answer) AskJSON { return compose.JSON(a) }
 
-// ClaimContext is a claim labelled as the claimant's statement, next to
-// what the measurements give.
-type ClaimContext struct {
-	ID        string `json:"id"`
-	Claimant  string `json:"claimant"` // vendor or third party
-	Statement string `json:"statement"`
-	Setup     string `json:"setup"`
-	URL       string `json:"url"`
-	// Measured is what this dataset gives (e.g. "3.4× a realistic Redis
-	// Cluster; 0.38× the fully driven ceiling").
-	Measured  string `json:"measured"`
-	Verdict   string `json:"verdict"`
-	WhyDiffer string `json:"why_differ"`
-}
-
-// TermGist is a glossary term used in the answer with its one-line gist.
-type TermGist struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Gist string `json:"gist"`
-}
-
-// Sources are what every number rests on.
-type Sources struct {
-	Filters []string      `json:"filters"`
-	RunIDs  []string      `json:"run_ids"`
-	Entries []SourceEntry `json:"entries"`
-}
-
-// SourceEntry is a knowledge-base entry with its title and URL.
-type SourceEntry struct {
-	ID    string `json:"id"`
-	Title string `json:"title"`
-	URL   string `json:"url"`
-}
-
-// Chart is a platform-neutral chart description built from the same rows
-// as the table.
-type Chart struct {
-	Kind  ChartKind `json:"kind"` // line (over cores) or grouped bars
-	Title string    `json:"title"`
-	// Subtitle carries the notes a reader needs for the values (medians,
-	// single runs, floors, separate sessions).
-	Subtitle string `json:"subtitle,omitempty"`
-	XLabel   string `json:"x_label"`
-	// XCategorical says the x values are categories, shown evenly spaced
-	// by their XLabel in order of X.
-	XCategorical bool          `json:"x_categorical,omitempty"`
-	YLabel       string        `json:"y_label"`
-	YUnit        string        `json:"y_unit"`
-	LogY         bool          `json:"log_y"`
-	Series       []ChartSeries `json:"series"`
-	AltText      string        `json:"alt_text"`
-}
-
-// ChartSeries is one line or set of points.
-type ChartSeries struct {
-	Name    string       `json:"name"`
-	Engine  string       `json:"engine,omitempty"`  // filter vocabulary, for colours
-	Mode    string       `json:"mode,omitempty"`    // filter vocabulary, for markers
-	Floor   bool         `json:"floor,omitempty"`   // Garnet: drawn hollow, "≥" in the legend
-	Ceiling bool         `json:"ceiling,omitempty"` // fully driven cluster: drawn distinct
-	Points  []ChartPoint `json:"points"`
-}
-
-// ChartPoint is one x/y value; XLabel is how the x value is shown ("48",
-// "1 KB"); Label is the value as written at the point ("15.5M", "≥21.4M").
-type ChartPoint struct {
-	X      float64 `json:"x"`
-	XLabel string  `json:"x_label"`
-	Y      float64 `json:"y"`
-	Label  string  `json:"label"`
-}
-
-// StatementLabel says whose statement a claim is, for its heading:
-// "Dragonfly's statement (vendor)", "a third party's statement
-// (unverified)", "statements of various third parties".
-func (c ClaimContext) StatementLabel() string {
-	name, role := strings.TrimSpace(c.Claimant), ""
-	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
-		name, role = name[:i], name[i+2:len(name)-1]
-	}
-	switch {
-	case name == "":
-		return "the claimant's statement"
-	case name == "various":
-		return "statements of various third parties"
-	case name == "third party":
-		name = "a third party"
-	}
-	label := name + "'s statement"
-	if role != "" {
-		label += " (" + role + ")"
-	}
-	return label
-}
+// RowFromCell turns an analytics cell into an answer row (compose.RowFromCell).
+func RowFromCell(c analytics.Cell) Row { return compose.RowFromCell(c) }

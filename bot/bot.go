@@ -4,15 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	"github.com/memdb-oracle/memdb-oracle/analytics"
-	"github.com/memdb-oracle/memdb-oracle/knowledge"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
@@ -20,36 +18,6 @@ import (
 // conversation) into a Plan. *planner.Planner satisfies it.
 type Planner interface {
 	Plan(ctx context.Context, question string, prev *planner.Plan) (planner.Plan, error)
-}
-
-// Querier runs one filter over the measured runs and returns the medians per
-// cell. *analytics.Store satisfies it. Filter errors are
-// *analytics.FilterError values.
-type Querier interface {
-	Query(ctx context.Context, filter string) (analytics.Result, error)
-}
-
-// Knowledge is what the bot reads from the knowledge base: glossary terms,
-// claims, rules and caveats, and the measured tables that are not runs.
-// *knowledge.Base satisfies it.
-type Knowledge interface {
-	Term(id string) (knowledge.Term, bool)
-	Claim(id string) (knowledge.Claim, bool)
-	// Entry looks any entry up by id (title, first URL) for sources.
-	Entry(id string) (knowledge.Entry, bool)
-	// Finding looks a measured finding up by id ("finding:pipelining-effect").
-	Finding(id string) (knowledge.Finding, bool)
-	// Engine looks an engine up by run key, name or id ("valkey", "engine:valkey").
-	Engine(name string) (knowledge.Engine, bool)
-	// Engines lists the five engines as tested (name, version, session).
-	Engines() []knowledge.Engine
-	// Note looks a documentary entry up by id ("setup:hardware", "scope:not-measured").
-	Note(id string) (knowledge.Note, bool)
-	// Session looks a capture session up by number.
-	Session(n int) (knowledge.Session, bool)
-	MemoryTable() knowledge.MemoryTable
-	FailoverSweep() knowledge.FailoverTable
-	FailoverEngines() knowledge.FailoverTable
 }
 
 // DefaultDeadline bounds the work for one message.
@@ -77,8 +45,9 @@ type Config struct {
 
 // Bot answers messages. It is safe for concurrent use.
 type Bot struct {
-	cfg Config
-	log *slog.Logger
+	cfg     Config
+	log     *slog.Logger
+	compose *compose.Composer
 }
 
 // New returns a Bot. It panics when a required dependency is missing, which
@@ -100,7 +69,8 @@ func New(cfg Config) *Bot {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Bot{cfg: cfg, log: log}
+	return &Bot{cfg: cfg, log: log,
+		compose: compose.New(compose.Config{Querier: cfg.Querier, Knowledge: cfg.Knowledge})}
 }
 
 // Handle answers one message: rate limits, the thread's previous plan, the
@@ -142,7 +112,7 @@ func (b *Bot) Handle(ctx context.Context, m Message) (a Answer) {
 	if err != nil {
 		return b.fail(fmt.Errorf("planning: %w", err), ref, attrs)
 	}
-	a, err = b.compose(ctx, p)
+	a, err = b.compose.Compose(ctx, p)
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -173,9 +143,6 @@ func internalAnswer(ref string) Answer {
 	return Answer{Kind: KindError, Ephemeral: true,
 		Headline: "Something went wrong on my side — internal error (ref " + ref + "). The question was logged; please try again or rephrase it."}
 }
-
-// errUnknownIntent is a planner/bot mismatch: a plan the bot cannot compose.
-var errUnknownIntent = errors.New("unknown intent")
 
 func randomRef() string {
 	var b [3]byte

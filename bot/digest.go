@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
 )
 
@@ -68,7 +69,7 @@ func (s *DigestSource) Compose(ctx context.Context, last *DigestState) (Digest, 
 	d.Headline = s.headline(&f, changes, len(state.Runs))
 	d.Details = s.details(&f, changes)
 	d.Sources = s.sources(&f)
-	d.Chart = ChartForDigest([]Row{
+	d.Chart = compose.ChartForDigest([]Row{
 		RowFromCell(f.df), RowFromCell(f.redis), RowFromCell(f.redisSat), RowFromCell(f.valkey), RowFromCell(f.valkeySat),
 	})
 	return d, nil
@@ -191,7 +192,7 @@ func (s *DigestSource) state(ctx context.Context, f *digestFacts) (DigestState, 
 	st.Fingerprint = hex.EncodeToString(h.Sum(nil))[:16]
 
 	ops := func(key, label string, c analytics.Cell) {
-		st.Figures[key] = Figure{Label: label, Value: c.OpsPerSec, Display: FormatOps(c.OpsPerSec)}
+		st.Figures[key] = Figure{Label: label, Value: c.OpsPerSec, Display: compose.FormatOps(c.OpsPerSec)}
 	}
 	ops("dragonfly-48c", "Dragonfly at 48 cores", f.df)
 	ops("redis-cluster-48c", "Redis Cluster (realistic) at 48 cores", f.redis)
@@ -201,7 +202,7 @@ func (s *DigestSource) state(ctx context.Context, f *digestFacts) (DigestState, 
 	ops("garnet-floor", fmt.Sprintf("Garnet's floor (%d cores)", f.garnetPeak.Cores), f.garnetPeak)
 	ops("keydb-top", fmt.Sprintf("KeyDB at %d cores", f.keydbTop.Cores), f.keydbTop)
 	r := f.df.OpsPerSec / f.redis.OpsPerSec
-	st.Figures["dragonfly-vs-redis-cluster"] = Figure{Label: "Dragonfly ÷ realistic Redis Cluster at 48 cores", Value: r, Display: FormatRatio(r)}
+	st.Figures["dragonfly-vs-redis-cluster"] = Figure{Label: "Dragonfly ÷ realistic Redis Cluster at 48 cores", Value: r, Display: compose.FormatRatio(r)}
 	st.Figures["crossover-cores"] = Figure{Label: "The core count where Dragonfly passes the realistic Redis Cluster", Value: float64(f.crossCores), Display: digestCrossText(f.crossCores)}
 
 	for _, c := range s.kb.Claims("", "") {
@@ -236,13 +237,13 @@ func (s *DigestSource) headline(f *digestFacts, changes []string, runs int) stri
 		fmt.Fprintf(&b, "• What changed: %s (and %d more changes in the thread)\n", changes[0], len(changes)-1)
 	}
 	fmt.Fprintf(&b, "• 48 cores, %s, session 1: Dragonfly (single process) %s — %s a realistic Redis Cluster (%s), %s of its fully driven ceiling (%s, single run).\n",
-		digestConditions, FormatOps(f.df.OpsPerSec), FormatRatio(f.df.OpsPerSec/f.redis.OpsPerSec), FormatOps(f.redis.OpsPerSec),
-		FormatRatio(f.df.OpsPerSec/f.redisSat.OpsPerSec), FormatOps(f.redisSat.OpsPerSec))
+		digestConditions, compose.FormatOps(f.df.OpsPerSec), compose.FormatRatio(f.df.OpsPerSec/f.redis.OpsPerSec), compose.FormatOps(f.redis.OpsPerSec),
+		compose.FormatRatio(f.df.OpsPerSec/f.redisSat.OpsPerSec), compose.FormatOps(f.redisSat.OpsPerSec))
 	if f.crossCores > 0 {
 		fmt.Fprintf(&b, "• Dragonfly passes the realistic Redis Cluster from %d cores on (same workload, session 1).\n", f.crossCores)
 	}
 	fmt.Fprintf(&b, "• Session 2 (a different client machine, compare with care): Garnet at least %s at %d cores (client-limited floor); KeyDB tops out at %s at %d cores — it refuses more than %d server threads.\n",
-		FormatOps(f.garnetPeak.OpsPerSec), f.garnetPeak.Cores, FormatOps(f.keydbTop.OpsPerSec), f.keydbTop.Cores, f.keydbTop.Cores)
+		compose.FormatOps(f.garnetPeak.OpsPerSec), f.garnetPeak.Cores, compose.FormatOps(f.keydbTop.OpsPerSec), f.keydbTop.Cores, f.keydbTop.Cores)
 	if line := digestMemoryLine(s.kb.MemoryTable()); line != "" {
 		fmt.Fprintf(&b, "• %s\n", line)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 )
 
 // details is the thread follow-up: every headline number again with its
@@ -29,13 +30,13 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	fmt.Fprintf(&b, "## Throughput at 48 cores (session 1, %s)\n\n", digestConditions)
 	b.WriteString("| Series | Median ops/s | Repetitions |\n| --- | --- | --- |\n")
 	for _, c := range []analytics.Cell{f.df, f.redis, f.redisSat, f.valkey, f.valkeySat} {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", analytics.SeriesName(c.Engine, c.Mode), FormatOps(c.OpsPerSec), digestReps(c))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", analytics.SeriesName(c.Engine, c.Mode), compose.FormatOps(c.OpsPerSec), digestReps(c))
 	}
 	fmt.Fprintf(&b, "\nDragonfly is %s the realistic Redis Cluster and %s of its fully driven ceiling (Valkey: %s and %s). "+
 		"The realistic series is one ordinary cluster-aware client, what an application sees; the fully driven ceiling is one load generator per shard, "+
 		"the hardware's capacity, measured once (read its last digits as approximate).\n\n",
-		FormatRatio(f.df.OpsPerSec/f.redis.OpsPerSec), FormatRatio(f.df.OpsPerSec/f.redisSat.OpsPerSec),
-		FormatRatio(f.df.OpsPerSec/f.valkey.OpsPerSec), FormatRatio(f.df.OpsPerSec/f.valkeySat.OpsPerSec))
+		compose.FormatRatio(f.df.OpsPerSec/f.redis.OpsPerSec), compose.FormatRatio(f.df.OpsPerSec/f.redisSat.OpsPerSec),
+		compose.FormatRatio(f.df.OpsPerSec/f.valkey.OpsPerSec), compose.FormatRatio(f.df.OpsPerSec/f.valkeySat.OpsPerSec))
 
 	fmt.Fprintf(&b, "## Crossover (session 1, %s)\n\n", digestConditions)
 	b.WriteString("| Cores | Dragonfly (single process) | Redis Cluster — realistic |\n| --- | --- | --- |\n")
@@ -45,7 +46,7 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	}
 	for _, c := range f.dfSeries {
 		if r, ok := redisAt[c.Cores]; ok {
-			fmt.Fprintf(&b, "| %d | %s | %s |\n", c.Cores, FormatOps(c.OpsPerSec), FormatOps(r.OpsPerSec))
+			fmt.Fprintf(&b, "| %d | %s | %s |\n", c.Cores, compose.FormatOps(c.OpsPerSec), compose.FormatOps(r.OpsPerSec))
 		}
 	}
 	if f.crossCores > 0 {
@@ -58,12 +59,12 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 	b.WriteString("| Series | Session | p50 | p99 | p99.9 |\n| --- | --- | --- | --- | --- |\n")
 	lat := slices.SortedFunc(slices.Values(f.latency), func(a, c analytics.Cell) int { return cmp.Compare(a.P99Ms, c.P99Ms) })
 	for _, c := range lat {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", analytics.SeriesName(c.Engine, c.Mode), c.Session, FormatMs(c.P50Ms), FormatMs(c.P99Ms), FormatMs(c.P999Ms))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", analytics.SeriesName(c.Engine, c.Mode), c.Session, compose.FormatMs(c.P50Ms), compose.FormatMs(c.P99Ms), compose.FormatMs(c.P999Ms))
 	}
 	b.WriteString("\n")
 	for _, session := range []int{1, 2} {
 		if c, ok := lowestP99(lat, session); ok {
-			fmt.Fprintf(&b, "Lowest p99 in session %d: %s, %s. ", session, analytics.SeriesName(c.Engine, c.Mode), FormatMs(c.P99Ms))
+			fmt.Fprintf(&b, "Lowest p99 in session %d: %s, %s. ", session, analytics.SeriesName(c.Engine, c.Mode), compose.FormatMs(c.P99Ms))
 		}
 	}
 	b.WriteString("Latencies are measured by the client; the two sessions used different client machines, so compare across them with care.\n\n")
@@ -83,10 +84,10 @@ func (s *DigestSource) details(f *digestFacts, changes []string) string {
 
 	b.WriteString("## Garnet floor and KeyDB wall (session 2, compare with session 1 with care)\n\n")
 	fmt.Fprintf(&b, "- Garnet: at least %s at %d cores (%s, %s) — client-limited: the load generator ran out of CPU before Garnet did, so its real capacity is higher.\n",
-		FormatOps(f.garnetPeak.OpsPerSec), f.garnetPeak.Cores, digestConditions, digestReps(f.garnetPeak))
+		compose.FormatOps(f.garnetPeak.OpsPerSec), f.garnetPeak.Cores, digestConditions, digestReps(f.garnetPeak))
 	if f.keydb8.Cores != f.keydbTop.Cores {
 		fmt.Fprintf(&b, "- KeyDB: %s at %d cores, %s at %d cores (%s) — KeyDB 6.3.4 refuses to start with more than %d server threads, so it was never measured above %d cores.\n",
-			FormatOps(f.keydb8.OpsPerSec), f.keydb8.Cores, FormatOps(f.keydbTop.OpsPerSec), f.keydbTop.Cores,
+			compose.FormatOps(f.keydb8.OpsPerSec), f.keydb8.Cores, compose.FormatOps(f.keydbTop.OpsPerSec), f.keydbTop.Cores,
 			digestPercentChange(f.keydb8.OpsPerSec, f.keydbTop.OpsPerSec), f.keydbTop.Cores, f.keydbTop.Cores)
 	}
 	b.WriteString("\n## Vendor and third-party claims against the measurements\n\n")

@@ -18,12 +18,12 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
-var updateDocs = flag.Bool("update-docs", false, "rewrite the example charts under docs/ from bot/testdata/charts")
+var updateDocs = flag.Bool("update-docs", false, "rewrite the example charts under docs/ from bot/compose/testdata/charts")
 
 // loadChart reads one of the bot's golden chart specs.
 func loadChart(tb testing.TB, name string) bot.Chart {
 	tb.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "bot", "testdata", "charts", name))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "bot", "compose", "testdata", "charts", name))
 	if err != nil {
 		tb.Fatal(err)
 	}

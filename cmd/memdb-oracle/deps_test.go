@@ -12,7 +12,8 @@ const module = "github.com/memdb-oracle/memdb-oracle"
 
 // layers lists, for each project package (prefix), the project packages it
 // may import directly: dependencies point one way,
-// cmd → adapters → bot → planner → analytics, and bot → knowledge.
+// cmd → adapters → bot → planner → analytics, and bot → knowledge. Within
+// bot, composition (bot/compose) sits below the bot that calls it.
 type layer struct {
 	pkg     string
 	mayUse  []string
@@ -23,6 +24,7 @@ var layers = []layer{
 	{pkg: "analytics", mayUse: []string{"analytics"}, sdkOnly: []string{"github.com/dgraph-io/badger", "github.com/expr-lang/expr"}},
 	{pkg: "knowledge", mayUse: []string{"analytics", "knowledge"}},
 	{pkg: "planner", mayUse: []string{"analytics", "knowledge", "planner"}},
+	{pkg: "bot/compose", mayUse: []string{"analytics", "knowledge", "planner", "bot/compose"}},
 	{pkg: "bot", mayUse: []string{"analytics", "knowledge", "planner", "bot"}},
 	{pkg: "adapters/slack", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/slack"}, sdkOnly: []string{"github.com/slack-go/slack"}},
 	{pkg: "adapters/discord", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/discord"}, sdkOnly: []string{"github.com/bwmarrin/discordgo"}},

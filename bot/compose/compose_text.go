@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"context"
@@ -81,7 +81,7 @@ func composeClarify(p planner.Plan) Answer {
 
 // composeDefinition gives the glossary entry with its id; nothing outside
 // the glossary is added.
-func (b *Bot) composeDefinition(ctx context.Context, p planner.Plan) (Answer, error) {
+func (b *Composer) composeDefinition(ctx context.Context, p planner.Plan) (Answer, error) {
 	if strings.HasPrefix(p.Slots.TermID, "engine:") {
 		return b.composeEngine(ctx, p)
 	}

@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // claimant's statement with its source and setup, next to what the runs
 // give (the ground truth here), the multiples the data gives, why the two
 // differ and a plain-words line.
-func (b *Bot) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) {
+func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) {
 	c, ok := b.cfg.Knowledge.Claim(p.Slots.ClaimID)
 	if !ok {
 		a, err := b.composeMeasured(ctx, p)
@@ -403,7 +403,7 @@ func claimPlain(engines []string, rows []Row, metric string) string {
 }
 
 // tableMeasureLine renders a claim measure read from a measured table.
-func (b *Bot) tableMeasureLine(m knowledge.Measure, s *sourcer) string {
+func (b *Composer) tableMeasureLine(m knowledge.Measure, s *sourcer) string {
 	switch m.Table {
 	case "memory":
 		t := b.cfg.Knowledge.MemoryTable()

@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // and links. Its measured headline comes only from the plan's queries, so
 // every figure carries its conditions, filter and run IDs; the entry's own
 // sentence of figures is left out rather than shown without them.
-func (b *Bot) composeEngine(ctx context.Context, p planner.Plan) (Answer, error) {
+func (b *Composer) composeEngine(ctx context.Context, p planner.Plan) (Answer, error) {
 	e, ok := b.cfg.Knowledge.Engine(p.Slots.TermID)
 	if !ok {
 		a := composeClarify(p)
@@ -89,7 +89,7 @@ func (b *Bot) composeEngine(ctx context.Context, p planner.Plan) (Answer, error)
 
 // engineMemory is the engine's bytes-per-key line: the measured table's
 // figure (cited), a labelled quote, or why there is none.
-func (b *Bot) engineMemory(e knowledge.Engine, s *sourcer) string {
+func (b *Composer) engineMemory(e knowledge.Engine, s *sourcer) string {
 	switch {
 	case e.BytesPerKey != nil:
 		s.entry(b.cfg.Knowledge.MemoryTable().ID)

@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ func planMetric(p planner.Plan) string {
 
 // composeMeasured answers lookup, compare, scaling and effect plans from the
 // runs: headline, conditions, table, caveats, terms, plain words, sources.
-func (b *Bot) composeMeasured(ctx context.Context, p planner.Plan) (Answer, error) {
+func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer, error) {
 	rows, results, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
 		return Answer{}, err
@@ -87,7 +87,7 @@ func (b *Bot) composeMeasured(ctx context.Context, p planner.Plan) (Answer, erro
 
 // noRowsAnswer is the honest answer when the plan's filters matched no run
 // (the planner should have said no_data; this is the backstop).
-func (b *Bot) noRowsAnswer(p planner.Plan, s *sourcer) Answer {
+func (b *Composer) noRowsAnswer(p planner.Plan, s *sourcer) Answer {
 	s.entry("caveat:not-measured")
 	return Answer{Kind: KindNoData, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{},
 		Headline: "No measured run matches that combination, so there is no figure to give.",

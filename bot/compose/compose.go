@@ -1,16 +1,17 @@
-package bot
+package compose
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// compose turns a plan into an answer of the matching kind (DESIGN §3),
+// Compose turns a plan into an answer of the matching kind (DESIGN §3),
 // with the plan's interpretation as readers see it (readAs), and for a
 // "why?" follow-up the reasons behind the answer first (explain).
-func (b *Bot) compose(ctx context.Context, p planner.Plan) (Answer, error) {
+func (b *Composer) Compose(ctx context.Context, p planner.Plan) (Answer, error) {
 	a, err := b.composeKind(ctx, p)
 	if err != nil {
 		return a, err
@@ -25,7 +26,7 @@ func (b *Bot) compose(ctx context.Context, p planner.Plan) (Answer, error) {
 	return a, nil
 }
 
-func (b *Bot) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
+func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
 	switch p.Intent {
 	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect:
 		return b.composeMeasured(ctx, p)
@@ -52,6 +53,9 @@ func (b *Bot) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
 	return Answer{}, fmt.Errorf("composing plan for %q: %w %q", p.Question, errUnknownIntent, p.Intent)
 }
 
+// errUnknownIntent is a planner/bot mismatch: a plan the bot cannot compose.
+var errUnknownIntent = errors.New("unknown intent")
+
 // queryResult is one plan query with the rows it returned.
 type queryResult struct {
 	query planner.Query
@@ -60,7 +64,7 @@ type queryResult struct {
 
 // runQueries runs every query of the plan and returns the rows (deduplicated,
 // in analytics order) and each query's own rows.
-func (b *Bot) runQueries(ctx context.Context, qs []planner.Query) ([]Row, []queryResult, error) {
+func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, []queryResult, error) {
 	var all []Row
 	var results []queryResult
 	for _, q := range qs {

@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"slices"
@@ -130,7 +130,7 @@ func termsFor(rows []Row, metric string) []string {
 func isLatency(metric string) bool { return strings.HasSuffix(metric, "_ms") }
 
 // applyCaveatsAndTerms adds caveats and term gists to a and cites them.
-func (b *Bot) applyCaveatsAndTerms(a *Answer, s *sourcer, cs []caveat, termIDs []string, maxTerms int) {
+func (b *Composer) applyCaveatsAndTerms(a *Answer, s *sourcer, cs []caveat, termIDs []string, maxTerms int) {
 	for _, c := range cs {
 		a.Caveats = append(a.Caveats, c.text)
 		s.entry(c.id)

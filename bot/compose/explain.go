@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"slices"
@@ -33,7 +33,7 @@ type reasonPick struct {
 // ids, then that answer again — figures, conditions, filters and run IDs
 // unchanged. An answer with nothing to explain (help, clarify, a
 // definition, which already says why it matters) is returned as it is.
-func (b *Bot) explain(p planner.Plan, a Answer) Answer {
+func (b *Composer) explain(p planner.Plan, a Answer) Answer {
 	rows := a.Rows
 	if len(rows) == 0 {
 		rows = a.Nearest
@@ -210,7 +210,7 @@ func noDataPicks(p planner.Plan) []reasonPick {
 // words: a finding's statement (and the point picked), a term's
 // definition and why it moves the numbers, an engine's gist and how it
 // scales, or any other entry's first paragraph.
-func (b *Bot) quote(pk reasonPick) (reason, bool) {
+func (b *Composer) quote(pk reasonPick) (reason, bool) {
 	e, ok := b.cfg.Knowledge.Entry(pk.id)
 	if !ok {
 		return reason{}, false

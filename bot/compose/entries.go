@@ -1,4 +1,4 @@
-package bot
+package compose
 
 // lookupEntry finds a knowledge entry of any kind by id and returns it as a
 // source: its id, title and first URL.

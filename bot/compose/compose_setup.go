@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"cmp"
@@ -37,7 +37,7 @@ type setupPart struct {
 // entry the question is about gives the headline and its detail; the
 // others follow in one line each. Every fact names the entry it comes
 // from, and every entry is cited.
-func (b *Bot) composeSetup(p planner.Plan) Answer {
+func (b *Composer) composeSetup(p planner.Plan) Answer {
 	k := b.cfg.Knowledge
 	s := newSourcer(k)
 	parts := map[string]setupPart{}
@@ -107,7 +107,7 @@ func (b *Bot) composeSetup(p planner.Plan) Answer {
 
 // setupVersions is the engines' tested versions by session (engine and
 // session entries) and the software entry's images and operating system.
-func (b *Bot) setupVersions(s *sourcer) (setupPart, bool) {
+func (b *Composer) setupVersions(s *sourcer) (setupPart, bool) {
 	engines := b.cfg.Knowledge.Engines()
 	if len(engines) == 0 {
 		return setupPart{}, false
@@ -153,7 +153,7 @@ func (b *Bot) setupVersions(s *sourcer) (setupPart, bool) {
 
 // setupHardware is the server (setup:hardware) and each session's client
 // machine (session:N).
-func (b *Bot) setupHardware(s *sourcer) (setupPart, bool) {
+func (b *Composer) setupHardware(s *sourcer) (setupPart, bool) {
 	n, ok := b.cfg.Knowledge.Note("setup:hardware")
 	if !ok {
 		return setupPart{}, false
@@ -213,7 +213,7 @@ func loadGenerator(k Knowledge) string {
 
 // sessionCounts says how many runs and cells each session holds, as the
 // session entries count them from the store.
-func (b *Bot) sessionCounts(s *sourcer) string {
+func (b *Composer) sessionCounts(s *sourcer) string {
 	var parts []string
 	for _, num := range []int{1, 2} {
 		ses, ok := b.cfg.Knowledge.Session(num)

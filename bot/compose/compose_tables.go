@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // composeMemory answers bytes-per-key questions from the measured memory
 // table: measured rows, quoted figures with their label, and engines never
 // measured with the reason.
-func (b *Bot) composeMemory(p planner.Plan) (Answer, error) {
+func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 	t := b.cfg.Knowledge.MemoryTable()
 	s := newSourcer(b.cfg.Knowledge)
 	s.entry(t.ID)
@@ -143,7 +143,7 @@ func cmpFloat(a, b float64) int {
 
 // composeFailover answers Sentinel failover questions from the lab's two
 // measured tables: the down-after sweep and the engine comparison.
-func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
+func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 	s := newSourcer(b.cfg.Knowledge)
 	engines := p.Slots.Engines
 	// The sweep varies down-after on Redis; the engine table compares
@@ -236,7 +236,7 @@ func (b *Bot) composeFailover(p planner.Plan) (Answer, error) {
 // the lab measured at the same down-after (failover:engines), and gives
 // the lab's own reading of why engines hardly differ whenever more than
 // one engine is on show.
-func (b *Bot) failoverPeers(groups []knowledge.FailoverGroup, engines []string, s *sourcer) string {
+func (b *Composer) failoverPeers(groups []knowledge.FailoverGroup, engines []string, s *sourcer) string {
 	t := b.cfg.Knowledge.FailoverEngines()
 	var parts []string
 	if len(engines) == 1 {

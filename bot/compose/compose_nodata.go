@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // where the plan or the knowledge base knows), then lists the nearest
 // measured rows with their numbers and run IDs. It gives no other numbers
 // and never interpolates.
-func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error) {
+func (b *Composer) composeNoData(ctx context.Context, p planner.Plan) (Answer, error) {
 	s := newSourcer(b.cfg.Knowledge)
 	var nearest []Row
 	for _, n := range p.Nearest {
@@ -82,7 +82,7 @@ func (b *Bot) composeNoData(ctx context.Context, p planner.Plan) (Answer, error)
 
 // memoryNearest lists the engines the memory table did measure, for a
 // bytes-per-key question about one it did not.
-func (b *Bot) memoryNearest(s *sourcer) string {
+func (b *Composer) memoryNearest(s *sourcer) string {
 	t := b.cfg.Knowledge.MemoryTable()
 	s.entry(t.ID)
 	s.entry("caveat:no-memory")
@@ -95,7 +95,7 @@ func (b *Bot) memoryNearest(s *sourcer) string {
 }
 
 // failoverNearest lists what the failover lab did measure.
-func (b *Bot) failoverNearest(s *sourcer) string {
+func (b *Composer) failoverNearest(s *sourcer) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, t := range []knowledge.FailoverTable{b.cfg.Knowledge.FailoverSweep(), b.cfg.Knowledge.FailoverEngines()} {

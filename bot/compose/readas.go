@@ -1,4 +1,4 @@
-package bot
+package compose
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // the defaults filled are not listed a second time before them), and the
 // slots kept from the thread in words. An interpretation the planner wrote
 // in another shape is shown as it is.
-func (b *Bot) readAs(p planner.Plan) string {
+func (b *Composer) readAs(p planner.Plan) string {
 	s := p.Interpretation
 	if id := p.Slots.ClaimID; id != "" {
 		if c, ok := b.cfg.Knowledge.Claim(id); ok && c.Title != "" {

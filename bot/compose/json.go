@@ -1,4 +1,4 @@
-package bot
+package compose
 
 // AskJSON is the object `ask --json` prints and `POST /api/ask` returns,
 // exactly as DESIGN §4 specifies. Build it with JSON.
