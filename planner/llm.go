@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Completer is an optional language model: given a prompt it returns the
@@ -148,26 +149,71 @@ func (g *grammar) parseLLM(reply string) (llmAnswer, error) {
 }
 
 // complete asks the Completer to place a question the rules could not. It
-// reports false when the model failed, timed out or replied outside the
-// schema; the caller then keeps the rules' "not understood" plan.
+// reports false when the model failed, ran out of its budget or replied
+// outside the schema; the caller then keeps the rules' own plan. The
+// budget lives inside ctx's deadline (completerBudget), and a Completer
+// that ignores its context is abandoned when the budget ends.
 func (p *Planner) complete(ctx context.Context, question string, prev *Plan) (Plan, bool) {
-	ctx, cancel := context.WithTimeout(ctx, p.opts.CompleterTimeout)
+	budget := p.completerBudget(ctx)
+	if budget <= 0 {
+		p.observe(ctx, CompletionTimeout, 0, context.DeadlineExceeded)
+		return Plan{}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	reply, err := p.opts.Completer.Complete(ctx, p.prompt(question, prev))
+	start := time.Now()
+	reply, err := p.ask(ctx, p.prompt(question, prev))
+	took := time.Since(start)
 	if err != nil {
-		p.log.DebugContext(ctx, "language model failed", "err", err)
+		p.observe(ctx, failureOutcome(err), took, err)
 		return Plan{}, false
 	}
 	a, err := p.g.parseLLM(reply)
 	if err != nil {
-		p.log.DebugContext(ctx, "language model reply rejected", "err", err)
+		p.observe(ctx, CompletionRejected, took, err)
 		return Plan{}, false
 	}
 	pl, ok := p.fromLLM(question, a)
-	if ok {
-		pl.Source = "llm"
+	if !ok && a.Intent == "unclear" {
+		p.observe(ctx, CompletionOK, took, nil) // the model answered: it cannot tell either
+		return Plan{}, false
 	}
-	return pl, ok
+	if !ok {
+		p.observe(ctx, CompletionRejected, took, fmt.Errorf("the reply names nothing the planner can use (intent %q)", a.Intent))
+		return Plan{}, false
+	}
+	p.observe(ctx, CompletionOK, took, nil)
+	pl.Source = "llm"
+	return pl, true
+}
+
+// ask runs one Completer call, returning when it does or when ctx ends,
+// whichever comes first.
+func (p *Planner) ask(ctx context.Context, prompt string) (string, error) {
+	type result struct {
+		reply string
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		reply, err := p.opts.Completer.Complete(ctx, prompt)
+		done <- result{reply, err}
+	}()
+	select {
+	case r := <-done:
+		return r.reply, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// observe reports one Completer outcome to the observer and the sampled
+// log.
+func (p *Planner) observe(ctx context.Context, outcome string, took time.Duration, err error) {
+	if p.opts.Observer != nil {
+		p.opts.Observer.ObserveCompletion(outcome, took)
+	}
+	p.out.record(ctx, outcome, took, err)
 }
 
 // fromLLM turns a validated reply into a plan through the same path as the

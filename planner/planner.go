@@ -42,7 +42,9 @@ type Options struct {
 	// Completer, when set, maps questions the rules cannot place onto the
 	// plan schema. Its output is validated like any plan.
 	Completer Completer
-	// CompleterTimeout bounds one Completer call (default 20s).
+	// CompleterTimeout bounds one Completer call
+	// (DefaultCompleterTimeout when ≤ 0); a context deadline caps it
+	// further (CompleterBudget).
 	CompleterTimeout time.Duration
 	// MaxQuestionChars is the longest question planned (default 2000);
 	// longer ones get a clarify plan asking for one thing at a time.
@@ -50,7 +52,10 @@ type Options struct {
 	// NearestCells is how many nearest measured cells a no_data plan carries
 	// (default 4).
 	NearestCells int
-	// Logger receives debug lines about Completer use; nil discards.
+	// Observer, when set, is told the outcome of every Completer call.
+	Observer CompletionObserver
+	// Logger receives the Completer's outcomes (at most one line per
+	// outcome per minute; failures as warnings); nil discards.
 	Logger *slog.Logger
 }
 
@@ -63,6 +68,7 @@ type Planner struct {
 	log  *slog.Logger
 	g    *grammar
 	tix  termIndex
+	out  *outcomeLog
 
 	mu       sync.Mutex
 	compiled map[string]error // filter text → the gate's verdict
@@ -75,7 +81,7 @@ const maxCompiledCache = 4096
 // kb may be nil (no definitions or claims are recognised then).
 func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 	if opts.CompleterTimeout <= 0 {
-		opts.CompleterTimeout = 20 * time.Second
+		opts.CompleterTimeout = DefaultCompleterTimeout
 	}
 	if opts.MaxQuestionChars <= 0 {
 		opts.MaxQuestionChars = 2000
@@ -88,6 +94,11 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), compiled: map[string]error{}}
+	if named, ok := opts.Completer.(interface{ Name() string }); ok {
+		p.out = newOutcomeLog(log, named.Name())
+	} else {
+		p.out = newOutcomeLog(log, "")
+	}
 	if kb != nil {
 		p.tix = newTermIndex(p.g, kb.Terms())
 	}

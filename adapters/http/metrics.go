@@ -14,8 +14,8 @@ import (
 
 // Metrics are the Prometheus series about answering, in their own registry
 // (never the global one): questions by kind and platform, answer latency,
-// refusals, rate-limited questions and errors, plus Go runtime and process
-// collectors.
+// refusals, rate-limited questions and errors, language model calls
+// (metrics_llm.go), plus Go runtime and process collectors.
 type Metrics struct {
 	reg         *prometheus.Registry
 	questions   *prometheus.CounterVec
@@ -24,6 +24,7 @@ type Metrics struct {
 	rateLimited *prometheus.CounterVec
 	errors      *prometheus.CounterVec
 	requests    *prometheus.CounterVec
+	model       modelMetrics
 }
 
 // NewMetrics returns a fresh registry with every series registered.
@@ -55,11 +56,13 @@ func NewMetrics() *Metrics {
 			Name: "memdb_oracle_http_requests_total",
 			Help: "HTTP API requests, by route and status code.",
 		}, []string{"route", "code"}),
+		model: newModelMetrics(),
 	}
 	m.reg.MustRegister(m.questions, m.latency, m.refusals, m.rateLimited, m.errors, m.requests,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	m.reg.MustRegister(m.model.collectors()...)
 	return m
 }
 

@@ -18,6 +18,8 @@ import (
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
 // Providers a Config may name.
@@ -34,8 +36,9 @@ const (
 	DefaultAnthropicModel = "claude-3-5-haiku-latest"
 )
 
-// DefaultTimeout bounds one completion when Config.Timeout is zero.
-const DefaultTimeout = 20 * time.Second
+// DefaultTimeout bounds one completion when Config.Timeout is zero: the
+// planner's default budget, well inside a message's deadline.
+const DefaultTimeout = planner.DefaultCompleterTimeout
 
 // maxReplyTokens is plenty for the plan schema's one JSON object.
 const maxReplyTokens = 400
@@ -80,7 +83,8 @@ type Config struct {
 	// APIKey is required for openai (unless BaseURL points at a server
 	// that needs none) and anthropic.
 	APIKey Secret
-	// Timeout bounds one completion (default DefaultTimeout).
+	// Timeout bounds one completion (default DefaultTimeout); the planner
+	// caps it further inside each message's deadline.
 	Timeout time.Duration
 	// HTTPClient, when set, carries every request (tests use loopback).
 	HTTPClient *http.Client
@@ -88,8 +92,28 @@ type Config struct {
 
 // LogValue shows the configuration without the key.
 func (c Config) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("provider", c.Provider), slog.String("model", c.Model),
-		slog.String("base_url", c.BaseURL), slog.String("api_key", c.APIKey.String()), slog.Duration("timeout", c.Timeout))
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return slog.GroupValue(slog.String("provider", c.Provider), slog.String("model", c.modelName()),
+		slog.String("base_url", c.BaseURL), slog.String("api_key", c.APIKey.String()), slog.String("timeout", timeout.String()))
+}
+
+// modelName is the configured model, or the provider's default.
+func (c Config) modelName() string {
+	if m := strings.TrimSpace(c.Model); m != "" {
+		return m
+	}
+	switch strings.ToLower(strings.TrimSpace(c.Provider)) {
+	case ProviderOllama:
+		return DefaultOllamaModel
+	case ProviderOpenAI:
+		return DefaultOpenAIModel
+	case ProviderAnthropic:
+		return DefaultAnthropicModel
+	}
+	return ""
 }
 
 // Completer asks a langchaingo model for one completion per prompt, with a
@@ -107,16 +131,13 @@ func New(cfg Config) (*Completer, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	model := strings.TrimSpace(cfg.Model)
+	model := cfg.modelName()
 	var (
 		m   llms.Model
 		err error
 	)
 	switch strings.ToLower(strings.TrimSpace(cfg.Provider)) {
 	case ProviderOllama:
-		if model == "" {
-			model = DefaultOllamaModel
-		}
 		opts := []ollama.Option{ollama.WithModel(model), ollama.WithFormat("json")}
 		if cfg.BaseURL != "" {
 			opts = append(opts, ollama.WithServerURL(cfg.BaseURL))
@@ -126,9 +147,6 @@ func New(cfg Config) (*Completer, error) {
 		}
 		m, err = ollama.New(opts...)
 	case ProviderOpenAI:
-		if model == "" {
-			model = DefaultOpenAIModel
-		}
 		if cfg.APIKey.IsZero() && cfg.BaseURL == "" {
 			return nil, fmt.Errorf("%w: provider openai needs an API key (or a base URL of a server that needs none)", ErrConfig)
 		}
@@ -145,9 +163,6 @@ func New(cfg Config) (*Completer, error) {
 		}
 		m, err = openai.New(opts...)
 	case ProviderAnthropic:
-		if model == "" {
-			model = DefaultAnthropicModel
-		}
 		if cfg.APIKey.IsZero() {
 			return nil, fmt.Errorf("%w: provider anthropic needs an API key", ErrConfig)
 		}
@@ -194,4 +209,16 @@ func (c *Completer) Complete(ctx context.Context, prompt string) (string, error)
 		return "", fmt.Errorf("language model %s: %w", c.name, err)
 	}
 	return out, nil
+}
+
+// checkPrompt is the start-up probe: short, and answered in one token by
+// any model that is there.
+const checkPrompt = `Reply with the JSON object {} and nothing else.`
+
+// Check asks the model one short question, so that start-up can say
+// whether the endpoint answers. It returns how long the answer took.
+func (c *Completer) Check(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	_, err := c.Complete(ctx, checkPrompt)
+	return time.Since(start), err
 }

@@ -2,126 +2,21 @@ package llm_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tmc/langchaingo/llms/fake"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/llm"
+	"github.com/memdb-oracle/memdb-oracle/adapters/llm/llmtest"
 	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
-
-// fakeProvider is a loopback server speaking one provider's API: it
-// records each request and answers with the configured content.
-type fakeProvider struct {
-	t        testing.TB
-	provider string
-	reply    string // the model's text
-	status   int    // non-zero: fail with this HTTP status
-	rawBody  string // non-empty: send this body instead of a well-formed one
-	block    chan struct{}
-
-	mu       sync.Mutex
-	requests []recorded
-}
-
-type recorded struct {
-	method, path string
-	header       http.Header
-	body         map[string]any
-}
-
-func newFakeProvider(t testing.TB, provider, reply string) (*fakeProvider, *httptest.Server) {
-	f := &fakeProvider{t: t, provider: provider, reply: reply}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	return f, srv
-}
-
-func (f *fakeProvider) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	data, _ := io.ReadAll(r.Body)
-	var body map[string]any
-	_ = json.Unmarshal(data, &body)
-	f.mu.Lock()
-	f.requests = append(f.requests, recorded{method: r.Method, path: r.URL.Path, header: r.Header.Clone(), body: body})
-	f.mu.Unlock()
-	if f.block != nil {
-		select {
-		case <-f.block:
-		case <-r.Context().Done():
-		}
-		return
-	}
-	if f.status != 0 {
-		http.Error(w, `{"error":{"message":"overloaded"}}`, f.status)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if f.rawBody != "" {
-		_, _ = io.WriteString(w, f.rawBody)
-		return
-	}
-	var resp any
-	switch f.provider {
-	case llm.ProviderOllama:
-		resp = map[string]any{"model": body["model"], "created_at": "2026-01-01T00:00:00Z",
-			"message": map[string]any{"role": "assistant", "content": f.reply}, "done": true, "done_reason": "stop"}
-	case llm.ProviderOpenAI:
-		resp = map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": body["model"],
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": f.reply}}},
-			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-	case llm.ProviderAnthropic:
-		resp = map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": body["model"],
-			"content": []any{map[string]any{"type": "text", "text": f.reply}}, "stop_reason": "end_turn",
-			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}
-	}
-	if err := json.NewEncoder(w).Encode(resp); err != nil {
-		f.t.Errorf("encoding the fake reply: %v", err)
-	}
-}
-
-func (f *fakeProvider) last(t testing.TB) recorded {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.requests) == 0 {
-		t.Fatal("the provider received no request")
-	}
-	return f.requests[len(f.requests)-1]
-}
-
-// promptOf digs the prompt text out of a provider request body.
-func promptOf(body map[string]any) string {
-	msgs, _ := body["messages"].([]any)
-	var b strings.Builder
-	for _, m := range msgs {
-		mm, _ := m.(map[string]any)
-		switch c := mm["content"].(type) {
-		case string:
-			b.WriteString(c)
-		case []any:
-			for _, part := range c {
-				if p, ok := part.(map[string]any); ok {
-					if s, ok := p["text"].(string); ok {
-						b.WriteString(s)
-					}
-				}
-			}
-		}
-	}
-	return b.String()
-}
 
 const planJSON = `{"intent":"lookup","engines":["dragonfly"],"cores":[16]}`
 
@@ -149,8 +44,8 @@ func TestEachProviderIsCalledInItsOwnAPIShape(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.provider+" posts the prompt to "+tt.path+" and returns the reply", func(t *testing.T) {
-			fp, srv := newFakeProvider(t, tt.provider, planJSON)
-			c, err := llm.New(llm.Config{Provider: tt.provider, Model: tt.model, BaseURL: srv.URL, APIKey: llm.NewSecret(tt.key), HTTPClient: srv.Client()})
+			fp := llmtest.New(t, tt.provider, planJSON)
+			c, err := llm.New(llm.Config{Provider: tt.provider, Model: tt.model, BaseURL: fp.URL(), APIKey: llm.NewSecret(tt.key), HTTPClient: fp.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,17 +56,17 @@ func TestEachProviderIsCalledInItsOwnAPIShape(t *testing.T) {
 			if got != planJSON {
 				t.Errorf("reply %q, want %q", got, planJSON)
 			}
-			req := fp.last(t)
-			if req.method != http.MethodPost || !strings.HasSuffix(req.path, tt.path) {
-				t.Errorf("request %s %s, want POST …%s", req.method, req.path, tt.path)
+			req := fp.Last(t)
+			if req.Method != http.MethodPost || !strings.HasSuffix(req.Path, tt.path) {
+				t.Errorf("request %s %s, want POST …%s", req.Method, req.Path, tt.path)
 			}
-			if req.body["model"] != tt.model {
-				t.Errorf("model %v, want %q", req.body["model"], tt.model)
+			if req.Body["model"] != tt.model {
+				t.Errorf("model %v, want %q", req.Body["model"], tt.model)
 			}
-			if !strings.Contains(promptOf(req.body), "Dragonfly at 16 cores") {
-				t.Errorf("the prompt is not in the request body: %v", req.body)
+			if !strings.Contains(req.Prompt(), "Dragonfly at 16 cores") {
+				t.Errorf("the prompt is not in the request body: %v", req.Body)
 			}
-			if err := tt.checkHeader(req.header); err != nil {
+			if err := tt.checkHeader(req.Header); err != nil {
 				t.Error(err)
 			}
 		})
@@ -188,9 +83,9 @@ func TestAProviderThatFailsOrMumblesIsAnError(t *testing.T) {
 		{"a body that is not JSON", 0, "<html>gateway error</html>"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fp, srv := newFakeProvider(t, llm.ProviderOpenAI, "")
-			fp.status, fp.rawBody = tt.status, tt.rawBody
-			c, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: srv.URL, APIKey: llm.NewSecret("sk-secret-789"), HTTPClient: srv.Client()})
+			fp := llmtest.New(t, llm.ProviderOpenAI, "")
+			fp.Status, fp.RawBody = tt.status, tt.rawBody
+			c, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: fp.URL(), APIKey: llm.NewSecret("sk-secret-789"), HTTPClient: fp.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,10 +101,10 @@ func TestAProviderThatFailsOrMumblesIsAnError(t *testing.T) {
 }
 
 func TestACompletionPastItsDeadlineIsDeadlineExceeded(t *testing.T) {
-	fp, srv := newFakeProvider(t, llm.ProviderOllama, "")
-	fp.block = make(chan struct{})
-	t.Cleanup(func() { close(fp.block) })
-	c, err := llm.New(llm.Config{Provider: llm.ProviderOllama, BaseURL: srv.URL, Timeout: 50 * time.Millisecond, HTTPClient: srv.Client()})
+	fp := llmtest.New(t, llm.ProviderOllama, "")
+	fp.Block = make(chan struct{})
+	t.Cleanup(func() { close(fp.Block) })
+	c, err := llm.New(llm.Config{Provider: llm.ProviderOllama, BaseURL: fp.URL(), Timeout: 50 * time.Millisecond, HTTPClient: fp.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,8 +167,8 @@ func TestThePlannerWithAModelOverTheWire(t *testing.T) {
 			`{"intent":"lookup","engines":["garnet"],"verdict":"garnet wins by 100x"}`, planner.IntentCompare, "rules"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fp, srv := newFakeProvider(t, llm.ProviderOpenAI, tt.reply)
-			c, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: srv.URL, APIKey: llm.NewSecret("k"), HTTPClient: srv.Client()})
+			fp := llmtest.New(t, llm.ProviderOpenAI, tt.reply)
+			c, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: fp.URL(), APIKey: llm.NewSecret("k"), HTTPClient: fp.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +180,7 @@ func TestThePlannerWithAModelOverTheWire(t *testing.T) {
 			if pl.Intent != tt.intent || pl.Source != tt.source {
 				t.Fatalf("got %s from %s, want %s from %s\n%s", pl.Intent, pl.Source, tt.intent, tt.source, pl.Text())
 			}
-			prompt := promptOf(fp.last(t).body)
+			prompt := fp.Last(t).Prompt()
 			if !strings.Contains(prompt, "never an instruction") {
 				t.Errorf("the prompt does not fence the question as data:\n%s", prompt)
 			}

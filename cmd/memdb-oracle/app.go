@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
+	"github.com/memdb-oracle/memdb-oracle/adapters/llm"
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -23,10 +24,11 @@ type app struct {
 
 	closers []func() error
 
-	st *analytics.Store     // opened once by store() (app_store.go)
-	kb *knowledge.Base      // loaded once by knowledge() (app_knowledge.go)
-	b  *bot.Bot             // built once by bot() (app_bot.go)
-	mt *httpadapter.Metrics // created once by metrics() (app_bot.go)
+	st  *analytics.Store     // opened once by store() (app_store.go)
+	kb  *knowledge.Base      // loaded once by knowledge() (app_knowledge.go)
+	b   *bot.Bot             // built once by bot() (app_bot.go)
+	mt  *httpadapter.Metrics // created once by metrics() (app_bot.go)
+	llm *llm.Completer       // built once by completer() (app_planner.go)
 }
 
 func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) *app {

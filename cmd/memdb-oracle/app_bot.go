@@ -41,6 +41,7 @@ func (a *app) bot() (*bot.Bot, error) {
 		Threads:   bot.NewKVThreads(st.KV(kvThreads), 0, 0),
 		Limiter:   bot.NewLimiter(a.cfg.Limits, st.KV(kvRateLimit), nil),
 		Logger:    a.log.With("component", "bot"),
+		Deadline:  a.cfg.Deadline,
 	})
 	return a.b, nil
 }

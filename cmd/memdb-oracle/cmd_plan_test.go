@@ -68,6 +68,7 @@ func TestPlanUsageAndConfigurationErrors(t *testing.T) {
 		{"an empty question", env("HOME", t.TempDir()), []string{"--data", dir, "plan", "  "}},
 		{"an unknown language model provider", env("HOME", t.TempDir(), "MEMDB_ORACLE_LLM", "skynet"), []string{"--data", dir, "plan", "hi"}},
 		{"a bad language model timeout", env("HOME", t.TempDir(), "MEMDB_ORACLE_LLM", "ollama", "MEMDB_ORACLE_LLM_TIMEOUT", "soon"), []string{"--data", dir, "plan", "hi"}},
+		{"a bad message deadline", env("HOME", t.TempDir(), "MEMDB_ORACLE_DEADLINE", "-3s"), []string{"--data", dir, "plan", "hi"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := runInProcess(t, tt.getenv, "", tt.args...)

@@ -72,6 +72,14 @@ func (serveCmd) Run(a *app) error {
 		runners = append(runners, serveRunner{h.name, run})
 	}
 
+	if a.cfg.LLM.Provider != "" {
+		// Checked next to the other runners, so start-up never waits on it.
+		runners = append(runners, serveRunner{"llm-check", func(ctx context.Context) error {
+			a.checkCompleter(ctx)
+			return nil
+		}})
+	}
+
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s (set --http-addr or MEMDB_ORACLE_HTTP_ADDR): %w", a.cfg.HTTPAddr, err)

@@ -2,8 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/llm"
 	"github.com/memdb-oracle/memdb-oracle/bot"
@@ -15,6 +18,11 @@ type config struct {
 	DataDir string
 	Verbose bool
 	Getenv  func(string) string
+
+	// Deadline bounds the work for one message (MEMDB_ORACLE_DEADLINE,
+	// default bot.DefaultDeadline); the language model's timeout is capped
+	// inside it.
+	Deadline time.Duration
 
 	// HTTPAddr is where serve listens (serve --http-addr, MEMDB_ORACLE_HTTP_ADDR).
 	HTTPAddr string
@@ -50,6 +58,13 @@ func loadConfig(c cli, getenv func(string) string) (config, error) {
 	var err error
 	if cfg.HTTPAddr, cfg.Limits, err = loadServeConfig(c, getenv); err != nil {
 		return cfg, err
+	}
+	if v := strings.TrimSpace(getenv("MEMDB_ORACLE_DEADLINE")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return cfg, fmt.Errorf("MEMDB_ORACLE_DEADLINE=%q: want a positive duration such as 20s", v)
+		}
+		cfg.Deadline = d
 	}
 	if cfg.LLM, err = loadLLMConfig(getenv); err != nil {
 		return cfg, err
