@@ -38,7 +38,7 @@ func slashCommand(name string) *discordgo.ApplicationCommand {
 // context; in a thread or a DM it answers there with that conversation's
 // memory. Help is shown only to the asker.
 func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
-	defer a.recoverEvent("INTERACTION_CREATE")
+	defer a.recoverEvent("INTERACTION_CREATE", a.tellInteraction(i))
 	if i.Type != discordgo.InteractionApplicationCommand {
 		return
 	}

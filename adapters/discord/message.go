@@ -19,7 +19,7 @@ const threadArchiveMinutes = 1440
 // a thread the bot started. Messages from bots, the bot's own included,
 // are ignored.
 func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
-	defer a.recoverEvent("MESSAGE_CREATE")
+	defer a.recoverEvent("MESSAGE_CREATE", a.tellInChannel(m))
 	self := a.selfID()
 	if m.Author == nil || m.Author.Bot || m.Author.System || m.Author.ID == self {
 		return
@@ -145,9 +145,9 @@ func (a *Adapter) ask(ctx context.Context, channel string, q bot.Message) bot.An
 func (a *Adapter) handle(ctx context.Context, q bot.Message) (ans bot.Answer) {
 	defer func() {
 		if r := recover(); r != nil {
-			a.log.Error("discord: the handler panicked", "panic", r, "stack", string(debug.Stack()))
-			ans = bot.Answer{Kind: bot.KindError, Ephemeral: true,
-				Headline: "Something went wrong while answering; it has been logged. Please try again."}
+			ref := newRef()
+			a.log.Error("discord: the handler panicked", "ref", ref, "panic", r, "stack", string(debug.Stack()))
+			ans = bot.Answer{Kind: bot.KindError, Ephemeral: true, Headline: failureText(ref)}
 		}
 	}()
 	if q.Received.IsZero() {

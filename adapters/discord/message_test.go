@@ -207,11 +207,17 @@ func TestAHandlerPanicBecomesAnErrorAnswerAndTheNextMessageIsAnswered(t *testing
 
 func TestAPanicWhileHandlingAnEventIsRecovered(t *testing.T) {
 	t.Parallel()
-	a, _ := restOnly(t, newMemoryHandler(nil), nil)
+	a, fd := restOnly(t, newMemoryHandler(nil), nil)
 	// An application command whose data is of another kind makes discordgo's
-	// accessor panic: recovered, not fatal.
+	// accessor panic: recovered, not fatal, and the asker is told the
+	// reference of the log line.
 	a.onInteraction(t.Context(), &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand,
 		Data: discordgo.ModalSubmitInteractionData{}})
+	r := fd.waitFor(t, "the failure notice", func(r *request) bool { return strings.HasSuffix(r.Path, "/callback") })
+	data, _ := r.JSON["data"].(map[string]any)
+	if content, _ := data["content"].(string); !strings.HasPrefix(content, "Something went wrong while answering, ref ") {
+		t.Fatalf("the asker was told %v", r.JSON)
+	}
 }
 
 func TestTheChartIsAttachedToTheAnswerWithAltText(t *testing.T) {

@@ -2,6 +2,8 @@ package discord
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -89,10 +91,73 @@ func (a *Adapter) registerCommand(ctx context.Context) error {
 }
 
 // recoverEvent, deferred at the top of an event handler, turns a panic into
-// a log line so that one bad event never ends the session.
-func (a *Adapter) recoverEvent(event string) {
-	if r := recover(); r != nil {
-		a.log.Error("discord: panic while handling an event", "event", event, "panic", r, "stack", string(debug.Stack()))
+// a log line with a reference so that one bad event never ends the
+// session, and tells the asker that reference (tell; nil tells no one).
+func (a *Adapter) recoverEvent(event string, tell func(ref string)) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	ref := newRef()
+	a.log.Error("discord: panic while handling an event", "event", event, "ref", ref, "panic", r, "stack", string(debug.Stack()))
+	if tell == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Error("discord: panic while telling the asker about a failure", "ref", ref, "panic", r)
+		}
+	}()
+	tell(ref)
+}
+
+// failureText is what an asker reads when answering them failed.
+func failureText(ref string) string {
+	return "Something went wrong while answering, ref " + ref + ". It has been logged; please try again."
+}
+
+// newRef is a short random reference tying what the asker reads to the log line.
+func newRef() string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "unknown"
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// tellInChannel replies to m with the failure reference.
+func (a *Adapter) tellInChannel(m *discordgo.Message) func(ref string) {
+	return func(ref string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := a.s.ChannelMessageSendComplex(m.ChannelID, &discordgo.MessageSend{
+			Content:         failureText(ref),
+			Reference:       m.Reference(),
+			AllowedMentions: noMentions(),
+		}, rest(ctx))
+		if err != nil {
+			a.log.Warn("discord: telling the asker about a failure", "ref", ref, "err", err)
+		}
+	}
+}
+
+// tellInteraction answers the interaction, or follows it up when it was
+// already answered, with the failure reference, visible to the asker only.
+func (a *Adapter) tellInteraction(i *discordgo.Interaction) func(ref string) {
+	return func(ref string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := a.s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: failureText(ref), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
+		}, rest(ctx))
+		if err == nil {
+			return
+		}
+		_, err = a.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: failureText(ref), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()}, rest(ctx))
+		if err != nil {
+			a.log.Warn("discord: telling the asker about a failure", "ref", ref, "err", err)
+		}
 	}
 }
 

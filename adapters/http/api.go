@@ -1,16 +1,17 @@
 // Package http is the HTTP adapter: GET /healthz, GET /metrics (Prometheus,
 // its own registry) and POST /api/ask, which answers one question with the
-// same JSON object `ask --json` prints (DESIGN §4). Serve runs a handler on
-// a listener until the context ends, then shuts down gracefully.
+// same JSON object `ask --json` prints (DESIGN §4). Guard (bearer keys,
+// client identity through trusted proxies, a rate-limit bucket per client)
+// protects the routes that answer; Root wraps the listener's mux (JSON
+// errors, every response counted, panics contained). Serve runs a handler
+// on a listener until the context ends, then shuts down gracefully.
 package http
 
 import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,11 +27,16 @@ type Handler interface {
 	Handle(ctx context.Context, m bot.Message) bot.Answer
 }
 
-// Limits on what POST /api/ask accepts.
+// Limits on what POST /api/ask accepts. The byte cap follows from the
+// character limit, so a question within it is never refused for its bytes:
+// JSON may escape each character as two \uXXXX surrogates (12 bytes), each
+// thread byte as one (6 bytes), plus room for the keys and white space.
 const (
-	DefaultMaxBodyBytes = 8 << 10
 	maxQuestionRunes    = 2000
 	maxThreadLen        = 128
+	DefaultMaxBodyBytes = maxQuestionRunes*12 + maxThreadLen*6 + 1024
+	// DefaultBodyTimeout is how long a client may take to send the body.
+	DefaultBodyTimeout = 10 * time.Second
 )
 
 // Options configure the API. Zero values are usable.
@@ -44,6 +50,16 @@ type Options struct {
 	// MaxBodyBytes caps the request body of POST /api/ask; default
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// BodyTimeout bounds reading the body; a stalled body is a 408.
+	// Default DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// Guard admits requests to POST /api/ask (keys, per-client limits);
+	// nil admits everyone, unlimited.
+	Guard *Guard
+	// Health lists the dependencies GET /healthz reports on (the shared
+	// state store, say). A failing one makes the status "degraded" but
+	// stays 200: the replica still answers from local state.
+	Health []HealthCheck
 	// RenderChart draws an answer's chart as PNG for ?chart=1; nil means no
 	// renderer is available and the flag is ignored.
 	RenderChart func(ctx context.Context, c bot.Chart) ([]byte, error)
@@ -61,6 +77,9 @@ func NewAPI(h Handler, opts Options) *API {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -74,12 +93,11 @@ func (api *API) Register(mux *http.ServeMux) {
 	if api.opts.Metrics != nil {
 		mux.Handle("GET /metrics", api.opts.Metrics.Handler())
 	}
-	mux.HandleFunc("POST /api/ask", api.ask)
-}
-
-func (api *API) healthz(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	api.count("/healthz", http.StatusOK)
+	var ask http.Handler = http.HandlerFunc(api.ask)
+	if api.opts.Guard != nil {
+		ask = api.opts.Guard.Wrap(ask)
+	}
+	mux.Handle("POST /api/ask", ask)
 }
 
 // AskRequest is the body POST /api/ask accepts.
@@ -107,14 +125,19 @@ func (api *API) ask(w http.ResponseWriter, r *http.Request) {
 	if reason != "" {
 		api.log.InfoContext(r.Context(), "bad request", "route", "/api/ask", "status", status, "reason", reason, "remote", remoteHost(r))
 		writeJSON(w, status, problem{Error: reason})
-		api.count("/api/ask", status)
 		return
+	}
+	// The Guard already applied this client's limits, so the message
+	// carries neither user nor channel for the bot's own limiter. A thread
+	// asked with a key is that key's alone.
+	client := ClientOf(r.Context())
+	thread := req.Thread
+	if thread != "" && client.Keyed {
+		thread = client.ID + "/" + thread
 	}
 	msg := bot.Message{
 		Platform: "http",
-		Channel:  "api",
-		Thread:   req.Thread,
-		User:     remoteHost(r),
+		Thread:   thread,
 		Text:     req.Question,
 		Received: start,
 	}
@@ -130,39 +153,23 @@ func (api *API) ask(w http.ResponseWriter, r *http.Request) {
 	}
 	status = statusFor(a.Kind)
 	writeJSON(w, status, resp)
-	api.count("/api/ask", status)
 	api.log.InfoContext(r.Context(), "answered",
 		"route", "/api/ask", "status", status, "kind", a.Kind, "thread", req.Thread,
-		"remote", msg.User, "duration_ms", time.Since(start).Milliseconds())
+		"client", client.ID, "duration_ms", time.Since(start).Milliseconds())
 }
 
 // decode reads and checks the body; a non-empty reason is the user-facing
 // explanation of a 4xx status.
-func (api *API) decode(w http.ResponseWriter, r *http.Request) (AskRequest, int, string) {
+func (api *API) decode(w http.ResponseWriter, r *http.Request) (req AskRequest, status int, reason string) {
 	// The body is read as JSON whatever its Content-Type says, so that
 	// `curl -d '{"question": "..."}'` (form-encoded by default) works.
-	var req AskRequest
+	// A client that stops sending its body gets a 408, not a hung handler.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(api.opts.BodyTimeout))
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, api.opts.MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		var tooBig *http.MaxBytesError
-		var syntax *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &tooBig):
-			return req, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit)
-		case errors.Is(err, io.EOF):
-			return req, http.StatusBadRequest, `request body is empty; send {"question": "..."}`
-		case errors.As(err, &syntax):
-			return req, http.StatusBadRequest, fmt.Sprintf("request body is not valid JSON (at byte %d): %v", syntax.Offset, err)
-		case errors.As(err, &typ):
-			return req, http.StatusBadRequest, fmt.Sprintf("field %q must be a %s", typ.Field, typ.Type)
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			return req, http.StatusBadRequest, "request body is not valid JSON: it ends too early"
-		default:
-			// Unknown fields and other decoder complaints; their text names the field.
-			return req, http.StatusBadRequest, "request body is not a valid ask request: " + strings.TrimPrefix(err.Error(), "json: ")
-		}
+		status, reason = decodeProblem(err)
+		return req, status, reason
 	}
 	if dec.More() {
 		return req, http.StatusBadRequest, "request body holds more than one JSON value"
@@ -206,12 +213,6 @@ func remoteHost(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-func (api *API) count(route string, status int) {
-	if api.opts.Metrics != nil {
-		api.opts.Metrics.requests.WithLabelValues(route, fmt.Sprint(status)).Inc()
-	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

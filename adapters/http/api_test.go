@@ -66,7 +66,7 @@ func startServer(t testing.TB, h Handler, opts Options) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, mux, ServeOptions{}) }()
+	go func() { done <- Serve(ctx, ln, Root(mux, opts.Metrics, nil), ServeOptions{}) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -117,8 +117,8 @@ func TestAskAnswersWithTheAskJSONObject(t *testing.T) {
 	}
 	msgs := fb.messages()
 	m := msgs[0]
-	if m.Platform != "http" || m.Channel != "api" || m.Thread != "t1" || m.Text != "Dragonfly at 8 cores" || m.User != "127.0.0.1" {
-		t.Errorf("bot got %+v, want platform http, channel api, thread t1, trimmed text, user 127.0.0.1", m)
+	if m.Platform != "http" || m.Channel != "" || m.Thread != "t1" || m.Text != "Dragonfly at 8 cores" || m.User != "" {
+		t.Errorf("bot got %+v, want platform http, thread t1, trimmed text, no user or channel (the guard limits clients)", m)
 	}
 }
 
@@ -223,8 +223,8 @@ func TestRoutes(t *testing.T) {
 	}{
 		{"healthz says ok", "GET", "/healthz", 200, `{"status":"ok"}`},
 		{"metrics are served", "GET", "/metrics", 200, "go_goroutines"},
-		{"ask only takes POST", "GET", "/api/ask", 405, ""},
-		{"unknown paths are 404", "GET", "/nope", 404, ""},
+		{"ask only takes POST", "GET", "/api/ask", 405, `{"error":"method not allowed here; allowed: POST"}`},
+		{"unknown paths are 404", "GET", "/nope", 404, `{"error":"no such route"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -100,7 +100,7 @@ func (a *Adapter) serveCommand(w http.ResponseWriter, r *http.Request, body []by
 		http.Error(w, "bad slash command", http.StatusBadRequest)
 		return
 	}
-	reply := a.onCommand(cmd)
+	reply := a.onCommand(context.WithoutCancel(r.Context()), cmd, requestHash(r.Header, body))
 	if reply == nil {
 		w.WriteHeader(http.StatusOK)
 		return

@@ -42,7 +42,7 @@ func (a *Adapter) onMention(ctx context.Context, eventID string, e *slackevents.
 	if parent == "" {
 		parent = e.TimeStamp
 	}
-	a.queue("mention", e.Channel, e.User, e.Text, func(ctx context.Context) error {
+	a.queue("mention", place{channel: e.Channel, user: e.User, thread: parent}, e.Text, func(ctx context.Context) error {
 		me, err := a.botUser(ctx)
 		if err != nil {
 			return err
@@ -77,7 +77,7 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 	if dm {
 		what = "direct message"
 	}
-	a.queue(what, e.Channel, e.User, e.Text, func(ctx context.Context) error {
+	a.queue(what, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp}, e.Text, func(ctx context.Context) error {
 		me, err := a.botUser(ctx)
 		if err != nil {
 			return err
@@ -113,11 +113,19 @@ type reply struct {
 // onCommand handles the slash command and returns the immediate reply
 // Slack shows the asker (nil for none). Help and an empty command are
 // answered privately; a question is answered in the channel.
-func (a *Adapter) onCommand(cmd slackgo.SlashCommand) *reply {
+//
+// replay identifies this delivery of the command (a hash of the signed
+// request, or of the Socket Mode trigger): a replay of it, on this replica
+// or another sharing the store, is acknowledged without answering again.
+func (a *Adapter) onCommand(ctx context.Context, cmd slackgo.SlashCommand, replay string) *reply {
+	if replay != "" && !a.firstTime(ctx, "command", replay) {
+		a.log.Info("replayed slash command ignored", "channel", cmd.ChannelID, "user", cmd.UserID)
+		return nil
+	}
 	text := strings.TrimSpace(unescape(cmd.Text))
 	p := place{channel: cmd.ChannelID, user: cmd.UserID, responseURL: cmd.ResponseURL, conversation: "cmd-" + cmd.TriggerID}
 	if text == "" || strings.EqualFold(text, "help") {
-		err := a.queue("help", cmd.ChannelID, cmd.UserID, "help", func(ctx context.Context) error {
+		err := a.queue("help", p, "help", func(ctx context.Context) error {
 			ans := a.cfg.Handler.Handle(ctx, botMessage(p, "help"))
 			ans.Ephemeral = true
 			return a.deliver(ctx, p, ans)
@@ -128,7 +136,7 @@ func (a *Adapter) onCommand(cmd slackgo.SlashCommand) *reply {
 		return nil
 	}
 	p.show = shown{Asker: cmd.UserID, Question: text}
-	if err := a.queue("slash command", cmd.ChannelID, cmd.UserID, text, func(ctx context.Context) error {
+	if err := a.queue("slash command", p, text, func(ctx context.Context) error {
 		return a.answer(ctx, p, text)
 	}); err != nil {
 		return busyReply()
@@ -153,7 +161,7 @@ func (a *Adapter) onInteraction(cb slackgo.InteractionCallback) {
 		}
 		p := place{channel: channel, user: cb.User.ID, responseURL: cb.ResponseURL,
 			conversation: "btn-" + cb.TriggerID, show: shown{Asker: cb.User.ID, Question: q}}
-		if err := a.queue("button", channel, cb.User.ID, q, func(ctx context.Context) error {
+		if err := a.queue("button", p, q, func(ctx context.Context) error {
 			return a.answer(ctx, p, q)
 		}); err != nil && cb.ResponseURL != "" {
 			a.log.Warn("button question not queued", "err", err)
@@ -162,9 +170,10 @@ func (a *Adapter) onInteraction(cb slackgo.InteractionCallback) {
 	}
 }
 
-// queue wraps enqueue with the job's description.
-func (a *Adapter) queue(what, channel, user, question string, run func(context.Context) error) error {
-	return a.enqueue(job{lane: channel, what: what, user: user, question: question, run: run})
+// queue wraps enqueue with the job's description and where a failure is
+// told to the asker.
+func (a *Adapter) queue(what string, at place, question string, run func(context.Context) error) error {
+	return a.enqueue(job{lane: at.channel, what: what, user: at.user, question: question, at: at, run: run})
 }
 
 func busyReply() *reply {

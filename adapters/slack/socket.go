@@ -54,7 +54,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, client *socketmode.Client, 
 			a.ack(client, evt, nil)
 			return
 		}
-		a.ack(client, evt, a.onCommand(cmd))
+		a.ack(client, evt, a.onCommand(ctx, cmd, triggerHash(cmd)))
 	case socketmode.EventTypeInteractive:
 		cb, ok := evt.Data.(slackgo.InteractionCallback)
 		a.ack(client, evt, nil)

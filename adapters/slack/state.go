@@ -2,7 +2,12 @@ package slack
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
 	"time"
+
+	slackgo "github.com/slack-go/slack"
 )
 
 // How long the adapter remembers an event (Slack retries for about an
@@ -17,15 +22,41 @@ const (
 // arriving after a restart, is answered once. When the store fails the
 // event is processed: a rare double answer beats a lost question.
 func (a *Adapter) firstDelivery(ctx context.Context, eventID string) bool {
-	if eventID == "" {
+	return a.firstTime(ctx, "event", eventID)
+}
+
+// firstTime records one delivery of kind ("event", "command") and reports
+// whether it is the first, here or on any replica sharing the store.
+func (a *Adapter) firstTime(ctx context.Context, kind, id string) bool {
+	if id == "" {
 		return true
 	}
-	first, err := a.cfg.Store.SetIfAbsent(ctx, "slack/event/"+eventID, []byte{'1'}, eventTTL)
+	first, err := a.cfg.Store.SetIfAbsent(ctx, "slack/"+kind+"/"+id, []byte{'1'}, eventTTL)
 	if err != nil {
-		a.log.Error("recording a Slack event; processing it anyway", "event_id", eventID, "err", err)
+		a.log.Error("recording a Slack delivery; processing it anyway", "kind", kind, "id", id, "err", err)
 		return true
 	}
 	return first
+}
+
+// requestHash identifies one signed HTTP request from Slack: its
+// timestamp, signature and body. Slack signs each delivery afresh, so a
+// replay of the same bytes has the same hash.
+func requestHash(h http.Header, body []byte) string {
+	sum := sha256.New()
+	sum.Write([]byte(h.Get("X-Slack-Request-Timestamp") + "\n" + h.Get("X-Slack-Signature") + "\n"))
+	sum.Write(body)
+	return hex.EncodeToString(sum.Sum(nil))
+}
+
+// triggerHash identifies one slash command delivered over Socket Mode (no
+// signature there): Slack's trigger ID is unique per invocation.
+func triggerHash(cmd slackgo.SlashCommand) string {
+	if cmd.TriggerID == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte("trigger\n" + cmd.TriggerID))
+	return hex.EncodeToString(sum[:])
 }
 
 // threadKey is where the adapter notes a thread it answers in.

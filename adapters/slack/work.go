@@ -2,9 +2,15 @@ package slack
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // job is one question waiting for its answer.
@@ -13,6 +19,7 @@ type job struct {
 	what     string // "slash command", "mention", … for the logs
 	user     string
 	question string
+	at       place // where the asker is told when the job panics
 	run      func(ctx context.Context) error
 }
 
@@ -47,12 +54,12 @@ func (a *Adapter) work(ctx context.Context) error {
 	var wg sync.WaitGroup
 	start := func(j job) {
 		wg.Go(func() {
+			defer func() { done <- j.lane }()
 			jctx, cancel := context.WithTimeout(jobsCtx, a.cfg.AnswerTimeout)
 			defer cancel()
-			if err := j.run(jctx); err != nil {
+			if err := a.runJob(jctx, j); err != nil {
 				a.log.Error("question not answered", "what", j.what, "channel", j.lane, "user", j.user, "question", j.question, "err", err)
 			}
-			done <- j.lane
 		})
 	}
 	for {
@@ -83,6 +90,44 @@ func (a *Adapter) work(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// runJob runs one job; a panic in it ends that job only: it is logged with
+// a reference and the asker is told the same reference.
+func (a *Adapter) runJob(ctx context.Context, j job) (err error) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		ref := newRef()
+		a.log.Error("panic while answering", "ref", ref, "what", j.what, "channel", j.lane, "user", j.user,
+			"question", j.question, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		err = a.tellFailure(ctx, j.at, ref)
+	}()
+	return j.run(ctx)
+}
+
+// tellFailure tells the asker privately that their question failed, with
+// the reference of the log line. A panic while telling is logged, never
+// passed on.
+func (a *Adapter) tellFailure(ctx context.Context, at place, ref string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("telling the asker about failure %s: panic: %v", ref, p)
+		}
+	}()
+	return a.deliver(ctx, at, bot.Answer{Kind: bot.KindError, Ephemeral: true,
+		Headline: "Something went wrong while answering, ref " + ref + ". It has been logged; please try again."})
+}
+
+// newRef is a short random reference tying what the asker reads to the log line.
+func newRef() string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "unknown"
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // dropQueued logs the questions still in the queue at shutdown.

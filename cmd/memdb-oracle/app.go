@@ -29,6 +29,7 @@ type app struct {
 	b   *bot.Bot             // built once by bot() (app_bot.go)
 	mt  *httpadapter.Metrics // created once by metrics() (app_bot.go)
 	llm *llm.Completer       // built once by completer() (app_planner.go)
+	gd  *httpadapter.Guard   // built once by httpGuard() (serve_guard.go)
 }
 
 func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) *app {

@@ -41,10 +41,15 @@ func (serveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	guard, err := a.httpGuard()
+	if err != nil {
+		return err
+	}
 	mux := http.NewServeMux()
 	httpadapter.NewAPI(h, httpadapter.Options{
 		Logger:  a.log.With("adapter", "http"),
 		Metrics: a.metrics(),
+		Guard:   guard,
 		RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) {
 			return chart.Render(c)
 		},
@@ -86,7 +91,7 @@ func (serveCmd) Run(a *app) error {
 	}
 	httpLog := a.log.With("adapter", "http")
 	runners = append(runners, serveRunner{"http", func(ctx context.Context) error {
-		return httpadapter.Serve(ctx, ln, mux, httpadapter.ServeOptions{Logger: httpLog})
+		return httpadapter.Serve(ctx, ln, httpadapter.Root(mux, a.metrics(), httpLog), httpadapter.ServeOptions{Logger: httpLog})
 	}})
 	err = runAll(a.ctx, runners, a.log)
 	a.log.Info("stopped")

@@ -28,6 +28,9 @@ type config struct {
 	HTTPAddr string
 	// Limits are the rate limits per user and channel (MEMDB_ORACLE_RATE_*).
 	Limits bot.Limits
+	// HTTP protects serve's HTTP API: keys, trusted proxies, per-client
+	// limits (config_http.go).
+	HTTP httpConfig
 	// LLM is the optional language model the planner asks about wording
 	// its rules cannot place (MEMDB_ORACLE_LLM*, config_llm.go); an empty
 	// Provider means none.
@@ -65,6 +68,9 @@ func loadConfig(c cli, getenv func(string) string) (config, error) {
 			return cfg, fmt.Errorf("MEMDB_ORACLE_DEADLINE=%q: want a positive duration such as 20s", v)
 		}
 		cfg.Deadline = d
+	}
+	if cfg.HTTP, err = loadHTTPConfig(getenv); err != nil {
+		return cfg, err
 	}
 	if cfg.LLM, err = loadLLMConfig(getenv); err != nil {
 		return cfg, err

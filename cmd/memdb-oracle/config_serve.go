@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
@@ -22,18 +23,38 @@ func loadServeConfig(c cli, getenv func(string) string) (string, bot.Limits, err
 		addr = defaultHTTPAddr
 	}
 	l := bot.DefaultLimits()
+	err := readLimits(getenv, &l, limitVars{
+		userPerMinute: "MEMDB_ORACLE_RATE_USER_PER_MINUTE", userBurst: "MEMDB_ORACLE_RATE_USER_BURST", userDaily: "MEMDB_ORACLE_RATE_USER_DAILY",
+		channelPerMinute: "MEMDB_ORACLE_RATE_CHANNEL_PER_MINUTE", channelBurst: "MEMDB_ORACLE_RATE_CHANNEL_BURST", channelDaily: "MEMDB_ORACLE_RATE_CHANNEL_DAILY",
+	})
+	if err != nil {
+		return "", l, err
+	}
+	return addr, l, nil
+}
+
+// limitVars names the environment variables of one set of bot.Limits; an
+// empty name is not read.
+type limitVars struct {
+	userPerMinute, userBurst, userDaily          string
+	channelPerMinute, channelBurst, channelDaily string
+}
+
+// readLimits overrides l's fields from the variables that are set; 0
+// switches a limit off.
+func readLimits(getenv func(string) string, l *bot.Limits, vars limitVars) error {
 	floats := []struct {
 		env string
 		dst *float64
 	}{
-		{"MEMDB_ORACLE_RATE_USER_PER_MINUTE", &l.UserPerMinute},
-		{"MEMDB_ORACLE_RATE_CHANNEL_PER_MINUTE", &l.ChannelPerMinute},
+		{vars.userPerMinute, &l.UserPerMinute},
+		{vars.channelPerMinute, &l.ChannelPerMinute},
 	}
 	for _, f := range floats {
-		if v := getenv(f.env); v != "" {
+		if v := envVar(getenv, f.env); v != "" {
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil || x < 0 {
-				return "", l, fmt.Errorf("%s=%q: want a number ≥ 0 (0 switches the limit off)", f.env, v)
+				return fmt.Errorf("%s=%q: want a number ≥ 0 (0 switches the limit off)", f.env, v)
 			}
 			*f.dst = x
 		}
@@ -42,19 +63,27 @@ func loadServeConfig(c cli, getenv func(string) string) (string, bot.Limits, err
 		env string
 		dst *int
 	}{
-		{"MEMDB_ORACLE_RATE_USER_BURST", &l.UserBurst},
-		{"MEMDB_ORACLE_RATE_USER_DAILY", &l.UserDaily},
-		{"MEMDB_ORACLE_RATE_CHANNEL_BURST", &l.ChannelBurst},
-		{"MEMDB_ORACLE_RATE_CHANNEL_DAILY", &l.ChannelDaily},
+		{vars.userBurst, &l.UserBurst},
+		{vars.userDaily, &l.UserDaily},
+		{vars.channelBurst, &l.ChannelBurst},
+		{vars.channelDaily, &l.ChannelDaily},
 	}
 	for _, f := range ints {
-		if v := getenv(f.env); v != "" {
+		if v := envVar(getenv, f.env); v != "" {
 			x, err := strconv.Atoi(v)
 			if err != nil || x < 0 {
-				return "", l, fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 switches the limit off)", f.env, v)
+				return fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 switches the limit off)", f.env, v)
 			}
 			*f.dst = x
 		}
 	}
-	return addr, l, nil
+	return nil
+}
+
+// envVar reads a variable, trimmed; an empty name reads nothing.
+func envVar(getenv func(string) string, name string) string {
+	if name == "" {
+		return ""
+	}
+	return strings.TrimSpace(getenv(name))
 }

@@ -1,0 +1,245 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
+)
+
+// ask posts one question with optional headers and returns the response.
+func ask(t testing.TB, base string, headers ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), "POST", base+"/api/ask", strings.NewReader(`{"question":"Dragonfly"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Add(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func guarded(t testing.TB, opts GuardOptions) (string, *Metrics) {
+	t.Helper()
+	m := NewMetrics()
+	opts.Metrics = m
+	g, err := NewGuard(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startServer(t, &fakeBot{}, Options{Guard: g, Metrics: m}), m
+}
+
+func trustLoopback(t testing.TB) TrustedProxies {
+	t.Helper()
+	p, err := ParseTrustedProxies("127.0.0.1, ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestThirtyDistinctClientsAreEachAnsweredWithTheDefaultLimits(t *testing.T) {
+	base, _ := guarded(t, GuardOptions{Proxies: trustLoopback(t), Limiter: bot.NewLimiter(DefaultClientLimits(), bottest.NewMemKV(nil), nil)})
+	for i := range 30 {
+		resp, body := ask(t, base, "X-Forwarded-For", fmt.Sprintf("198.51.100.%d", i+1))
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("client %d got %d %s", i+1, resp.StatusCode, body)
+		}
+	}
+}
+
+func TestForwardedAddressesFromAnUntrustedPeerShareThePeersBucket(t *testing.T) {
+	limits := DefaultClientLimits()
+	base, _ := guarded(t, GuardOptions{Limiter: bot.NewLimiter(limits, nil, nil)})
+	refused := 0
+	for i := range limits.UserBurst + 1 {
+		resp, _ := ask(t, base, "X-Forwarded-For", fmt.Sprintf("198.51.100.%d", i+1))
+		if resp.StatusCode == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Fatalf("%d of %d requests refused; spoofed X-Forwarded-For must not pick a fresh bucket", refused, limits.UserBurst+1)
+	}
+}
+
+func TestAPIKeys(t *testing.T) {
+	limits := bot.Limits{UserPerMinute: 1, UserBurst: 2}
+	base, m := guarded(t, GuardOptions{Keys: []string{"alpha-key", "beta-key"}, Limiter: bot.NewLimiter(limits, nil, nil)})
+	t.Run("a request without a key is refused with a JSON 401", func(t *testing.T) {
+		resp, body := ask(t, base)
+		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `"error":"a valid API key is required`) ||
+			resp.Header.Get("WWW-Authenticate") == "" {
+			t.Fatalf("got %d %s %v", resp.StatusCode, body, resp.Header)
+		}
+	})
+	t.Run("a wrong key or another scheme is refused", func(t *testing.T) {
+		for _, h := range []string{"Bearer gamma-key", "Basic alpha-key", "Bearer", "alpha-key"} {
+			if resp, _ := ask(t, base, "Authorization", h); resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("%q got %d", h, resp.StatusCode)
+			}
+		}
+	})
+	t.Run("each key has its own bucket", func(t *testing.T) {
+		for range 2 {
+			if resp, body := ask(t, base, "Authorization", "Bearer alpha-key"); resp.StatusCode != http.StatusOK {
+				t.Fatalf("alpha got %d %s", resp.StatusCode, body)
+			}
+		}
+		resp, body := ask(t, base, "Authorization", "Bearer alpha-key")
+		if resp.StatusCode != http.StatusTooManyRequests {
+			t.Fatalf("alpha's third request got %d %s", resp.StatusCode, body)
+		}
+		if resp, body := ask(t, base, "authorization", "bearer beta-key"); resp.StatusCode != http.StatusOK {
+			t.Fatalf("beta got %d %s after alpha was limited", resp.StatusCode, body)
+		}
+	})
+	text := scrape(t, m)
+	for _, want := range []string{`memdb_oracle_http_requests_total{code="401",route="/api/ask"} 5`,
+		`memdb_oracle_http_requests_total{code="429",route="/api/ask"} 1`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
+
+func TestARateLimitedRequestSaysWhenToRetry(t *testing.T) {
+	base, _ := guarded(t, GuardOptions{Limiter: bot.NewLimiter(bot.Limits{UserPerMinute: 0.5, UserBurst: 1}, nil, nil)})
+	ask(t, base)
+	resp, body := ask(t, base)
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("got %d %s", resp.StatusCode, body)
+	}
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+	if err != nil || secs < 119 || secs > 120 {
+		t.Fatalf("Retry-After %q, want whole seconds up to the 120 s refill", resp.Header.Get("Retry-After"))
+	}
+	var got rateLimited
+	if err := json.Unmarshal([]byte(body), &got); err != nil || got.RetryAfter != secs || !strings.Contains(got.Error, "retry in") {
+		t.Fatalf("body %s, err %v", body, err)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("content type %q", ct)
+	}
+}
+
+func TestRefusalsAreLoggedOncePerClientPerMinuteWithTheirCount(t *testing.T) {
+	clock := bottest.NewClock(bottest.Start)
+	var logs bytes.Buffer
+	g, err := NewGuard(GuardOptions{
+		Limiter: bot.NewLimiter(bot.Limits{UserPerMinute: 0.001, UserBurst: 1}, nil, clock.Now),
+		Logger:  slog.New(slog.NewJSONHandler(&logs, nil)),
+		Now:     clock.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	hit := func(addr string) int {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("POST", "/api/ask", nil)
+		req.RemoteAddr = addr
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	for range 51 {
+		hit("192.0.2.1:1000")
+	}
+	hit("192.0.2.2:1000")
+	hit("192.0.2.2:1000")
+	if n := strings.Count(logs.String(), `"msg":"rate limited"`); n != 2 {
+		t.Fatalf("%d lines for 51 refusals of two clients, want one per client:\n%s", n, logs.String())
+	}
+	clock.Advance(time.Minute)
+	logs.Reset()
+	hit("192.0.2.1:1000")
+	if !strings.Contains(logs.String(), `"refused_in_last_minute":50`) {
+		t.Fatalf("the next minute's line does not carry the 49 unlogged refusals plus this one:\n%s", logs.String())
+	}
+}
+
+func TestClientAddr(t *testing.T) {
+	trusted, err := ParseTrustedProxies("10.0.0.0/8 192.0.2.7 ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		proxies TrustedProxies
+		peer    string
+		headers map[string]string
+		want    string
+	}{
+		{"without trusted proxies the peer is the client whatever it forwards", nil, "203.0.113.5:4000",
+			map[string]string{"X-Forwarded-For": "198.51.100.1"}, "203.0.113.5"},
+		{"an untrusted peer's X-Forwarded-For is ignored", trusted, "203.0.113.5:4000",
+			map[string]string{"X-Forwarded-For": "198.51.100.1"}, "203.0.113.5"},
+		{"a trusted proxy's X-Forwarded-For names the client", trusted, "10.1.2.3:4000",
+			map[string]string{"X-Forwarded-For": "198.51.100.1"}, "198.51.100.1"},
+		{"a chain of trusted proxies is walked to the first untrusted hop", trusted, "10.1.2.3:4000",
+			map[string]string{"X-Forwarded-For": "198.51.100.1, 10.9.9.9, 192.0.2.7"}, "198.51.100.1"},
+		{"an address the client wrote in front of the chain is not believed", trusted, "10.1.2.3:4000",
+			map[string]string{"X-Forwarded-For": "6.6.6.6, 198.51.100.1"}, "198.51.100.1"},
+		{"Forwarded for= is read, IPv6 with a port included", trusted, "[::1]:4000",
+			map[string]string{"Forwarded": `for="[2001:db8::1]:4711";proto=https`}, "2001:db8::1"},
+		{"Forwarded wins over X-Forwarded-For", trusted, "10.1.2.3:4000",
+			map[string]string{"Forwarded": "for=198.51.100.9", "X-Forwarded-For": "198.51.100.1"}, "198.51.100.9"},
+		{"a trusted proxy without headers is the client itself", trusted, "10.1.2.3:4000", nil, "10.1.2.3"},
+		{"an unreadable hop stops the walk at the last trusted address", trusted, "10.1.2.3:4000",
+			map[string]string{"X-Forwarded-For": "unknown"}, "10.1.2.3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tt.peer
+			for k, v := range tt.headers {
+				r.Header.Set(k, v)
+			}
+			if got := tt.proxies.ClientAddr(r); got != tt.want {
+				t.Errorf("ClientAddr = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if _, err := ParseTrustedProxies("10.0.0.0/8, proxy.local"); err == nil || !strings.Contains(err.Error(), "proxy.local") {
+		t.Errorf("a host name must be refused by name, got %v", err)
+	}
+}
+
+func TestAKeyedThreadBelongsToItsKey(t *testing.T) {
+	fb := &fakeBot{}
+	g, err := NewGuard(GuardOptions{Keys: []string{"k1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := startServer(t, fb, Options{Guard: g})
+	req, _ := http.NewRequestWithContext(context.Background(), "POST", base+"/api/ask", strings.NewReader(`{"question":"x","thread":"t1"}`))
+	req.Header.Set("Authorization", "Bearer k1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	msgs := fb.messages()
+	if len(msgs) != 1 || !strings.HasPrefix(msgs[0].Thread, "key:") || !strings.HasSuffix(msgs[0].Thread, "/t1") {
+		t.Fatalf("bot got %+v, want the thread scoped by the key", msgs)
+	}
+}
