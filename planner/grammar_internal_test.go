@@ -180,11 +180,11 @@ func TestModelRepliesOutsideTheSchemaAreRejected(t *testing.T) {
 		`{"intent":"lookup","metric":"happiness"}`, `{"intent":"effect","knob":"weather"}`, `{"intent":"lookup","session":3}`,
 		`{"intent":"lookup","value_bytes":-1}`, `{"intent":"lookup","answer":"25x"}`, `{"intent":"no_data"}`,
 	} {
-		if a, err := g.parseLLM(reply); err == nil {
+		if a, err := g.parseLLM(reply, ""); err == nil {
 			t.Errorf("parseLLM(%q) accepted %+v", reply, a)
 		}
 	}
-	a, err := g.parseLLM("```json\n{\"intent\":\"compare\",\"engines\":[\"redis\",\"valkey\"],\"ratio\":\"1:1\",\"metric\":\"p99_ms\"}\n```")
+	a, err := g.parseLLM("```json\n{\"intent\":\"compare\",\"engines\":[\"redis\",\"valkey\"],\"ratio\":\"1:1\",\"metric\":\"p99_ms\"}\n```", "")
 	if err != nil || a.Intent != "compare" || !slices.Equal(a.Engines, []string{"redis", "valkey"}) {
 		t.Errorf("a fenced valid reply: %+v, %v", a, err)
 	}

@@ -93,9 +93,9 @@ func sanitizeForPrompt(s string) string {
 	return strings.ReplaceAll(s, "</question>", "(/question)")
 }
 
-// parseLLM decodes and validates a Completer reply against the closed
-// schema.
-func (g *grammar) parseLLM(reply string) (llmAnswer, error) {
+// parseLLM decodes a Completer reply, normalises it against the question
+// (llm_normalize.go) and validates it against the closed schema.
+func (g *grammar) parseLLM(reply, question string) (llmAnswer, error) {
 	raw := g.jsonObject.FindString(reply)
 	if raw == "" {
 		return llmAnswer{}, fmt.Errorf("no JSON object in the reply")
@@ -106,6 +106,7 @@ func (g *grammar) parseLLM(reply string) (llmAnswer, error) {
 	if err := dec.Decode(&a); err != nil {
 		return llmAnswer{}, fmt.Errorf("reply is not the plan schema: %w", err)
 	}
+	a.normalize(question)
 	if !slices.Contains(llmIntents(), a.Intent) {
 		return llmAnswer{}, fmt.Errorf("unknown intent %q", a.Intent)
 	}
@@ -168,7 +169,7 @@ func (p *Planner) complete(ctx context.Context, question string, prev *Plan) (Pl
 		p.observe(ctx, failureOutcome(err), took, err)
 		return Plan{}, false
 	}
-	a, err := p.g.parseLLM(reply)
+	a, err := p.g.parseLLM(reply, question)
 	if err != nil {
 		p.observe(ctx, CompletionRejected, took, err)
 		return Plan{}, false
