@@ -53,3 +53,12 @@ func JSON(a Answer) AskJSON { return compose.JSON(a) }
 
 // RowFromCell turns an analytics cell into an answer row (compose.RowFromCell).
 func RowFromCell(c analytics.Cell) Row { return compose.RowFromCell(c) }
+
+// Layers is an answer split into its reply and its evidence (compose.Layers).
+type (
+	Layers = compose.Layers
+	Reply  = compose.Reply
+)
+
+// Split decides an answer's reply and evidence, once, for every surface.
+func Split(a Answer) Layers { return compose.Split(a) }

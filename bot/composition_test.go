@@ -104,7 +104,7 @@ func TestComposition(t *testing.T) {
 		if !ok {
 			t.Fatal("no Valkey entry")
 		}
-		if a.Kind != bot.KindDefinition || a.Headline != "Valkey (engine:valkey)" || len(a.Sources.Entries) == 0 || a.Sources.Entries[0].ID != "engine:valkey" {
+		if a.Kind != bot.KindDefinition || a.Headline != "Valkey" || len(a.Sources.Entries) == 0 || a.Sources.Entries[0].ID != "engine:valkey" {
 			t.Fatalf("kind %s, headline %q, sources %+v", a.Kind, a.Headline, a.Sources.Entries)
 		}
 		md := bot.Markdown(a)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden answers under testdata/answers")
@@ -103,6 +104,7 @@ func TestGoldenAnswers(t *testing.T) {
 				t.Errorf("%s", p)
 			}
 			checkKindRules(t, a, md)
+			checkReplyLayer(t, a, md)
 			if *update {
 				writeGolden(t, c, md)
 				return
@@ -154,12 +156,12 @@ func checkKindRules(t *testing.T, a bot.Answer, md string) {
 	case bot.KindDefinition:
 		cited := false
 		for _, e := range a.Sources.Entries {
-			if strings.Contains(a.Headline, "("+e.ID+")") {
+			if strings.HasPrefix(e.ID, "term:") || strings.HasPrefix(e.ID, "engine:") {
 				cited = true
 			}
 		}
-		if !cited {
-			t.Errorf("a definition names its knowledge entry (term:… or engine:…) in the headline and cites it")
+		if !cited || strings.Contains(a.Headline, "(term:") || strings.Contains(a.Headline, "(engine:") {
+			t.Errorf("a definition cites its knowledge entry (term:… or engine:…) and keeps its id out of the headline")
 		}
 		if len(a.Rows) > 0 && (len(a.Sources.Filters) == 0 || len(a.Sources.RunIDs) == 0 || !strings.Contains(md, "median")) {
 			t.Errorf("a definition's measured headline must show its filters, run IDs and say median")
@@ -167,6 +169,34 @@ func checkKindRules(t *testing.T, a bot.Answer, md string) {
 	}
 	if a.Kind == bot.KindClarify && a.Interpretation != "" && strings.HasPrefix(a.Interpretation, "Not understood") {
 		t.Errorf("a not-understood answer shows the reason as text, not as a reading of the question")
+	}
+}
+
+// checkReplyLayer checks the two layers of an answer: a reply of at most
+// four lines and 600 visible characters whose first line answers (a
+// claim's verdict first), and nothing of the whole answer missing from
+// reply + evidence.
+func checkReplyLayer(t *testing.T, a bot.Answer, md string) {
+	t.Helper()
+	l := bot.Split(a)
+	reply := compose.ReplyMarkdown(l.Reply, "in the thread")
+	lines := strings.Split(strings.TrimSuffix(reply, "\n"), "\n")
+	if len(lines) > compose.MaxReplyLines || compose.Visible(reply) > compose.MaxReplyVisible {
+		t.Errorf("reply has %d lines and %d visible characters; want ≤ %d and ≤ %d:\n%s", len(lines), compose.Visible(reply), compose.MaxReplyLines, compose.MaxReplyVisible, reply)
+	}
+	if strings.TrimSpace(lines[0]) == "" {
+		t.Errorf("the reply's first line is empty")
+	}
+	if a.Kind == bot.KindClaim && a.Claim != nil && a.Claim.Verdict != "" {
+		verdict := strings.TrimSuffix(a.Claim.Verdict, ".")
+		if !strings.HasPrefix(lines[0], "**"+verdict) && !strings.HasPrefix(lines[0], "**Verdict") {
+			t.Errorf("a claim's reply starts with its verdict %q, got %q", verdict, lines[0])
+		}
+	}
+	for _, line := range strings.Split(compose.EvidenceMarkdown(a), "\n") {
+		if !strings.Contains(md, line) {
+			t.Errorf("the whole answer lost a line: %q", line)
+		}
 	}
 }
 

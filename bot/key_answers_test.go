@@ -77,13 +77,16 @@ func TestJSONIsTheDesignObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "sources"}
+	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "sources", "reply"}
 	if keys := topLevelKeys(t, raw); !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v in this order", keys, want)
 	}
 	var got bot.AskJSON
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got.Text, got.Reply) || !strings.HasPrefix(got.Reply, "**Not comparable") {
+		t.Errorf("reply %q is not the verdict-first start of text", got.Reply)
 	}
 	if got.Text != bot.Markdown(a) || got.Kind != bot.KindClaim || len(got.Filters) == 0 || got.Nearest == nil {
 		t.Errorf("object = %+v", got)

@@ -421,6 +421,8 @@ func (t *tracer) trace(a bot.Answer, md string, questions []string) []string {
 			problems = append(problems, fmt.Sprintf("“and %d more” but the answer cites %d run IDs", n, len(a.Sources.RunIDs)))
 		}
 	}
+	md, detailProblems := traceDetails(a, md)
+	problems = append(problems, detailProblems...)
 	md, tableProblems := traceTables(md, p)
 	problems = append(problems, tableProblems...)
 	md, listProblems := traceLists(md)
@@ -434,6 +436,25 @@ func (t *tracer) trace(a bot.Answer, md string, questions []string) []string {
 		}
 	}
 	return problems
+}
+
+// detailsRE is the reply's details line: "Details, 6 filters and 10 run
+// IDs below."
+var detailsRE = regexp.MustCompile(`(?m)^_Details(?:, (?:(\d+) filters?)?(?:(?:, | and )?(\d+) run IDs?)?(?: and sources)?(?:sources)?)? [a-z ]+\._$`)
+
+// traceDetails checks the counts the details line gives against the
+// answer's filters and run IDs, and takes the line out of the text.
+func traceDetails(a bot.Answer, md string) (string, []string) {
+	var problems []string
+	for _, m := range detailsRE.FindAllStringSubmatch(md, -1) {
+		if m[1] != "" && m[1] != strconv.Itoa(len(a.Sources.Filters)) {
+			problems = append(problems, fmt.Sprintf("details line says %s filters, the answer has %d", m[1], len(a.Sources.Filters)))
+		}
+		if m[2] != "" && m[2] != strconv.Itoa(len(a.Sources.RunIDs)) {
+			problems = append(problems, fmt.Sprintf("details line says %s run IDs, the answer has %d", m[2], len(a.Sources.RunIDs)))
+		}
+	}
+	return detailsRE.ReplaceAllString(md, ""), problems
 }
 
 // conditionColumns are table columns holding conditions, with the values

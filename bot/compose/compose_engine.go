@@ -32,7 +32,7 @@ func (b *Composer) composeEngine(ctx context.Context, p planner.Plan) (Answer, e
 		s.filter(q.Filter)
 	}
 	a := Answer{Kind: KindDefinition, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{},
-		Headline: e.Name + " (" + e.ID + ")"}
+		Headline: e.Name}
 	a.Body = append(a.Body, e.Name+" "+e.Version+", by "+e.Vendor+", measured in session "+strconv.Itoa(e.Session)+": "+ensureStop(e.Threading))
 	run := "a single process spreads over all the cores it is given."
 	if e.NeedsCluster {

@@ -94,7 +94,7 @@ func (b *Composer) composeDefinition(ctx context.Context, p planner.Plan) (Answe
 		return a, nil
 	}
 	a := Answer{Kind: KindDefinition, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{},
-		Headline: t.Name + " (" + t.ID + ")"}
+		Headline: t.Name}
 	a.Body = append(a.Body, t.Definition)
 	if t.Why != "" {
 		a.Body = append(a.Body, "**Why it moves the numbers:** "+t.Why)

@@ -79,7 +79,7 @@ func (b *Composer) explain(p planner.Plan, a Answer) Answer {
 		// A definition already says why the term matters; the headline
 		// leads with it.
 		if t, ok := b.cfg.Knowledge.Term(p.Slots.TermID); ok && t.Why != "" {
-			a.Headline = "Why it matters, in short (" + t.ID + "): " + capitalise(ensureStop(leadSentence(t.Why)))
+			a.Headline = "Why " + t.Name + " matters, in short: " + capitalise(ensureStop(leadSentence(t.Why)))
 		}
 		return a
 	}

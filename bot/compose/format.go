@@ -43,9 +43,24 @@ func FormatRatio(r float64) string {
 	return strconv.FormatFloat(r, 'f', 1, 64) + "×"
 }
 
-// FormatPercent renders a fraction as a whole percentage: 0.3813 → "38%".
+// FormatPercent renders a fraction as a whole percentage: 0.3813 → "38%";
+// 0.9998 → "99.98%" (meaningfulDecimals).
 func FormatPercent(f float64) string {
-	return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + "%"
+	return meaningfulDecimals(f*100, 0) + "%"
+}
+
+// meaningfulDecimals writes v with at least min decimals, and more (up to
+// four) while fewer would make it read as 0 or 100 when it is not exactly
+// that: a hit rate of 99.98% is never "100%".
+func meaningfulDecimals(v float64, minDecimals int) string {
+	for d := minDecimals; ; d++ {
+		s := trimZeros(strconv.FormatFloat(v, 'f', d, 64))
+		r, _ := strconv.ParseFloat(s, 64)
+		boundary := (r == 0 && v != 0) || (r == 100 && v != 100)
+		if !boundary || d >= 4 {
+			return s
+		}
+	}
 }
 
 // formatExact renders a number with thousands separators and the decimals
@@ -82,7 +97,7 @@ func formatValueBytes(n int) string {
 
 // formatHitRate renders a hit rate (0..1) as a percentage with up to one decimal.
 func formatHitRate(v float64) string {
-	return trimZeros(strconv.FormatFloat(v*100, 'f', 1, 64)) + "%"
+	return meaningfulDecimals(v*100, 1) + "%"
 }
 
 func trimZeros(s string) string {

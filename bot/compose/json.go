@@ -11,6 +11,9 @@ type AskJSON struct {
 	Nearest        []JSONRow     `json:"nearest"`
 	RunIDs         []string      `json:"run_ids"`
 	Sources        []SourceEntry `json:"sources"`
+	// Reply is the reply layer alone, as Markdown; Text begins with it.
+	Reply   string   `json:"reply"`
+	Choices []string `json:"choices,omitempty"`
 }
 
 // JSONRow is one measured cell in the JSON object, with exact medians.
@@ -31,9 +34,16 @@ type JSONRow struct {
 }
 
 // JSON converts an answer into the DESIGN §4 object. Slices are never nil,
-// so they encode as [] rather than null; "text" is Markdown(a).
+// so they encode as [] rather than null; "text" is Markdown(a), the reply
+// then the evidence; "reply" the reply alone.
 func JSON(a Answer) AskJSON {
+	var choices []string
+	if a.Kind == KindClarify {
+		choices = a.Examples[:min(3, len(a.Examples))]
+	}
 	return AskJSON{
+		Reply:          ReplyMarkdown(Split(a).Reply, "below"),
+		Choices:        choices,
 		Kind:           a.Kind,
 		Interpretation: a.Interpretation,
 		Text:           Markdown(a),

@@ -10,10 +10,21 @@ import (
 const maxTextRunIDs = 8
 
 // Markdown renders an answer as the canonical Markdown text: what the CLI
-// prints, what HTTP returns and the "text" field of the JSON object. The
-// layout is: headline, interpretation, claim block, body, table, caveats,
-// terms, examples, plain words, sources.
+// prints, what HTTP returns and the "text" field of the JSON object: the
+// reply layer, then the evidence (Split).
 func Markdown(a Answer) string {
+	l := Split(a)
+	reply := ReplyMarkdown(l.Reply, "below")
+	if l.EvidenceEmpty() {
+		return reply
+	}
+	return reply + "\n" + EvidenceMarkdown(l.Evidence)
+}
+
+// EvidenceMarkdown renders the evidence layer (or a whole answer) as
+// Markdown: headline, interpretation, claim block, body, table, caveats,
+// terms, examples, plain words, sources.
+func EvidenceMarkdown(a Answer) string {
 	var b strings.Builder
 	para := func(s string) {
 		if s == "" {

@@ -18,6 +18,10 @@ func (b *Composer) readAs(p planner.Plan) string {
 			s = strings.Replace(s, "Claim "+id+" checked against", c.Title+" — checked against", 1)
 		}
 	}
+	if p.Intent == planner.IntentDefine {
+		// The entry's id is cited in the sources; the reading names it.
+		s = entryIDs.ReplaceAllString(s, "")
+	}
 	return defaultsOnce(s, p.Defaults)
 }
 

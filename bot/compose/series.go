@@ -148,3 +148,32 @@ func (r Row) floorFor(metric string) bool {
 	}
 	return false
 }
+
+// shortSeriesLabel is the series as the reply names it: "Dragonfly",
+// "Redis Cluster (realistic)", "Redis Cluster (ceiling)", "Garnet
+// (floor)". The evidence carries the full names.
+func shortSeriesLabel(engine, mode string) string {
+	name := analytics.EngineName(engine)
+	switch {
+	case mode == "cluster":
+		return name + " Cluster (realistic)"
+	case mode == "cluster-sat":
+		return name + " Cluster (ceiling)"
+	case engine == "garnet":
+		return name + " (floor)"
+	}
+	return name
+}
+
+// seriesShortening pairs every full series name (and the compact one
+// tables use) with its short label, longest first.
+func seriesShortening() [][2]string {
+	var pairs [][2]string
+	for _, e := range analytics.Engines {
+		for _, m := range []string{"cluster-sat", "cluster", "single"} {
+			short := shortSeriesLabel(e, m)
+			pairs = append(pairs, [2]string{analytics.SeriesName(e, m), short}, [2]string{shortSeries(e, m), short})
+		}
+	}
+	return pairs
+}

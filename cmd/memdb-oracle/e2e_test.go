@@ -277,7 +277,7 @@ func TestAskJSONHasExactlyTheContractFields(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &obj); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, stdout)
 	}
-	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "sources"}
+	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "sources", "reply"}
 	for _, k := range want {
 		if _, ok := obj[k]; !ok {
 			t.Errorf("missing %q", k)
@@ -290,6 +290,12 @@ func TestAskJSONHasExactlyTheContractFields(t *testing.T) {
 		if string(obj[k]) == "null" {
 			t.Errorf("%q is null, want an array", k)
 		}
+	}
+	var text, reply string
+	_ = json.Unmarshal(obj["text"], &text)
+	_ = json.Unmarshal(obj["reply"], &reply)
+	if reply == "" || !strings.HasPrefix(text, reply) || len(text) <= len(reply) {
+		t.Errorf("text must be the reply, then the evidence:\nreply %q\ntext %q", reply, text)
 	}
 }
 
