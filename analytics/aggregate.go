@@ -11,10 +11,11 @@ import (
 	"github.com/expr-lang/expr/vm"
 )
 
-// Query compiles the filter through the one gate (CompileFilter), selects
-// matching runs and aggregates them into cells (median across reps).
+// Query compiles the filter through the one gate (CompileFilter, once per
+// filter text: see filterCache), selects matching runs and aggregates them
+// into cells (median across reps).
 func (s *Store) Query(ctx context.Context, filter string) (Result, error) {
-	f, err := CompileFilter(filter)
+	f, err := s.filters.compile(filter)
 	if err != nil {
 		return Result{Filter: filter}, err
 	}

@@ -42,6 +42,8 @@ type Store struct {
 	mu   sync.RWMutex
 	snap *snapshot // replaced, never mutated, after each import
 
+	filters *filterCache // compiled filters by text; nil compiles each time
+
 	stop      chan struct{}
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -100,7 +102,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open store in %s: %w", opts.Dir, err)
 	}
-	s := &Store{db: db, log: log, stop: make(chan struct{})}
+	s := &Store{db: db, log: log, stop: make(chan struct{}), filters: newFilterCache()}
 	runs, err := s.loadRuns(ctx)
 	if err != nil {
 		_ = db.Close()
