@@ -23,11 +23,25 @@ var ErrInvalid = errors.New("invalid knowledge data")
 // duplicate aliases, counter-queries that do not compile or match no run,
 // findings that cannot be computed) and computes every figure from q.
 func Load(ctx context.Context, q Querier) (*Base, error) {
+	return LoadWith(ctx, q, Options{})
+}
+
+// LoadWith is Load with options: with opts.Saved the figures' query results
+// are read from, or else written to, a copy kept for the runs q holds.
+func LoadWith(ctx context.Context, q Querier, opts Options) (*Base, error) {
 	sub, err := fs.Sub(embedded, "data")
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: %w", err)
 	}
-	return loadFrom(ctx, sub, q)
+	key := savedKey(q)
+	memo := memoOf(q)
+	memo.restore(ctx, opts.Saved, key)
+	b, err := loadFrom(ctx, sub, memo)
+	if err != nil {
+		return nil, err
+	}
+	memo.save(ctx, opts.Saved, key)
+	return b, nil
 }
 
 // files lists the data files, one per kind.
@@ -110,6 +124,7 @@ var idPattern = regexp.MustCompile(`^[a-z]+:[a-z0-9][a-z0-9.-]*$`)
 
 // loadFrom loads the knowledge base from fsys (the layout of data/).
 func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {
+	memo := memoOf(q)
 	l := &loader{fsys: fsys}
 	b := &Base{}
 
@@ -158,7 +173,7 @@ func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {
 	if len(l.problems) > 0 {
 		return nil, l.err()
 	}
-	l.compute(ctx, b, q)
+	l.compute(ctx, b, memo)
 	if len(l.problems) > 0 {
 		return nil, l.err()
 	}

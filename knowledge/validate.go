@@ -138,7 +138,7 @@ func (l *loader) checkIDs(b *Base) {
 }
 
 // compute fills every measure and figure.
-func (l *loader) compute(ctx context.Context, b *Base, q Querier) {
+func (l *loader) compute(ctx context.Context, b *Base, q *queryMemo) {
 	do := func(id string, ms []Measure, fs []Figure) {
 		names := map[string]*Measure{}
 		for i := range ms {
@@ -177,27 +177,27 @@ func (l *loader) compute(ctx context.Context, b *Base, q Querier) {
 	}
 	for i := range b.sessions {
 		s := &b.sessions[i]
-		res, err := q.Query(ctx, "session == "+strconv.Itoa(s.Number))
+		n, err := q.count(ctx, "session == "+strconv.Itoa(s.Number))
 		if err != nil {
 			l.fail("%s: counting runs: %w", s.ID, err)
 			continue
 		}
-		if res.Runs == 0 {
+		if n.Runs == 0 {
 			l.fail("%s: no runs in the store for this session: %w", s.ID, ErrInvalid)
 		}
-		s.Runs, s.Cells = res.Runs, len(res.Cells)
+		s.Runs, s.Cells = n.Runs, n.Cells
 	}
 	for i := range b.engines {
 		e := &b.engines[i]
-		res, err := q.Query(ctx, fmt.Sprintf("engine == %q", e.Key))
+		n, err := q.count(ctx, fmt.Sprintf("engine == %q", e.Key))
 		if err != nil {
 			l.fail("%s: counting runs: %w", e.ID, err)
 			continue
 		}
-		if res.Runs == 0 {
+		if n.Runs == 0 {
 			l.fail("%s: no runs in the store for this engine: %w", e.ID, ErrInvalid)
 		}
-		e.Runs, e.Cells = res.Runs, len(res.Cells)
+		e.Runs, e.Cells = n.Runs, n.Cells
 		if r, ok := b.memory.Row(e.Key); ok {
 			v := r.BytesPerKey
 			e.BytesPerKey = &v

@@ -6,8 +6,14 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
 )
 
+// kvFigures is the KV namespace the knowledge base's figures are kept in,
+// per store fingerprint, so a process start reads them instead of running
+// every counter-query again.
+const kvFigures = "figures"
+
 // knowledge loads the knowledge base once, computing its figures from the
-// store, and returns the same base on later calls.
+// store (or reading them as computed by an earlier process for the same
+// runs), and returns the same base on later calls.
 func (a *app) knowledge() (*knowledge.Base, error) {
 	if a.kb != nil {
 		return a.kb, nil
@@ -16,7 +22,7 @@ func (a *app) knowledge() (*knowledge.Base, error) {
 	if err != nil {
 		return nil, err
 	}
-	kb, err := knowledge.Load(a.ctx, st)
+	kb, err := knowledge.LoadWith(a.ctx, st, knowledge.Options{Saved: st.KV(kvFigures)})
 	if err != nil {
 		return nil, fmt.Errorf("loading the knowledge base: %w", err)
 	}
