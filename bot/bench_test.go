@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -10,31 +11,50 @@ import (
 )
 
 // BenchmarkHandleGoldenQuestions answers every golden question in-process
-// (planner + queries + composition + Markdown) on the embedded data. Beyond
-// ns/op (one pass over all questions) it reports the median and the worst
-// per-question time (each question's own median over the iterations).
+// (planner + queries + composition + Markdown) on the embedded data, each
+// conversation in a fresh thread per pass. Beyond ns/op (one pass over all
+// questions) it reports the per-question latency: p50, p99 and max over
+// every answer of every pass. "composed" turns the answer cache off (every
+// answer is planned and composed); "cached" is the default bot, where a
+// repeated plan is served from the cache.
 func BenchmarkHandleGoldenQuestions(b *testing.B) {
-	env := bottest.NewEnv(b, nil)
 	cases := readGolden(b)
-	per := make([][]time.Duration, len(cases))
-	for b.Loop() {
-		for i, c := range cases {
-			start := time.Now()
-			for _, q := range c.questions {
-				a := env.Ask(b, "bench-"+c.name, q)
-				_ = bot.Markdown(a)
+	for _, bc := range []struct {
+		name  string
+		cache int
+	}{{"composed", -1}, {"cached", 0}} {
+		b.Run(bc.name, func(b *testing.B) {
+			env := bottest.NewEnv(b, func(c *bot.Config) { c.AnswerCacheSize = bc.cache })
+			var lat []time.Duration
+			pass := 0
+			for b.Loop() {
+				pass++
+				for _, c := range cases {
+					thread := fmt.Sprintf("bench-%s-%d", c.name, pass)
+					for _, q := range c.questions {
+						start := time.Now()
+						a := env.Ask(b, thread, q)
+						_ = bot.Markdown(a)
+						lat = append(lat, time.Since(start))
+					}
+				}
 			}
-			per[i] = append(per[i], time.Since(start)/time.Duration(len(c.questions)))
-		}
+			reportLatency(b, lat)
+		})
 	}
-	var meds []time.Duration
-	for _, d := range per {
-		slices.Sort(d)
-		meds = append(meds, d[len(d)/2])
+}
+
+// reportLatency reports the p50, p99 and max of the samples, in ms.
+func reportLatency(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
 	}
-	slices.Sort(meds)
-	b.ReportMetric(float64(meds[len(meds)/2].Nanoseconds()), "ns/question-median")
-	b.ReportMetric(float64(meds[len(meds)-1].Nanoseconds()), "ns/question-worst")
+	slices.Sort(lat)
+	at := func(q float64) time.Duration { return lat[min(len(lat)-1, int(q*float64(len(lat))))] }
+	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+	b.ReportMetric(ms(at(0.50)), "p50-ms")
+	b.ReportMetric(ms(at(0.99)), "p99-ms")
+	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
 }
 
 // BenchmarkMarkdown renders the biggest golden answer kind (a claim with a

@@ -41,6 +41,10 @@ type Config struct {
 	Now func() time.Time
 	// Ref makes the reference shown with internal errors (random hex when nil).
 	Ref func() string
+	// AnswerCacheSize bounds the composed answers kept for repeated
+	// questions (DefaultAnswerCacheSize when 0; negative: none). Answers
+	// are cached only when Querier is Fingerprinted.
+	AnswerCacheSize int
 }
 
 // Bot answers messages. It is safe for concurrent use.
@@ -48,6 +52,7 @@ type Bot struct {
 	cfg     Config
 	log     *slog.Logger
 	compose *compose.Composer
+	answers *answerCache // nil: every plan is composed
 }
 
 // New returns a Bot. It panics when a required dependency is missing, which
@@ -70,7 +75,8 @@ func New(cfg Config) *Bot {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Bot{cfg: cfg, log: log,
-		compose: compose.New(compose.Config{Querier: cfg.Querier, Knowledge: cfg.Knowledge})}
+		compose: compose.New(compose.Config{Querier: cfg.Querier, Knowledge: cfg.Knowledge}),
+		answers: newAnswerCache(cfg.AnswerCacheSize)}
 }
 
 // Handle answers one message: rate limits, the thread's previous plan, the
@@ -112,7 +118,7 @@ func (b *Bot) Handle(ctx context.Context, m Message) (a Answer) {
 	if err != nil {
 		return b.fail(fmt.Errorf("planning: %w", err), ref, attrs)
 	}
-	a, err = b.compose.Compose(ctx, p)
+	a, err = b.answerFor(ctx, p)
 	if err == nil {
 		err = ctx.Err()
 	}
