@@ -17,7 +17,7 @@ import (
 // serveCmd runs the HTTP API and every configured adapter (Slack, Discord)
 // and the digest schedule until interrupted.
 type serveCmd struct {
-	HTTPAddr string `name:"http-addr" placeholder:"HOST:PORT" help:"HTTP listen address for /healthz, /metrics, /api/ask and the Slack endpoints (env MEMDB_ORACLE_HTTP_ADDR; default localhost:8080)."`
+	HTTPAddr string `name:"http-addr" placeholder:"HOST:PORT" help:"HTTP listen address for /healthz, /metrics, /api/ask, the web pages and the Slack endpoints (env MEMDB_ORACLE_HTTP_ADDR; default localhost:8080)."`
 }
 
 // serveRunner is one long-running part of serve.
@@ -54,6 +54,9 @@ func (serveCmd) Run(a *app) error {
 			return chart.Render(c)
 		},
 	}).Register(mux)
+	if err := a.serveWeb(mux, h); err != nil {
+		return err
+	}
 
 	hooks := []struct {
 		name string

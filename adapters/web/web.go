@@ -1,0 +1,128 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"regexp"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// Asker answers one message; *bot.Bot and the metrics-instrumented bot
+// satisfy it.
+type Asker interface {
+	Handle(ctx context.Context, m bot.Message) bot.Answer
+}
+
+// Dataset is what the run and data pages read; *bot.Dataset satisfies it.
+type Dataset interface {
+	Run(ctx context.Context, id string) (bot.RunDetail, error)
+	Filter(ctx context.Context, filter string) (bot.FilterResult, error)
+	Overview() bot.Overview
+}
+
+// Options configure the pages. Zero values are usable.
+type Options struct {
+	// BasePath is the path prefix the pages are served under, for a
+	// reverse proxy that forwards /oracle/… unchanged: "" or "/oracle".
+	BasePath string
+	// Logger receives one line per failed request; nil discards.
+	Logger *slog.Logger
+	// RenderChart draws an answer's chart as PNG; nil shows no image (the
+	// chart's values are in the answer's table either way).
+	RenderChart func(ctx context.Context, c bot.Chart) ([]byte, error)
+	// Guard wraps every page the way the API's routes are wrapped (API
+	// keys, per-client limits); nil leaves the pages public.
+	Guard func(http.Handler) http.Handler
+	// Examples are the questions offered as chips; default bot.HelpExamples
+	// (at most eight).
+	Examples []string
+}
+
+// Site serves the pages.
+type Site struct {
+	ask   Asker
+	data  Dataset
+	opts  Options
+	log   *slog.Logger
+	pages *template.Template
+	files *staticFiles
+	// charts are recent answers' charts, for their image URLs.
+	charts *charts
+}
+
+// validBasePath is "" or one or more /segments without a trailing slash.
+var validBasePath = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)*$`)
+
+// ErrBasePath reports a base path the pages cannot be served under.
+var ErrBasePath = errors.New(`base path must be empty or like "/oracle" (segments of letters, digits, ".", "_", "~", "-"; no trailing slash)`)
+
+// New returns the pages answering with ask and browsing data.
+func New(ask Asker, data Dataset, opts Options) (*Site, error) {
+	if !validBasePath.MatchString(opts.BasePath) {
+		return nil, fmt.Errorf("%w: got %q", ErrBasePath, opts.BasePath)
+	}
+	if opts.Examples == nil {
+		opts.Examples = bot.HelpExamples
+	}
+	if len(opts.Examples) > 8 {
+		opts.Examples = opts.Examples[:8]
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Site{ask: ask, data: data, opts: opts, log: log, charts: newCharts()}
+	files, err := loadStatic()
+	if err != nil {
+		return nil, err
+	}
+	s.files = files
+	if s.pages, err = parsePages(s.funcs()); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Register adds the pages' routes to mux, under the base path.
+func (s *Site) Register(mux *http.ServeMux) {
+	b := s.opts.BasePath
+	route := func(pattern string, h http.HandlerFunc) {
+		var handler http.Handler = h
+		if s.opts.Guard != nil {
+			handler = s.opts.Guard(handler)
+		}
+		mux.Handle(pattern, secured(handler))
+	}
+	route("GET "+b+"/{$}", s.home)
+	route("POST "+b+"/{$}", s.askPost)
+	route("GET "+b+"/runs/{id}", s.runPage)
+	route("GET "+b+"/runs", s.runsPage)
+	route("GET "+b+"/data", s.dataPage)
+	route("GET "+b+"/static/{name}", s.static)
+	route("GET "+b+"/charts/{file}", s.chartImage)
+	if b != "" {
+		// The bare prefix, as a proxy may forward it, lands on the ask page.
+		mux.Handle("GET "+b, http.RedirectHandler(b+"/", http.StatusMovedPermanently))
+	}
+}
+
+// secured sets the headers every page carries: a Content-Security-Policy
+// that allows only the site's own script, style and images and no framing;
+// no MIME sniffing; no referrer sent to other sites.
+func secured(h http.Handler) http.Handler {
+	const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+		"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", csp)
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "same-origin")
+		hd.Set("X-Frame-Options", "DENY")
+		h.ServeHTTP(w, r)
+	})
+}

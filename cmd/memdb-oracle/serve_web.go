@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
+	"github.com/memdb-oracle/memdb-oracle/adapters/web"
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// serveWeb adds the browser pages (adapters/web) to the API's mux: they
+// answer through the same instrumented handler, so they share its rate
+// limits, and sit under MEMDB_ORACLE_BASE_PATH when a reverse proxy
+// forwards a sub-path.
+func (a *app) serveWeb(mux *http.ServeMux, h handler) error {
+	st, err := a.store()
+	if err != nil {
+		return err
+	}
+	kb, err := a.knowledge()
+	if err != nil {
+		return err
+	}
+	site, err := web.New(h, bot.NewDataset(st, kb), web.Options{
+		BasePath: a.cfg.Getenv("MEMDB_ORACLE_BASE_PATH"),
+		Logger:   a.log.With("adapter", "web"),
+		RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) {
+			return chart.Render(c)
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("MEMDB_ORACLE_BASE_PATH: %w", err)
+	}
+	site.Register(mux)
+	return nil
+}
