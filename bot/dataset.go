@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
 )
 
@@ -173,4 +174,11 @@ func (d *Dataset) Overview() Overview {
 
 // FormatExact renders a measured value exactly, with thousands separators
 // ("15,473,658.395"), for pages that show every field of a run.
-func FormatExact(v float64) string { return formatExact(v) }
+func FormatExact(v float64) string { return compose.FormatExact(v) }
+
+// FormatOps renders a throughput the way answers say it ("15.5M ops/s").
+func FormatOps(v float64) string { return compose.FormatOps(v) }
+
+// Examples returns questions that really work, for surfaces that offer
+// some before anything is asked.
+func Examples() []string { return slices.Clone(compose.HelpExamples) }

@@ -38,7 +38,7 @@ type Options struct {
 	// Guard wraps every page the way the API's routes are wrapped (API
 	// keys, per-client limits); nil leaves the pages public.
 	Guard func(http.Handler) http.Handler
-	// Examples are the questions offered as chips; default bot.HelpExamples
+	// Examples are the questions offered as chips; default bot.Examples()
 	// (at most eight).
 	Examples []string
 }
@@ -67,7 +67,7 @@ func New(ask Asker, data Dataset, opts Options) (*Site, error) {
 		return nil, fmt.Errorf("%w: got %q", ErrBasePath, opts.BasePath)
 	}
 	if opts.Examples == nil {
-		opts.Examples = bot.HelpExamples
+		opts.Examples = bot.Examples()
 	}
 	if len(opts.Examples) > 8 {
 		opts.Examples = opts.Examples[:8]

@@ -119,6 +119,18 @@ func TestAskPage(t *testing.T) {
 		mustStatus(t, resp, http.StatusNotModified)
 	})
 
+	t.Run("the empty page with its stylesheet, script and icon weighs under 100 KB", func(t *testing.T) {
+		_, page := get(t, mux, "/")
+		total := len(page)
+		for _, asset := range regexp.MustCompile(`(?:href|src)="(/static/[^"]+)"`).FindAllStringSubmatch(page, -1) {
+			_, body := get(t, mux, strings.ReplaceAll(asset[1], "&amp;", "&"))
+			total += len(body)
+		}
+		if total > 100<<10 {
+			t.Errorf("the ask page weighs %d bytes before the answer", total)
+		}
+	})
+
 	t.Run("a link with ?q= fills the box without asking", func(t *testing.T) {
 		_, body := get(t, mux, "/?q="+url.QueryEscape("What is pipelining?"))
 		mustContain(t, body, `value="What is pipelining?"`)

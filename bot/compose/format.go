@@ -63,6 +63,11 @@ func meaningfulDecimals(v float64, minDecimals int) string {
 	}
 }
 
+// FormatExact renders a number with thousands separators and the decimals
+// it has, e.g. 15473658.395 → "15,473,658.395" (pages showing every field
+// of a run).
+func FormatExact(v float64) string { return formatExact(v) }
+
 // formatExact renders a number with thousands separators and the decimals
 // it has, e.g. 15473658.395 → "15,473,658.395".
 func formatExact(v float64) string {
