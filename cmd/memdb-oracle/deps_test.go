@@ -32,6 +32,9 @@ var layers = []layer{
 	{pkg: "adapters/chart", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/chart"}, sdkOnly: []string{"gonum.org/v1/plot"}},
 	{pkg: "adapters/cli", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/cli"}},
 	{pkg: "adapters/http", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/http"}},
+	// The web pages reach the data through bot only (bot.Dataset): no
+	// Badger, no expr, no knowledge types of their own.
+	{pkg: "adapters/web", mayUse: []string{"bot", "adapters/web"}, sdkOnly: []string{"github.com/chromedp"}},
 	{pkg: "cmd", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters", "cmd"}},
 }
 
