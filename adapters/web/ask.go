@@ -3,7 +3,6 @@ package web
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -111,10 +110,9 @@ func (s *Site) askPost(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusBadRequest, "ask", page)
 		return
 	}
-	a := s.ask.Handle(r.Context(), bot.Message{
-		// The API's platform and channel: the page shares its limits.
-		Platform: "http", Channel: "api", Thread: conv, User: remoteHost(r), Text: q, Received: start,
-	})
+	// As for POST /api/ask, the Guard already applied the client's limits,
+	// so the message carries neither user nor channel for the bot's own.
+	a := s.ask.Handle(r.Context(), bot.Message{Platform: "http", Thread: conv, Text: q, Received: start})
 	v := s.viewAnswer(q, a)
 	page.Answer, page.Last = &v, q
 	status := http.StatusOK
@@ -135,12 +133,4 @@ func newConversation() string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b) // never fails (crypto/rand)
 	return hex.EncodeToString(b)
-}
-
-func remoteHost(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

@@ -35,8 +35,9 @@ type Options struct {
 	// RenderChart draws an answer's chart as PNG; nil shows no image (the
 	// chart's values are in the answer's table either way).
 	RenderChart func(ctx context.Context, c bot.Chart) ([]byte, error)
-	// Guard wraps every page the way the API's routes are wrapped (API
-	// keys, per-client limits); nil leaves the pages public.
+	// Guard wraps every page the way the API's POST /api/ask is wrapped
+	// (API keys, per-client limits; adapters/http Guard.Wrap); nil leaves
+	// the pages public and unlimited.
 	Guard func(http.Handler) http.Handler
 	// Examples are the questions offered as chips; default bot.Examples()
 	// (at most eight).
@@ -88,23 +89,26 @@ func New(ask Asker, data Dataset, opts Options) (*Site, error) {
 	return s, nil
 }
 
-// Register adds the pages' routes to mux, under the base path.
+// Register adds the pages' routes to mux, under the base path. The Guard
+// wraps every page that answers or shows data; the embedded assets and the
+// charts of answers already given (content-addressed) are served without
+// it, so loading a page costs one request of the client's limit.
 func (s *Site) Register(mux *http.ServeMux) {
 	b := s.opts.BasePath
-	route := func(pattern string, h http.HandlerFunc) {
+	route := func(pattern string, h http.HandlerFunc, guarded bool) {
 		var handler http.Handler = h
-		if s.opts.Guard != nil {
+		if guarded && s.opts.Guard != nil {
 			handler = s.opts.Guard(handler)
 		}
 		mux.Handle(pattern, secured(handler))
 	}
-	route("GET "+b+"/{$}", s.home)
-	route("POST "+b+"/{$}", s.askPost)
-	route("GET "+b+"/runs/{id}", s.runPage)
-	route("GET "+b+"/runs", s.runsPage)
-	route("GET "+b+"/data", s.dataPage)
-	route("GET "+b+"/static/{name}", s.static)
-	route("GET "+b+"/charts/{file}", s.chartImage)
+	route("GET "+b+"/{$}", s.home, true)
+	route("POST "+b+"/{$}", s.askPost, true)
+	route("GET "+b+"/runs/{id}", s.runPage, true)
+	route("GET "+b+"/runs", s.runsPage, true)
+	route("GET "+b+"/data", s.dataPage, true)
+	route("GET "+b+"/static/{name}", s.static, false)
+	route("GET "+b+"/charts/{file}", s.chartImage, false)
 	if b != "" {
 		// The bare prefix, as a proxy may forward it, lands on the ask page.
 		mux.Handle("GET "+b, http.RedirectHandler(b+"/", http.StatusMovedPermanently))

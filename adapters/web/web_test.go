@@ -353,7 +353,7 @@ func TestGuard(t *testing.T) {
 		})
 	}
 	_, mux := newSite(t, Options{Guard: guard})
-	for _, target := range []string{"/", "/data", "/runs?filter=true", "/static/site.css"} {
+	for _, target := range []string{"/", "/data", "/runs?filter=true", "/runs/run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep1"} {
 		resp, _ := get(t, mux, target)
 		mustStatus(t, resp, http.StatusUnauthorized)
 		r := httptest.NewRequest(http.MethodGet, target, nil)
@@ -361,4 +361,9 @@ func TestGuard(t *testing.T) {
 		resp, _ = do(t, mux, r)
 		mustStatus(t, resp, http.StatusOK)
 	}
+	resp, _ := postForm(t, mux, url.Values{"q": {"What is pipelining?"}}, false)
+	mustStatus(t, resp, http.StatusUnauthorized)
+	// Assets cost no request of the client's limit and hold nothing private.
+	resp, _ = get(t, mux, "/static/site.css")
+	mustStatus(t, resp, http.StatusOK)
 }

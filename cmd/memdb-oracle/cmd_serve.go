@@ -54,7 +54,7 @@ func (serveCmd) Run(a *app) error {
 			return chart.Render(c)
 		},
 	}).Register(mux)
-	if err := a.serveWeb(mux, h); err != nil {
+	if err := a.serveWeb(mux, h, guard); err != nil {
 		return err
 	}
 

@@ -6,15 +6,16 @@ import (
 	"net/http"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
+	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
 	"github.com/memdb-oracle/memdb-oracle/adapters/web"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // serveWeb adds the browser pages (adapters/web) to the API's mux: they
-// answer through the same instrumented handler, so they share its rate
-// limits, and sit under MEMDB_ORACLE_BASE_PATH when a reverse proxy
-// forwards a sub-path.
-func (a *app) serveWeb(mux *http.ServeMux, h handler) error {
+// answer through the same instrumented handler behind the same Guard (API
+// keys, per-client limits), and sit under MEMDB_ORACLE_BASE_PATH when a
+// reverse proxy forwards a sub-path.
+func (a *app) serveWeb(mux *http.ServeMux, h handler, guard *httpadapter.Guard) error {
 	st, err := a.store()
 	if err != nil {
 		return err
@@ -26,6 +27,7 @@ func (a *app) serveWeb(mux *http.ServeMux, h handler) error {
 	site, err := web.New(h, bot.NewDataset(st, kb), web.Options{
 		BasePath: a.cfg.Getenv("MEMDB_ORACLE_BASE_PATH"),
 		Logger:   a.log.With("adapter", "web"),
+		Guard:    guard.Wrap,
 		RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) {
 			return chart.Render(c)
 		},

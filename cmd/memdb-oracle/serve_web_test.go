@@ -18,7 +18,7 @@ func TestServeWebPages(t *testing.T) {
 		go func() {
 			defer close(exited)
 			served = run(ctx, []string{"--data", t.TempDir(), "serve", "--http-addr", "127.0.0.1:0"},
-				env("MEMDB_ORACLE_BASE_PATH", "/oracle", "MEMDB_ORACLE_RATE_USER_BURST", "2", "MEMDB_ORACLE_RATE_USER_PER_MINUTE", "0.01"),
+				env("MEMDB_ORACLE_BASE_PATH", "/oracle", "MEMDB_ORACLE_HTTP_RATE_BURST", "4", "MEMDB_ORACLE_HTTP_RATE_PER_MINUTE", "0.01"),
 				strings.NewReader(""), io.Discard, logs)
 		}()
 		defer func() { cancel(); <-exited }()
@@ -27,8 +27,12 @@ func TestServeWebPages(t *testing.T) {
 			t.Fatalf("serve stopped before listening: %v\n%s", served, logs.String())
 		}
 		base := "http://" + addr
-		if page := get(t, base+"/oracle/"); !strings.Contains(page, `action="/oracle/"`) || !strings.Contains(page, `name="chip"`) {
+		page := get(t, base+"/oracle/")
+		if !strings.Contains(page, `action="/oracle/"`) || !strings.Contains(page, `name="chip"`) {
 			t.Errorf("the ask page is not served under the base path:\n%.500s", page)
+		}
+		if css := get(t, base+"/oracle/static/site.css"); !strings.Contains(css, "prefers-color-scheme") {
+			t.Errorf("the stylesheet: %.200s", css) // assets cost nothing of the limit
 		}
 		if page := get(t, base+"/oracle/data"); !strings.Contains(page, "478 measured runs") {
 			t.Errorf("the dataset page: %.300s", page)
@@ -51,7 +55,7 @@ func TestServeWebPages(t *testing.T) {
 		}
 		resp.Body.Close()
 		if code, _ := post(); code != http.StatusTooManyRequests {
-			t.Errorf("third question (page, API, page) with a burst of 2: %d, want 429 — the page and the API share one limit", code)
+			t.Errorf("fifth request (two pages, a page question, an API question) with a burst of 4: %d, want 429 — the pages and the API share one limit", code)
 		}
 	})
 

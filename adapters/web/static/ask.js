@@ -40,6 +40,15 @@
       return resp.text().then(function (html) { return { resp: resp, html: html }; });
     }).then(function (r) {
       var id = r.resp.headers.get("X-Conversation");
+      var type = r.resp.headers.get("Content-Type") || "";
+      if (type.indexOf("application/json") === 0) {
+        // The API's gate refused (a missing key, a rate limit): its JSON
+        // says why.
+        var msg = "";
+        try { msg = JSON.parse(r.html).error; } catch (e) { msg = ""; }
+        problem(msg || "The server refused the question (HTTP " + r.resp.status + ").");
+        return;
+      }
       if (r.resp.status === 400) {
         var tmp = document.createElement("div");
         tmp.innerHTML = r.html;
