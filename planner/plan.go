@@ -26,6 +26,13 @@ const (
 	// "lol", "+1", a message addressed to another person): chat adapters
 	// stay silent on it inside a thread.
 	IntentChatter Intent = "chatter"
+
+	// The kinds below answer questions the ones above cannot (issue 19).
+	IntentSearch     Intent = "search"     // an extreme or a threshold over every measured cell or run
+	IntentRecommend  Intent = "recommend"  // every series measured under stated conditions, ranked on one metric
+	IntentSpread     Intent = "spread"     // each repetition of the cells asked, with min, max and spread
+	IntentProvenance Intent = "provenance" // machines, versions, load tool, durations, repetitions, dates
+	IntentCompound   Intent = "compound"   // two or more asks in one message: Parts holds one plan each
 )
 
 // Slots are the knobs a question set (or inherited, or defaulted). Zero
@@ -138,6 +145,27 @@ type Plan struct {
 	Unbound []string `json:"unbound,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`
+	// Parts are, for a compound plan, one plan per ask in the order asked.
+	Parts []Plan `json:"parts,omitempty"`
+	// Search is what a dataset-wide search looks for.
+	Search *Search `json:"search,omitempty"`
+	// Premise is the statement a yes/no question asks the data to confirm
+	// ("Dragonfly is always ahead of Redis, isn't it?").
+	Premise *Premise `json:"premise,omitempty"`
+	// Units are the units and direction the question asked its figures in.
+	Units *Units `json:"units,omitempty"`
+	// Prediction is the unmeasured value an extrapolation request asked
+	// for ("at 128 cores"); the plan refuses it (no_data).
+	Prediction *Prediction `json:"prediction,omitempty"`
+	// Corrected says, for a correction ("sorry, I meant Valkey"), what it
+	// replaced in the thread's last plan ("engine: Redis → Valkey").
+	Corrected []string `json:"corrected,omitempty"`
+	// Topics are, for a provenance plan, what it asks about: "server",
+	// "client", "versions", "tool", "duration", "repetitions", "dates".
+	Topics []string `json:"topics,omitempty"`
+	// Greeting marks a chatter plan that is a hello: answered in one line
+	// when the bot is addressed, silence otherwise.
+	Greeting bool `json:"greeting,omitempty"`
 	// ThreadEngines are the engines the thread has named so far, this
 	// question included, so "compare them" can reach back past the last
 	// question.

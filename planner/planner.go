@@ -67,6 +67,7 @@ type Planner struct {
 	opts Options
 	log  *slog.Logger
 	g    *grammar
+	k    *kindGrammar
 	tix  termIndex
 	out  *outcomeLog
 
@@ -93,7 +94,7 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), compiled: map[string]error{}}
+	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), k: newKindGrammar(), compiled: map[string]error{}}
 	if named, ok := opts.Completer.(interface{ Name() string }); ok {
 		p.out = newOutcomeLog(log, named.Name())
 	} else {
@@ -114,9 +115,9 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
-	pl, confident := p.describeEngine(question)
+	pl, confident := p.planKind(question, prev)
 	if !confident {
-		pl, confident = p.rules(question, prev)
+		pl, confident = p.ordinary(question, threadBase(prev))
 	}
 	if !confident && p.opts.Completer != nil {
 		if llm, ok := p.complete(ctx, question, prev); ok {
@@ -145,6 +146,11 @@ func threadEngines(prev *Plan, pl Plan) []string {
 
 // gate compiles every filter of the plan through the analytics gate.
 func (p *Planner) gate(pl *Plan) error {
+	for i := range pl.Parts {
+		if err := p.gate(&pl.Parts[i]); err != nil {
+			return err
+		}
+	}
 	for _, q := range pl.Queries {
 		if err := p.compile(q.Filter); err != nil {
 			return fmt.Errorf("planner wrote filter %q for %q: %w", q.Filter, pl.Question, err)

@@ -1,0 +1,119 @@
+package planner
+
+import "strings"
+
+// reading is a question as the kind rules see it: the normalized text and
+// what the grammar extracted from it. The kind files read questions only
+// through it, so a new reader changes one function.
+type reading struct {
+	question string
+	text     string
+	x        *parsed
+}
+
+// read normalizes and extracts a question for the kind rules.
+func (p *Planner) read(question string) reading {
+	text := p.g.correctTypos(p.g.normalize(strings.TrimSpace(question)))
+	return reading{question: question, text: text, x: p.g.extract(text)}
+}
+
+// engines lists the engines the question names, in order.
+func (r reading) engines() []string {
+	out := make([]string, 0, len(r.x.engines))
+	for _, e := range r.x.engines {
+		out = append(out, e.value)
+	}
+	return out
+}
+
+// metric is the first metric the question names, or "".
+func (r reading) metric() string {
+	for _, m := range r.x.metrics {
+		switch m {
+		case "bytes_per_key", "outage_s":
+		default:
+			return m
+		}
+	}
+	return ""
+}
+
+// planKind plans the kinds of question the ordinary rules have no answer
+// shape for: greetings and capability questions, compound questions,
+// corrections of the thread's last plan, provenance, extrapolation
+// requests, dataset-wide searches, recommendations, repetitions, leading
+// yes/no questions, and shares or units. ok is false when the question is
+// none of these. A correction sees the thread's last plan as it was; the
+// other kinds see the request it continues (threadBase).
+func (p *Planner) planKind(question string, prev *Plan) (Plan, bool) {
+	return p.planKindOf(question, prev, true)
+}
+
+func (p *Planner) planKindOf(question string, prev *Plan, splitCompound bool) (Plan, bool) {
+	if len(question) > p.opts.MaxQuestionChars {
+		return Plan{}, false
+	}
+	r := p.read(question)
+	if r.text == "" {
+		return Plan{}, false
+	}
+	base := threadBase(prev)
+	type kind func(reading, *Plan) (Plan, bool)
+	var kinds []kind
+	if splitCompound {
+		kinds = append(kinds, p.greeting, p.compound)
+	}
+	kinds = append(kinds, p.provenance, p.extrapolation, p.search, p.recommendation, p.spread, p.leading, p.units)
+	if pl, ok := p.correction(r, prev); ok {
+		return pl, true
+	}
+	for _, k := range kinds {
+		if pl, ok := k(r, base); ok {
+			if pl.Source == "" {
+				pl.Source = "rules"
+			}
+			return pl, true
+		}
+	}
+	return Plan{}, false
+}
+
+// threadBase is the plan a follow-up continues: a compound plan's last
+// part, and for the kinds that wrap an ordinary request (recommendation,
+// spread) that request.
+func threadBase(prev *Plan) *Plan {
+	if prev == nil {
+		return nil
+	}
+	if prev.Intent == IntentCompound && len(prev.Parts) > 0 {
+		last := prev.Parts[len(prev.Parts)-1]
+		last.ThreadEngines = prev.ThreadEngines
+		return threadBase(&last)
+	}
+	switch prev.Intent {
+	case IntentRecommend, IntentSpread:
+		if prev.Requested != "" {
+			base := *prev
+			base.Intent = prev.Requested
+			base.Requested = ""
+			return &base
+		}
+	case IntentSearch:
+		// A follow-up of a search continues it (search keeps the spec);
+		// the ordinary rules see a ranking of the same scope.
+		base := *prev
+		base.Intent = IntentCompare
+		return &base
+	}
+	return prev
+}
+
+// ordinary plans a question with the rules that precede the kinds (used by
+// kinds that annotate an ordinary plan).
+func (p *Planner) ordinary(question string, prev *Plan) (Plan, bool) {
+	pl, ok := p.describeEngine(question)
+	if !ok {
+		pl, ok = p.rules(question, prev)
+	}
+	return pl, ok
+}

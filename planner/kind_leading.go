@@ -1,0 +1,125 @@
+package planner
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// leading plans a yes/no question that carries its own premise ("Dragonfly
+// is always ahead of Redis, isn't it?", "doesn't Valkey beat Redis
+// everywhere?", "Garnet never wins, right?"). The answer starts with yes,
+// no or partly and shows the cells that confirm or contradict it. With
+// "always"/"never" the premise is checked wherever both were measured
+// under the stated conditions; otherwise at the ordinary defaults.
+func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
+	k := p.k
+	t := r.text
+	if !k.yesNoLead.MatchString(t) && !k.yesNoTag.MatchString(t) && !k.always.MatchString(t) && !k.never.MatchString(t) {
+		return Plan{}, false
+	}
+	engines := r.engines()
+	if _, ok := p.g.matchClaim(t, engines); ok {
+		return Plan{}, false
+	}
+	better, worse := k.better.MatchString(t), k.worse.MatchString(t)
+	if better == worse {
+		return Plan{}, false
+	}
+	everyOther := k.everyOther.MatchString(t)
+	if len(engines) == 1 && !everyOther && prev != nil && len(prev.Slots.Engines) > 0 && !slices.Contains(prev.Slots.Engines, engines[0]) {
+		engines = append(engines, prev.Slots.Engines[0]) // "is Valkey faster, though?" after a Redis answer
+	}
+	if len(engines) == 0 || len(engines) == 1 && !everyOther || len(engines) > 2 {
+		return Plan{}, false
+	}
+	pr := Premise{Subject: engines[0], Metric: defaultOr(r.metric(), defaultMetric), Better: better}
+	if len(engines) == 2 {
+		pr.Object = engines[1]
+	}
+	if k.never.MatchString(t) {
+		pr.Better, pr.Always = !pr.Better, true
+	}
+	if k.always.MatchString(t) {
+		pr.Always = true
+	}
+	rel := "ahead of"
+	if !pr.Better {
+		rel = "behind"
+	}
+	obj := "every other engine"
+	if pr.Object != "" {
+		obj = engineName(pr.Object)
+	}
+	where := "under the stated conditions"
+	if pr.Always {
+		where = "everywhere both were measured"
+	}
+	pr.Statement = engineName(pr.Subject) + " is " + rel + " " + obj + " on " + metricPhrase(pr.Metric) + " " + where
+
+	var pl Plan
+	if pr.Always {
+		pl = p.premisePlan(r, pr)
+	} else {
+		w := p.fresh(r.x, t)
+		w.question = r.question
+		w.intent = IntentCompare
+		w.cued = true
+		w.metric = pr.Metric
+		if pr.Object == "" {
+			w.engines, w.modeFor = nil, nil
+		}
+		pl = p.measuredPlan(w)
+		if pl.Intent != IntentCompare && pl.Intent != IntentLookup {
+			return pl, true // never measured there: no_data says so
+		}
+		pl.Intent = IntentCompare
+	}
+	pl.Premise = &pr
+	pl.Interpretation = "Yes/no: " + pr.Statement + " — " + pl.Interpretation
+	return pl, true
+}
+
+// premisePlan selects, for an "always"/"never" premise, every cell of the
+// subject and of the object under the conditions the question stated (no
+// defaults: "always" means wherever both were measured).
+func (p *Planner) premisePlan(r reading, pr Premise) Plan {
+	x := r.x
+	var cond []string
+	switch {
+	case len(x.cores) == 1:
+		cond = append(cond, "cores == "+strconv.Itoa(x.cores[0]))
+	case len(x.cores) > 1:
+		cond = append(cond, "cores in "+intList(x.cores))
+	}
+	if len(x.ratios) > 0 {
+		cond = append(cond, "ratio == "+strconv.Quote(x.ratios[0]))
+	}
+	if len(x.values) > 0 {
+		cond = append(cond, "value_bytes == "+strconv.Itoa(x.values[0]))
+	}
+	if len(x.pipelines) > 0 {
+		cond = append(cond, "pipeline == "+strconv.Itoa(x.pipelines[0]))
+	}
+	with := func(f string) string {
+		return strings.Join(append([]string{f}, cond...), " && ")
+	}
+	pl := Plan{Intent: IntentCompare, Question: r.question, Source: "rules", Order: orderFor(!lowerIsBetter(pr.Metric))}
+	pl.Slots.Engines = []string{pr.Subject}
+	if pr.Object != "" {
+		pl.Slots.Engines = append(pl.Slots.Engines, pr.Object)
+	}
+	pl.Slots.Metric = pr.Metric
+	pl.Slots.Cores = slices.Clone(x.cores)
+	pl.Queries = []Query{{Label: engineName(pr.Subject), Filter: with(`engine == ` + strconv.Quote(pr.Subject)), Metric: pr.Metric, Engine: pr.Subject}}
+	if pr.Object != "" {
+		pl.Queries = append(pl.Queries, Query{Label: engineName(pr.Object), Filter: with(`engine == ` + strconv.Quote(pr.Object)), Metric: pr.Metric, Engine: pr.Object})
+	} else {
+		pl.Queries = append(pl.Queries, Query{Label: "every other engine", Filter: with(`engine != ` + strconv.Quote(pr.Subject)), Metric: pr.Metric})
+	}
+	pl.Interpretation = "every cell of both measured under the same conditions"
+	if len(cond) > 0 {
+		pl.Interpretation += " (" + strings.Join(cond, ", ") + ")"
+	}
+	return pl
+}

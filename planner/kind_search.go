@@ -1,0 +1,278 @@
+package planner
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// searchLimit is how many extreme rows a dataset-wide search shows.
+const searchLimit = 5
+
+// search plans a superlative or a threshold over every measured cell or
+// run ("the slowest request seen in any run", "were there ever misses",
+// "which setups pass 10M ops/s with the fewest cores"). Only what the
+// question states narrows the scope: no default is applied, so the extreme
+// is the dataset's, not the default cell's.
+func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
+	k := p.k
+	t := r.text
+	if _, ok := p.g.matchClaim(t, r.engines()); ok {
+		return Plan{}, false
+	}
+	misses := k.misses.MatchString(t)
+	slowest := k.slowestRequest.MatchString(t)
+	scope := k.searchScope.MatchString(t)
+	high, low := k.searchHigh.MatchString(t), k.searchLow.MatchString(t)
+	best, worst := k.searchBest.MatchString(t), k.searchWorst.MatchString(t)
+	fewest := k.fewestCores.MatchString(t)
+	s := Search{Limit: searchLimit, Over: "cells", Order: OrderDesc}
+	threshold := p.threshold(r, &s)
+	switch {
+	case misses && (scope || r.x.wordCount <= 8):
+	case scope && (high || low || best || worst || threshold || slowest):
+	case threshold && fewest:
+	case prev != nil && prev.Search != nil && r.x.wordCount <= 6 && (len(r.x.engines) > 0 || r.x.hasKnobValue()):
+		// "and for Valkey?" after a search: the same search, narrowed.
+		s = *prev.Search
+		return p.searchPlan(r, s, prev), true
+	default:
+		return Plan{}, false
+	}
+	s.FewestCores = fewest && threshold
+	metric := r.metric()
+	switch {
+	case misses:
+		s.Metric, s.Order, s.Over = "hit_rate", OrderAsc, "runs"
+		s.Op, s.Value = "<", 1
+	case threshold:
+		// p.threshold set the metric and the order.
+	case slowest || unrecordedMetric(metric) != "":
+		s.Metric, s.Order, s.Over = "p999_ms", OrderDesc, "runs"
+		s.Note = "the runs record latency percentiles up to p99.9, not each request: the slowest requests recorded are the highest p99.9 values"
+		if unrecordedMetric(metric) != "" && metric != "max_ms" {
+			s.Note = unrecordedMetric(metric) + " was not recorded — the runs record p50, p99 and p99.9 only: the highest p99.9 values are shown instead"
+		}
+	default:
+		s.Metric = defaultOr(metric, defaultMetric)
+		lowerBetter := lowerIsBetter(s.Metric)
+		switch {
+		case best:
+			s.Order = orderFor(!lowerBetter)
+		case worst:
+			s.Order = orderFor(lowerBetter)
+		case low && !high:
+			s.Order = OrderAsc
+			if s.Metric == defaultMetric && strings.Contains(t, "slowest") {
+				s.Order = OrderAsc
+			}
+		}
+	}
+	if k.searchRuns.MatchString(t) {
+		s.Over = "runs"
+	}
+	return p.searchPlan(r, s, nil), true
+}
+
+func orderFor(highFirst bool) Order {
+	if highFirst {
+		return OrderDesc
+	}
+	return OrderAsc
+}
+
+// threshold reads "reach 10M ops/s" or "under 1 ms" into the search and
+// reports whether the question set one.
+func (p *Planner) threshold(r reading, s *Search) bool {
+	if m := p.k.thresholdDown.FindStringSubmatch(r.text); m != nil {
+		v, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			return false
+		}
+		switch unit := m[2]; {
+		case strings.HasPrefix(unit, "u"), strings.HasPrefix(unit, "µ"), strings.HasPrefix(unit, "μ"), strings.HasPrefix(unit, "micro"):
+			v /= 1000
+		case unit == "s" || strings.HasPrefix(unit, "sec"):
+			v *= 1000
+		}
+		s.Metric = r.metric()
+		if !isLatencyMetric(s.Metric) {
+			s.Metric = "p99_ms"
+		}
+		s.Op, s.Value, s.Order = "<=", v, OrderAsc
+		return true
+	}
+	for _, m := range p.k.thresholdUp.FindAllStringSubmatchIndex(r.text, -1) {
+		num := r.text[m[2]:m[3]]
+		mult := ""
+		if m[4] >= 0 {
+			mult = r.text[m[4]:m[5]]
+		}
+		after := strings.TrimSpace(r.text[m[1]:])
+		if notThroughput(after) {
+			continue // "at least 16 cores", "over 1 KB"
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			continue
+		}
+		switch mult {
+		case "m", "million", "mil":
+			v *= 1e6
+		case "k", "thousand":
+			v *= 1e3
+		}
+		s.Metric = defaultOr(r.metric(), defaultMetric)
+		if s.Metric == "hit_rate" && v > 1 {
+			v /= 100
+		}
+		if lowerIsBetter(s.Metric) {
+			return false
+		}
+		s.Op, s.Value, s.Order = ">=", v, OrderDesc
+		return true
+	}
+	return false
+}
+
+// notThroughput reports whether the words after a number make it a
+// condition rather than a throughput ("16 cores", "1 KB", "10 keys").
+func notThroughput(after string) bool {
+	for _, w := range []string{"core", "cpu", "thread", "shard", "kb", "b ", "byte", "key", "ms", "%", "percent", "x ", "×", "time"} {
+		if strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	return after == "b" || after == "x"
+}
+
+// searchPlan writes the search's one query: the conditions the question
+// stated (engines, modes, cores, workload, value size, pipeline, session),
+// or every run when it stated none; a run-level threshold ("any run with
+// misses") is part of the filter, a threshold on medians is applied to the
+// cells by the answer.
+func (p *Planner) searchPlan(r reading, s Search, prev *Plan) Plan {
+	x := r.x
+	pl := Plan{Intent: IntentSearch, Question: r.question, Source: "rules"}
+	var parts, words []string
+	engines := r.engines()
+	modes := x.explicitModes()
+	if prev != nil {
+		if len(engines) == 0 {
+			engines = prev.Slots.Engines
+			if len(engines) > 0 {
+				pl.Inherited = append(pl.Inherited, slotEngines)
+			}
+		}
+		if len(modes) == 0 {
+			modes = prev.Slots.Modes
+		}
+	}
+	switch len(engines) {
+	case 0:
+	case 1:
+		parts = append(parts, `engine == `+strconv.Quote(engines[0]))
+	default:
+		parts = append(parts, `engine in `+filterList(engines))
+	}
+	if len(engines) > 0 {
+		words = append(words, namesOf(engines))
+	}
+	if len(modes) == 1 {
+		parts = append(parts, `mode == `+strconv.Quote(modes[0]))
+		words = append(words, modePhrase(modes))
+	} else if len(modes) > 1 {
+		parts = append(parts, `mode in `+filterList(modes))
+		words = append(words, modePhrase(modes))
+	}
+	if x.session != 0 {
+		parts = append(parts, "session == "+strconv.Itoa(x.session))
+		words = append(words, "session "+strconv.Itoa(x.session))
+	}
+	switch {
+	case x.coresRange && len(x.cores) == 2:
+		parts = append(parts, "cores >= "+strconv.Itoa(x.cores[0])+" && cores <= "+strconv.Itoa(x.cores[1]))
+		words = append(words, "from "+strconv.Itoa(x.cores[0])+" to "+strconv.Itoa(x.cores[1])+" cores")
+	case len(x.cores) == 1:
+		parts = append(parts, "cores == "+strconv.Itoa(x.cores[0]))
+		words = append(words, strconv.Itoa(x.cores[0])+" cores")
+	case len(x.cores) > 1:
+		parts = append(parts, "cores in "+intList(x.cores))
+		words = append(words, joinInts(x.cores)+" cores")
+	}
+	if len(x.ratios) > 0 {
+		parts = append(parts, "ratio == "+strconv.Quote(x.ratios[0]))
+		words = append(words, ratioPhrase(x.ratios[0]))
+	}
+	if len(x.values) > 0 {
+		parts = append(parts, "value_bytes == "+strconv.Itoa(x.values[0]))
+		words = append(words, valuePhrase(x.values[0]))
+	}
+	if len(x.pipelines) > 0 {
+		parts = append(parts, "pipeline == "+strconv.Itoa(x.pipelines[0]))
+		words = append(words, "pipeline "+strconv.Itoa(x.pipelines[0]))
+	}
+	if s.Over == "runs" && s.Op != "" {
+		parts = append(parts, s.Metric+" "+s.Op+" "+strconv.FormatFloat(s.Value, 'f', -1, 64))
+	}
+	filter := strings.Join(parts, " && ")
+	if filter == "" {
+		filter = "true"
+	}
+	unit := "every measured cell (median across its repetitions)"
+	if s.Over == "runs" {
+		unit = "every measured run (each repetition on its own)"
+	}
+	s.Scope = unit
+	if len(words) > 0 {
+		s.Scope += " of " + strings.Join(words, ", ")
+	}
+	pl.Slots.Engines = slices.Clone(engines)
+	pl.Slots.Modes = slices.Clone(modes)
+	pl.Slots.Cores = slices.Clone(x.cores)
+	pl.Slots.Session = x.session
+	pl.Slots.Metric = s.Metric
+	if len(x.ratios) > 0 {
+		pl.Slots.Ratio = x.ratios[0]
+	}
+	if len(x.values) > 0 {
+		pl.Slots.ValueBytes = x.values[0]
+	}
+	if len(x.pipelines) > 0 {
+		pl.Slots.Pipeline = x.pipelines[0]
+	}
+	pl.Search = &s
+	pl.Order = s.Order
+	pl.Queries = []Query{{Label: "search", Filter: filter, Metric: s.Metric}}
+	pl.Interpretation = "Dataset-wide search: " + searchWords(s) + ", over " + s.Scope
+	return pl
+}
+
+// searchWords says what a search looks for.
+func searchWords(s Search) string {
+	what := metricPhrase(s.Metric)
+	if s.Metric == "hit_rate" && s.Op == "<" {
+		return "runs with cache misses (hit rate below 100%), lowest hit rate first"
+	}
+	ext := "the highest "
+	if s.Order == OrderAsc {
+		ext = "the lowest "
+	}
+	if s.Op != "" {
+		cond := what + " " + s.Op + " " + strconv.FormatFloat(s.Value, 'f', -1, 64)
+		if s.FewestCores {
+			return "the setups with " + cond + ", fewest cores first"
+		}
+		return "the setups with " + cond + ", " + strings.TrimSpace(ext) + " first"
+	}
+	return ext + what
+}
+
+// filterList writes a list of strings as an expr list literal.
+func filterList(ss []string) string {
+	items := make([]string, len(ss))
+	for i, s := range ss {
+		items[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(items, ", ") + "]"
+}

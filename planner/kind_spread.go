@@ -1,0 +1,39 @@
+package planner
+
+// spread plans "how consistent were the repetitions?", "per-rep values of
+// Dragonfly at 48 cores", "how many repetitions did Valkey get?": the
+// cells the question (or, for a short follow-up, the thread's last answer)
+// selects, answered with each repetition's own values, min, max and the
+// spread between them. Without any cell to read it is a provenance
+// question (how many repetitions the benchmark ran in general).
+func (p *Planner) spread(r reading, prev *Plan) (Plan, bool) {
+	if !p.k.spread.MatchString(r.text) {
+		return Plan{}, false
+	}
+	named := len(r.x.engines) > 0 || r.x.allEngines || r.x.hasKnobValue()
+	var pl Plan
+	switch {
+	case named:
+		ord, ok := p.ordinary(r.question, prev)
+		if !ok {
+			return Plan{}, false
+		}
+		pl = ord
+	case prev != nil && len(prev.Queries) > 0:
+		pl = *prev
+		pl.Question = r.question
+		pl.Explain = false
+		pl.Inherited = inheritedAll(prev)
+	default:
+		return Plan{}, false
+	}
+	switch pl.Intent {
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect:
+	default:
+		return pl, true // never measured, or not about cells: as planned
+	}
+	pl.Requested, pl.Intent = pl.Intent, IntentSpread
+	pl.Interpretation = "Each repetition of: " + pl.Interpretation
+	pl.Source = "rules"
+	return pl, true
+}

@@ -1,0 +1,94 @@
+package planner
+
+import "slices"
+
+// units plans a question that asks for its figures in a unit (µs, ms, s;
+// ops/s, K, M) or a direction ("what share of Redis does Valkey reach",
+// "how much slower is KeyDB than Redis"): the ordinary plan, with Units
+// saying how the answer must state it. The engine written after "of" or
+// "than" is the reference.
+func (p *Planner) units(r reading, prev *Plan) (Plan, bool) {
+	k := p.k
+	t := r.text
+	var u Units
+	switch {
+	case k.unitMicro.MatchString(t):
+		u.Time = "us"
+	case k.unitMilli.MatchString(t):
+		u.Time = "ms"
+	case k.unitSeconds.MatchString(t):
+		u.Time = "s"
+	}
+	switch {
+	case k.unitK.MatchString(t):
+		u.Throughput = "K"
+	case k.unitM.MatchString(t):
+		u.Throughput = "M"
+	case k.unitOps.MatchString(t):
+		u.Throughput = "ops"
+	}
+	if loc := k.share.re.FindStringIndex(t); loc != nil {
+		u.Share = true
+		u.Of = engineAfter(r, loc[1]-3)
+	}
+	if loc := k.slower.re.FindStringIndex(t); loc != nil {
+		u.Slower = true
+		if i := indexWord(t, "than", loc[1]); i >= 0 {
+			u.Of = engineAfter(r, i)
+		}
+	}
+	if u == (Units{}) {
+		return Plan{}, false
+	}
+	if u.Time != "" && u.Throughput == "" && !u.Share && !u.Slower && len(r.x.metrics) > 0 && !isLatencyMetric(r.metric()) {
+		u.Time = "" // "ops/s in us" is nothing
+	}
+	pl, ok := p.ordinary(r.question, prev)
+	if !ok {
+		return Plan{}, false
+	}
+	switch pl.Intent {
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect:
+	default:
+		return Plan{}, false
+	}
+	if u.Time != "" && !isLatencyMetric(pl.Slots.Metric) && pl.Slots.Metric != "" && pl.Slots.Metric != defaultMetric {
+		u.Time = ""
+	}
+	if (u.Share || u.Slower) && len(pl.Queries) < 2 {
+		u.Share, u.Slower = false, false
+	}
+	if u.Of != "" && !slices.ContainsFunc(pl.Queries, func(q Query) bool { return q.Engine == u.Of }) {
+		u.Of = ""
+	}
+	if u == (Units{}) {
+		return Plan{}, false
+	}
+	pl.Units = &u
+	return pl, true
+}
+
+// engineAfter is the first engine the question names at or after byte pos.
+func engineAfter(r reading, pos int) string {
+	for _, e := range r.x.engines {
+		if e.start >= pos {
+			return e.value
+		}
+		for _, m := range e.more {
+			if m[0] >= pos {
+				return e.value
+			}
+		}
+	}
+	return ""
+}
+
+// indexWord finds " word " at or after pos.
+func indexWord(t, word string, pos int) int {
+	for i := pos; i+len(word) <= len(t); i++ {
+		if t[i:i+len(word)] == word && (i == 0 || t[i-1] == ' ') && (i+len(word) == len(t) || t[i+len(word)] == ' ') {
+			return i
+		}
+	}
+	return -1
+}
