@@ -49,12 +49,30 @@ func median(vs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
+// count returns how many runs and how many cells a filter selects, from
+// the raw runs (the filter compiled by the one gate).
+func (t *tracer) count(filter string) []int {
+	f, err := analytics.CompileFilter(filter)
+	if err != nil {
+		return nil
+	}
+	runs, cells := 0, map[analytics.CellKey]bool{}
+	for _, r := range t.runs {
+		if ok, err := f.Match(&r); err == nil && ok {
+			runs++
+			cells[r.Key()] = true
+		}
+	}
+	return []int{runs, len(cells)}
+}
+
 // pools of values a number of each unit may come from.
 type pools struct {
 	ops, ms, plain, seconds []float64 // values
 	ratios                  []float64 // multiples (×)
 	percents                []float64 // percentages (%)
 	reps                    []int
+	counts                  []int           // how many runs and cells each of the answer's filters selects
 	tokens                  map[string]bool // number tokens allowed verbatim (question, knowledge text)
 	knowledgeText           string          // the cited entries' text, where code spans may come from
 }
@@ -128,6 +146,12 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 		for k, v := range runMetrics(r) {
 			byMetric[k] = append(byMetric[k], v)
 		}
+		// A run's own recorded fields (duration, client shape).
+		p.seconds = append(p.seconds, float64(r.TestTimeS))
+		p.plain = append(p.plain, float64(r.TestTimeS), float64(r.ClientThreads), float64(r.ClientConns), float64(r.Rep))
+	}
+	for _, f := range a.Sources.Filters {
+		p.counts = append(p.counts, t.count(f)...)
 	}
 	for k := range keys {
 		for name, v := range t.cellMedians(k) {
@@ -290,6 +314,8 @@ func numberTokens(s string) []token {
 			tok.unit = "%"
 		case strings.HasPrefix(rest, " ms"), strings.HasPrefix(rest, "ms"):
 			tok.unit = "ms"
+		case strings.HasPrefix(rest, " µs"), strings.HasPrefix(rest, "µs"):
+			tok.unit = "µs"
 		case strings.HasPrefix(rest, " s") && !startsWord(rest[2:]), strings.HasPrefix(rest, " s)"):
 			tok.unit = "s"
 		}
@@ -345,6 +371,9 @@ func condition(t token, p *pools) (decided, ok bool) {
 		return true, v == 1 || v == 2
 	case strings.HasPrefix(after, " keys per command"):
 		return true, v == 10
+	case strings.HasPrefix(after, " runs"), strings.HasPrefix(after, " cells"), strings.HasPrefix(after, " of the "),
+		strings.HasPrefix(after, " measured runs"), strings.HasPrefix(after, " measured cells"):
+		return true, slices.Contains(p.counts, int(v))
 	case strings.HasPrefix(after, " more") && strings.HasSuffix(before, "and "):
 		return true, true // checked against the run count in trace
 	}
@@ -371,8 +400,10 @@ func traceNumber(t token, p *pools) bool {
 		return near(p.percents, v, t.dec, 1)
 	case "ms":
 		return near(p.ms, v, t.dec, 1)
+	case "µs":
+		return near(p.ms, v, t.dec, 1e-3)
 	case "s":
-		return near(p.seconds, v, t.dec, 1)
+		return near(p.seconds, v, t.dec, 1) || near(p.ms, v, t.dec, 1e3)
 	}
 	for _, pool := range [][]float64{p.ops, p.ms, p.plain, p.seconds} {
 		if near(pool, v, t.dec, 1) {

@@ -17,6 +17,18 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	if len(parts) < 2 {
 		return Plan{}, false
 	}
+	if !p.k.compoundStrong.MatchString(r.text) {
+		// Only "and": one ask the ordinary rules answer whole ("what is
+		// Garnet's peak and how does it compare with Dragonfly's?") stays
+		// one; a definition answers one half only, so it splits.
+		if whole, ok := p.ordinary(r.question, prev); ok {
+			switch whole.Intent {
+			case IntentDefine, IntentHelp, IntentClarify, IntentOutOfScope:
+			default:
+				return Plan{}, false
+			}
+		}
+	}
 	var plans []Plan
 	last := prev
 	for _, part := range parts {

@@ -15,7 +15,9 @@ import (
 func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	k := p.k
 	t := r.text
-	if !k.yesNoLead.MatchString(t) && !k.yesNoTag.MatchString(t) && !k.always.MatchString(t) && !k.never.MatchString(t) {
+	// A plain "is X faster than Y?" is a comparison, answered by its
+	// ranking; a premise needs "always"/"never" or a tag ("…, right?").
+	if !k.yesNoTag.MatchString(t) && !k.always.MatchString(t) && !k.never.MatchString(t) {
 		return Plan{}, false
 	}
 	engines := r.engines()

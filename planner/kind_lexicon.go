@@ -5,7 +5,7 @@ package planner
 type kindGrammar struct {
 	greeting, capability *rx
 
-	compoundJoin *rx
+	compoundJoin, compoundStrong *rx
 
 	correctionLead, correctionExplicit, notThis *rx
 
@@ -33,10 +33,11 @@ func newKindGrammar() *kindGrammar {
 
 		// A second ask starts after a question mark, a semicolon, or an
 		// "and"/"also"/"plus" followed by a question word.
-		compoundJoin: re(`(?:\?|;|,?\s+(?:and also|and then|and|also|plus|then)|\s+-{1,2}|\s+—)\s+(?:what|what's|how|which|is|are|does|do|did|can|could|who|where|when|why|tell me|show me|give me|list|compare)\b`),
+		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|\bplus\b|\bsecond(?:ly)?\b|\btwo questions\b`),
+		compoundJoin:   re(`(?:\?|;|,?\s+(?:and also|and then|and|also|plus|then)|\s+-{1,2}|\s+—)\s+(?:what|what's|how|which|is|are|does|do|did|can|could|who|where|when|why|tell me|show me|give me|list|compare)\b`),
 
-		correctionLead:     re(`^(?:(?:oh|oops|sorry|my bad|apologies|correction|wait|hm+|er+m?|ah|ugh|no+|nope|nah|not quite|scratch that|actually|i mean|i meant|meant|rather|instead)\b[\s,.:;!—–-]*)+(?:i (?:meant|mean|wanted|was asking about|was asking for|asked about)\s+|make (?:that|it)\s+|change (?:that|it) to\s+|(?:try|use|do)\s+|what about\s+|for\s+)?|^make (?:that|it)\s+|^change (?:that|it|the \w+) to\s+|^i meant\s+|^(?:same|same thing|same question) (?:for|but|with)\s+`),
-		correctionExplicit: re(`\b(?:meant|mean|make (?:that|it)|change (?:that|it|the \w+) to|instead|rather|correction|not quite|scratch that|same (?:thing |question )?(?:for|but|with))\b`),
+		correctionLead:     re(`^(?:(?:oh|oops|sorry|my bad|apologies|correction|wait|hm+|er+m?|ah|ugh|no+|nope|nah|not quite|scratch that|actually|i mean|i meant|meant|rather|instead)\b[\s,.:;!—–-]*)+(?:i (?:meant|mean|wanted|was asking about|was asking for|asked about)\s+|make (?:that|it)\s+|change (?:that|it) to\s+|(?:try|use|do)\s+|what about\s+|for\s+)?|^make (?:that|it)\s+|^change (?:that|it|the \w+) to\s+|^i meant\s+`),
+		correctionExplicit: re(`\b(?:meant|mean|make (?:that|it)|change (?:that|it|the \w+) to|instead|rather|correction|not quite|scratch that)\b`),
 		notThis:            re(`\b(?:not|instead of|rather than|in place of)\s+`),
 
 		extrapolate: re(`\bestimat\w*|\bextrapolat\w*|\bproject(?:ed|ion|ions)?\b|\bpredict\w*|\bforecast\w*|\bguess\w*|\bexpect(?:ed)?\b|\bwould (?:it|they|that|dragonfly|redis|valkey|keydb|garnet|we) (?:do|get|reach|hit|scale|be|manage|handle|achieve|see|look)\b|\bwhat would\b|\bhow (?:much|fast|far|many) (?:would|will|could)\b|\bif (?:we|i|you|one) (?:doubled?|tripled?|quadrupled?|had|gave it|went to|move[ds]? to|used|use|ran (?:it |them )?on|run (?:it |them )?on|scaled? (?:it |them )?(?:up )?to|added)\b|\b(?:doubl\w+|tripl\w+) the (?:cores|cpus?|threads|pipeline)\b|\btwice (?:the|as many) (?:cores|cpus?|threads)\b|\bwill (?:it|they) (?:scale|reach|do)\b`),
@@ -63,9 +64,9 @@ func newKindGrammar() *kindGrammar {
 		thresholdDown:  re(`\b(?:below|under|less than|at most|within|lower than|beneath|<=|<)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|millis|us|µs|μs|microseconds?|s|sec|secs|seconds?)\b`),
 		fewestCores:    re(`\b(?:fewest|least|smallest number of|lowest number of|minimum number of|min(?:imum)?) (?:cores|cpus|threads|shards)\b|\bfewest\b`),
 
-		recommend: re(`\brecommend\w*|\bshould (?:we|i|one|my team|our team) (?:use|run|pick|choose|go with|deploy|adopt|take|select|prefer|standardi[sz]e on|bet on)\b|\b(?:what|which)(?: one| engine| store| database| db| of them| option)? (?:should|would you|do you|would) (?:we|i|one)? ?(?:use|run|pick|choose|go with|recommend|suggest|deploy|take|select)\b|\bbest (?:choice|option|pick|engine|fit|bet|candidate) for\b|\b(?:our|my) (?:workload|use case|usecase|setup|app|application|service|cache|deployment)\b|\bwhat (?:to|do you) (?:use|run|pick|suggest)\b|\bsuggest\w*\b|\badvi[cs]e\b|\bgood fit\b|\bwhich (?:is|would be) (?:the )?(?:better|best) (?:choice|option|fit|bet)\b|\bhelp (?:me|us) (?:choose|pick|decide)\b|\bdecid(?:e|ing) between\b|\bchoos(?:e|ing) between\b|\bwhat fits\b|\bwe (?:run|have|need|use)\b.*\b(?:what|which)\b`),
+		recommend: re(`\brecommend\w*|\bshould (?:we|i|one|my team|our team) (?:use|run|pick|choose|go with|deploy|adopt|take|select|prefer|standardi[sz]e on|bet on)\b|\b(?:what|which)(?: one| engine| store| database| db| of them| option)? (?:should|would you|do you|would) (?:we|i|one)? ?(?:use|run|pick|choose|go with|recommend|suggest|deploy|take|select)\b|\bbest (?:choice|option|pick|engine|fit|bet|candidate) for\b|\bwhat (?:to|do you) (?:use|run|pick|suggest)\b|\bsuggest\w*\b|\badvi[cs]e\b|\bgood fit\b|\bwhich (?:is|would be) (?:the )?(?:better|best) (?:choice|option|fit|bet)\b|\bhelp (?:me|us) (?:choose|pick|decide)\b|\bdecid(?:e|ing) between\b|\bchoos(?:e|ing) between\b|\bwhat fits\b`),
 
-		spread: re(`\bspread\b|\bvarian(?:ce|ces)\b|\bvariation\b|\bvaried\b|\bvary\b|\bconsisten(?:t|cy)\b|\bstable\b|\bstability\b|\brepeatab\w*|\breproducib\w*|\bnois(?:e|y)\b|\bjitter\w*|\bper[- ]?(?:rep|reps|repetition|repetitions|run)\b|\beach (?:rep|repetition|run)\b|\bevery (?:rep|repetition)\b|\bindividual (?:runs|reps|repetitions|values)\b|\b(?:repetitions|reps)\b|\bhow many (?:times|runs)\b|\bstandard deviation\b|\bstd ?dev\b|\bmin(?:imum)? (?:and|&|/) max(?:imum)?\b|\brange of (?:the )?(?:runs|reps|repetitions|values)\b|\bhow long (?:was |were |did )?(?:each|every|a|one|the) (?:run|rep|test)\b|\bdiffer(?:ence)? between (?:the )?(?:runs|reps|repetitions)\b|\bagree\b|\bclose (?:together|to each other)\b|\bsame (?:each|every) time\b|\bfluke\b|\bone[- ]off\b|\boutlier\w*`),
+		spread: re(`\bspread\b|\bvarian(?:ce|ces)\b|\bvariation\b|\bvaried\b|\bvary\b|\bconsisten(?:t|cy)\b|\bstable\b|\bstability\b|\brepeatab\w*|\breproducib\w*|\bnois(?:e|y)\b|\bjitter\w*|\bper[- ]?(?:rep|reps|repetition|repetitions|run)\b|\beach (?:rep|repetition|run)\b|\bevery (?:rep|repetition)\b|\bindividual (?:runs|reps|repetitions|values)\b|\b(?:repetitions|reps)\b|\bhow many runs\b|\bstandard deviation\b|\bstd ?dev\b|\bmin(?:imum)? (?:and|&|/) max(?:imum)?\b|\brange of (?:the )?(?:runs|reps|repetitions|values)\b|\bhow long (?:was |were |did )?(?:each|every|a|one|the) (?:run|rep|test)\b|\bdiffer(?:ence)? between (?:the )?(?:runs|reps|repetitions)\b|\bagree\b|\bclose (?:together|to each other)\b|\bsame (?:each|every) time\b|\bfluke\b|\bone[- ]off\b|\boutlier\w*`),
 
 		yesNoLead:  re(`^(?:so |but |and |surely |really |honestly |ok |okay |hey |bot |i (?:think|thought|assume|heard|read) )*(?:is|isn't|isnt|is not|are|aren't|arent|does|doesn't|doesnt|do|don't|dont|did|didn't|didnt|can|can't|cant|was|wasn't|wasnt|will|won't|has|hasn't|have|haven't)\b`),
 		yesNoTag:   re(`(?:isn't it|is it not|aren't they|doesn't it|don't they|didn't it|right|correct|true|yes|yeah|no|innit|surely|agreed|confirm|isnt it|am i right|am i wrong)\s*[?!.]*\s*$`),
@@ -82,6 +83,6 @@ func newKindGrammar() *kindGrammar {
 		unitM:       re(`\bin (?:m|mops|millions?|m ?ops(?:/s)?)\b|\bmillions of ops\b|\bas millions\b`),
 		unitOps:     re(`\bin (?:plain |raw |exact |whole )?(?:ops|ops/s|ops per second|operations per second)\b|\bexact (?:ops|number|figure)\b|\bfull number\b`),
 		share:       re(`\b(?:what|which|how big a|how large a|how much of a) (?:share|percentage|percent|fraction|proportion|part|portion|%) of\b|\bas a (?:percentage|percent|fraction|share|proportion) of\b|\bwhat (?:%|percent) of\b|\bhow much of\b|\bhow close (?:does|do|did|is|are) \w+ (?:get|come)? ?to\b|\bwhat fraction\b|\bhow many percent of\b|\bpercent(?:age)? of\b`),
-		slower:      re(`\bhow (?:much|many times|far) (?:slower|worse|less|lower|behind)\b|\bby how much (?:slower|worse|less|lower)\b|\bhow (?:much|many percent) (?:slower|worse|less)\b`),
+		slower:      re(`\bhow (?:much|far) (?:slower|worse|less|lower|behind)\b|\bby how much (?:slower|worse|less|lower)\b|\bhow (?:much|many percent) (?:slower|worse|less)\b`),
 	}
 }

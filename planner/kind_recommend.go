@@ -13,7 +13,7 @@ import (
 // question names another). Engines not measured there keep their place as
 // their nearest measured cells, named, so none is silently dropped.
 func (p *Planner) recommendation(r reading, prev *Plan) (Plan, bool) {
-	if !p.k.recommend.MatchString(r.text) {
+	if !p.k.recommend.MatchString(r.text) || p.g.otherDB.MatchString(r.text) {
 		return Plan{}, false
 	}
 	if _, ok := p.g.matchClaim(r.text, r.engines()); ok {

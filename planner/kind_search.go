@@ -212,12 +212,15 @@ func (p *Planner) searchPlan(r reading, s Search, prev *Plan) Plan {
 		parts = append(parts, "pipeline == "+strconv.Itoa(x.pipelines[0]))
 		words = append(words, "pipeline "+strconv.Itoa(x.pipelines[0]))
 	}
-	if s.Over == "runs" && s.Op != "" {
-		parts = append(parts, s.Metric+" "+s.Op+" "+strconv.FormatFloat(s.Value, 'f', -1, 64))
-	}
 	filter := strings.Join(parts, " && ")
 	if filter == "" {
 		filter = "true"
+	}
+	var match string
+	if s.Over == "runs" && s.Op != "" {
+		// The runs that pass, as a filter of their own: the scope is
+		// counted from the first query, the matches from the second.
+		match = strings.Join(append(slices.Clone(parts), s.Metric+" "+s.Op+" "+strconv.FormatFloat(s.Value, 'f', -1, 64)), " && ")
 	}
 	unit := "every measured cell (median across its repetitions)"
 	if s.Over == "runs" {
@@ -243,7 +246,10 @@ func (p *Planner) searchPlan(r reading, s Search, prev *Plan) Plan {
 	}
 	pl.Search = &s
 	pl.Order = s.Order
-	pl.Queries = []Query{{Label: "search", Filter: filter, Metric: s.Metric}}
+	pl.Queries = []Query{{Label: "scope", Filter: filter, Metric: s.Metric}}
+	if match != "" {
+		pl.Queries = append(pl.Queries, Query{Label: "matches", Filter: match, Metric: s.Metric})
+	}
 	pl.Interpretation = "Dataset-wide search: " + searchWords(s) + ", over " + s.Scope
 	return pl
 }
@@ -259,7 +265,7 @@ func searchWords(s Search) string {
 		ext = "the lowest "
 	}
 	if s.Op != "" {
-		cond := what + " " + s.Op + " " + strconv.FormatFloat(s.Value, 'f', -1, 64)
+		cond := what + " " + s.Op + " " + thresholdText(s.Metric, s.Value)
 		if s.FewestCores {
 			return "the setups with " + cond + ", fewest cores first"
 		}
@@ -275,4 +281,21 @@ func filterList(ss []string) string {
 		items[i] = strconv.Quote(s)
 	}
 	return "[" + strings.Join(items, ", ") + "]"
+}
+
+// thresholdText writes a threshold the way the question did: "10M ops/s",
+// "1 ms".
+func thresholdText(metric string, v float64) string {
+	trim := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	switch {
+	case isLatencyMetric(metric):
+		return trim(v) + " ms"
+	case metric == "hit_rate":
+		return trim(v*100) + "%"
+	case v >= 1e6:
+		return trim(v/1e6) + "M ops/s"
+	case v >= 1e3:
+		return trim(v/1e3) + "K ops/s"
+	}
+	return trim(v)
 }

@@ -16,6 +16,10 @@ const (
 	KindClarify     Kind = "clarify"
 	KindRateLimited Kind = "rate_limited"
 	KindError       Kind = "error"
+	// KindChatter answers a message that asks nothing (a greeting): one
+	// line when the bot is addressed; chat surfaces stay silent on it in
+	// a thread.
+	KindChatter Kind = "chatter"
 )
 
 // Answer is the platform-neutral reply. Adapters render it; Markdown(a) is

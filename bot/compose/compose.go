@@ -17,6 +17,7 @@ func (b *Composer) Compose(ctx context.Context, p planner.Plan) (Answer, error) 
 		return a, err
 	}
 	withoutRepeatedCrossSession(&a)
+	a = corrected(p, a)
 	if a.Interpretation != "" && a.Interpretation == p.Interpretation {
 		a.Interpretation = b.readAs(p)
 	}
@@ -27,6 +28,9 @@ func (b *Composer) Compose(ctx context.Context, p planner.Plan) (Answer, error) 
 }
 
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
+	if a, ok, err := b.composeNewKind(ctx, p); ok {
+		return a, err
+	}
 	switch p.Intent {
 	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect:
 		return b.composeMeasured(ctx, p)

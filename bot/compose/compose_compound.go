@@ -1,0 +1,84 @@
+package compose
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// composeCompound answers each ask of a compound question in order: the
+// first line answers the first ask, the next lines each following one,
+// then every part's evidence under its own heading, and the sources of
+// all parts together.
+func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer, error) {
+	var parts []Answer
+	for _, part := range p.Parts {
+		a, err := b.Compose(ctx, part)
+		if err != nil {
+			return Answer{}, err
+		}
+		parts = append(parts, a)
+	}
+	out := Answer{Kind: parts[0].Kind, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
+	s := newSourcer(b.cfg.Knowledge)
+	var plain []string
+	for i, a := range parts {
+		n := strconv.Itoa(i+1) + ") "
+		if i == 0 {
+			out.Headline = n + a.Headline
+		} else {
+			out.Body = append(out.Body, "**"+n+a.Headline+"**")
+		}
+		if a.Kind == KindAnswer {
+			out.Kind = KindAnswer
+		}
+		out.Rows = append(out.Rows, a.Rows...)
+		out.Nearest = append(out.Nearest, a.Nearest...)
+		out.Caveats = appendAllUnique(out.Caveats, a.Caveats)
+		for _, t := range a.Terms {
+			if !containsTerm(out.Terms, t.ID) {
+				out.Terms = append(out.Terms, t)
+			}
+		}
+		if a.PlainWords != "" {
+			plain = append(plain, a.PlainWords)
+		}
+		for _, f := range a.Sources.Filters {
+			s.filter(f)
+		}
+		s.runs(a.Sources.RunIDs...)
+		for _, e := range a.Sources.Entries {
+			s.entry(e.ID)
+		}
+	}
+	for i, a := range parts {
+		ev := a
+		ev.Headline, ev.Caveats, ev.Terms, ev.PlainWords, ev.Sources = "", nil, nil, "", Sources{}
+		text := strings.TrimSpace(Markdown(ev))
+		if text == "" {
+			continue
+		}
+		out.Body = append(out.Body, "**Evidence for "+strconv.Itoa(i+1)+")**\n\n"+text)
+	}
+	out.PlainWords = strings.Join(plain, " ")
+	out.Sources = s.sources()
+	return out, nil
+}
+
+func appendAllUnique(list, more []string) []string {
+	for _, m := range more {
+		list = addUnique(list, m)
+	}
+	return list
+}
+
+func containsTerm(ts []TermGist, id string) bool {
+	for _, t := range ts {
+		if t.ID == id {
+			return true
+		}
+	}
+	return false
+}

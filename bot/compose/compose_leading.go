@@ -1,0 +1,158 @@
+package compose
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// maxPremisePairs bounds the comparison table of a yes/no answer;
+// contradicting pairs come first.
+const maxPremisePairs = 12
+
+// premisePair is one subject cell against one object cell measured under
+// the same cores, workload, value size and pipeline.
+type premisePair struct {
+	subject, object Row
+	holds           bool // the premise holds for this pair
+	unsure          bool // a lead over Garnet's floor proves nothing
+}
+
+// composeLeading answers a leading yes/no question: "Yes", "No" or "Partly"
+// first, then the cells that contradict the premise, then those that
+// confirm it. A lead over Garnet's floor is not counted either way.
+func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, error) {
+	pr := *p.Premise
+	_, results, err := b.runQueries(ctx, p.Queries)
+	if err != nil {
+		return Answer{}, err
+	}
+	s := newSourcer(b.cfg.Knowledge)
+	for _, q := range p.Queries {
+		s.filter(q.Filter)
+	}
+	var subj, obj []Row
+	for _, r := range results {
+		for _, row := range r.rows {
+			if row.Engine == pr.Subject {
+				subj = append(subj, row)
+			} else if pr.Object == "" || row.Engine == pr.Object {
+				obj = append(obj, row)
+			}
+		}
+	}
+	metric := pr.Metric
+	var pairs []premisePair
+	for _, x := range subj {
+		for _, y := range obj {
+			if x.Cores != y.Cores || x.Ratio != y.Ratio || x.ValueBytes != y.ValueBytes || x.Pipeline != y.Pipeline {
+				continue
+			}
+			vx, okx := x.Metric(metric)
+			vy, oky := y.Metric(metric)
+			if !okx || !oky {
+				continue
+			}
+			better := vx > vy
+			if lowerIsBetter(metric) {
+				better = vx < vy
+			}
+			pp := premisePair{subject: x, object: y, holds: better == pr.Better}
+			// Ahead of a floor proves nothing; behind one neither.
+			if !lowerIsBetter(metric) && (y.Floor && better || x.Floor && !better) {
+				pp.unsure = true
+			}
+			pairs = append(pairs, pp)
+		}
+	}
+	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Nearest: []Row{}}
+	if len(pairs) == 0 {
+		a.Headline = "Neither yes nor no: the two were never measured under the same conditions there, so the data cannot compare them."
+		a.Rows = []Row{}
+		a.PlainWords = "There is no pair of measurements to settle it."
+		a.Sources = s.sources()
+		return a, nil
+	}
+	var against, pro, unsure []premisePair
+	for _, pp := range pairs {
+		switch {
+		case pp.unsure:
+			unsure = append(unsure, pp)
+		case pp.holds:
+			pro = append(pro, pp)
+		default:
+			against = append(against, pp)
+		}
+	}
+	verdict := "Partly"
+	switch {
+	case len(against) == 0 && len(pro) > 0:
+		verdict = "Yes"
+	case len(pro) == 0 && len(against) > 0:
+		verdict = "No"
+	case len(pro) == 0 && len(against) == 0:
+		verdict = "Undecided"
+	}
+	lead := verdict + " — " + pr.Statement
+	switch verdict {
+	case "Yes":
+		lead += ": it holds in every pair measured"
+	case "No":
+		lead += ": it holds in no pair measured"
+	case "Partly":
+		lead += ": it holds in some pairs, not all"
+	case "Undecided":
+		lead += ": every pair involves Garnet's floor, which cannot settle it"
+	}
+	if len(against) > 0 {
+		c := against[0]
+		lead += "; for example at " + rowConditions(c.subject) + " " + versus(c, metric)
+	} else if len(pro) > 0 {
+		lead += "; for example at " + rowConditions(pro[0].subject) + " " + versus(pro[0], metric)
+	}
+	a.Headline = lead + "."
+	ordered := append(append(append([]premisePair{}, against...), pro...), unsure...)
+	shown := ordered[:min(len(ordered), maxPremisePairs)]
+	t := &Table{Columns: []string{"Cores", "SET:GET", "Value", "Pipeline", "Subject", metricHeader(metric), "Against", metricHeader(metric) + " ", "Premise"}}
+	var rows []Row
+	for _, pp := range shown {
+		vx, _ := pp.subject.Metric(metric)
+		vy, _ := pp.object.Metric(metric)
+		mark := "holds"
+		switch {
+		case pp.unsure:
+			mark = "floor: unsettled"
+		case !pp.holds:
+			mark = "fails"
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(pp.subject.Cores), ratioShort(pp.subject.Ratio), formatValueBytes(pp.subject.ValueBytes), strconv.Itoa(pp.subject.Pipeline),
+			shortSeries(pp.subject.Engine, pp.subject.Mode), cellValue(pp.subject, metric, vx), shortSeries(pp.object.Engine, pp.object.Mode), cellValue(pp.object, metric, vy), mark})
+		rows = appendRow(appendRow(rows, pp.subject), pp.object)
+	}
+	a.Body = append(a.Body, "Pairs measured under the same cores, workload, value size and pipeline, where the premise fails first (medians across repetitions; single run where there was one):")
+	if len(ordered) > len(shown) {
+		a.Body = append(a.Body, "The table shows the first pairs; the filters below select every cell compared.")
+	}
+	a.Table = t
+	a.Rows = rows
+	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), nil, 0)
+	s.rows(rows)
+	a.PlainWords = verdict + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "Undecided": "cannot settle it"}[verdict] + "."
+	a.Sources = s.sources()
+	return a, nil
+}
+
+func versus(pp premisePair, metric string) string {
+	vx, _ := pp.subject.Metric(metric)
+	vy, _ := pp.object.Metric(metric)
+	return shortSeries(pp.subject.Engine, pp.subject.Mode) + " has " + formatMetric(metric, vx, pp.subject.floorFor(metric)) + " against " + formatMetric(metric, vy, pp.object.floorFor(metric)) + " for " + shortSeries(pp.object.Engine, pp.object.Mode)
+}
+
+func cellValue(r Row, metric string, v float64) string {
+	s := metricCell(metric, v)
+	if r.floorFor(metric) {
+		s = "≥" + s
+	}
+	return s
+}

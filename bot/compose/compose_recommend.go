@@ -1,0 +1,128 @@
+package compose
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// composeRecommend answers "what should we run for …": every series
+// measured under the stated conditions, ranked on the metric that matters,
+// each with a one-line trade-off; engines not measured there appear as
+// their nearest measured cells, named. It says which series the
+// measurements favour and why, and leaves the decision to the reader.
+func (b *Composer) composeRecommend(ctx context.Context, p planner.Plan) (Answer, error) {
+	base := p
+	base.Intent = cmp.Or(p.Requested, planner.IntentCompare)
+	base.Nearest = nil
+	a, err := b.composeMeasured(ctx, base)
+	if err != nil || len(a.Rows) == 0 {
+		return a, err
+	}
+	metric := planMetric(p)
+	ranked := slices.Clone(a.Rows)
+	slices.SortStableFunc(ranked, func(x, y Row) int {
+		vx, _ := x.Metric(metric)
+		vy, _ := y.Metric(metric)
+		if lowerIsBetter(metric) {
+			return cmp.Compare(vx, vy)
+		}
+		return cmp.Compare(vy, vx)
+	})
+	top := ranked[0]
+	tv, _ := top.Metric(metric)
+	head := "The measurements favour " + top.Series + " on " + metricWords(metric) + " under these conditions: " + formatMetric(metric, tv, top.floorFor(metric))
+	if len(ranked) > 1 {
+		next := ranked[1]
+		nv, _ := next.Metric(metric)
+		if nv > 0 && tv > 0 {
+			r := tv / nv
+			if lowerIsBetter(metric) {
+				r = nv / tv
+			}
+			lead := FormatRatio(r)
+			switch {
+			case next.floorFor(metric) && !lowerIsBetter(metric):
+				lead = "at most " + lead
+			case top.floorFor(metric) && !lowerIsBetter(metric):
+				lead = "at least " + lead
+			}
+			head += ", " + lead + " the next, " + next.Series + " (" + formatMetric(metric, nv, next.floorFor(metric)) + ")"
+		}
+	}
+	a.Headline = head + "."
+	var lines []string
+	for _, r := range ranked {
+		v, _ := r.Metric(metric)
+		lines = append(lines, "**"+r.Series+"** — "+formatMetric(metric, v, r.floorFor(metric))+"; "+tradeOff(r, metric))
+	}
+	body := []string{"Every series measured under these conditions, ranked best first on " + metricWords(metric) + " (medians across repetitions):\n" + bullets(lines)}
+	s := sourcerFrom(b.cfg.Knowledge, a.Sources)
+	if len(p.Nearest) > 0 {
+		var near []Row
+		var nl []string
+		for _, n := range p.Nearest {
+			r := RowFromCell(n.Cell)
+			r.Differs = slices.Clone(n.Differs)
+			near = append(near, r)
+			v, _ := r.Metric(metric)
+			nl = append(nl, r.Series+" was not measured under these conditions; its nearest measured cell is "+rowConditions(r)+" (differs in "+strings.Join(r.Differs, ", ")+"): "+formatMetric(metric, v, r.floorFor(metric))+", "+repsWords(r)+".")
+		}
+		a.Nearest = near
+		s.rows(near)
+		body = append(body, "Not measured under these conditions (shown at their nearest measured conditions, not ranked with the rest):\n"+bullets(nl))
+	}
+	body = append(body, "This ranks what was measured; cost, operations, features and licences are not in the data, so the choice stays yours.")
+	a.Body = append(body, a.Body...)
+	a.Sources = s.sources()
+	return a, nil
+}
+
+// tradeOff is a series' one-line trade-off: the other side of the
+// figures, and what the row means.
+func tradeOff(r Row, metric string) string {
+	var parts []string
+	if isLatency(metric) {
+		parts = append(parts, formatMetric("ops_per_sec", r.OpsPerSec, r.Floor)+" throughput")
+	} else {
+		parts = append(parts, "p99 "+FormatMs(r.P99Ms))
+	}
+	switch {
+	case r.Engine == "garnet":
+		parts = append(parts, "a floor: the load client ran out of CPU first, so Garnet did at least this")
+	case r.Mode == "cluster":
+		parts = append(parts, "a cluster as one ordinary cluster-aware client sees it")
+	case r.Mode == "cluster-sat":
+		parts = append(parts, "the cluster's ceiling with one load generator per shard, which an application rarely matches")
+	case r.Engine == "keydb":
+		parts = append(parts, "one process; KeyDB refuses more than 16 server threads")
+	default:
+		parts = append(parts, "one process, no cluster client or key routing needed")
+	}
+	if r.Reps == 1 {
+		parts = append(parts, "single run")
+	}
+	if r.Session == 2 {
+		parts = append(parts, "session 2 (another client machine and date)")
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// sourcerFrom continues an answer's sources.
+func sourcerFrom(k Knowledge, src Sources) *sourcer {
+	s := newSourcer(k)
+	for _, f := range src.Filters {
+		s.filter(f)
+	}
+	s.runs(src.RunIDs...)
+	for _, e := range src.Entries {
+		if !s.entry(e.ID) {
+			s.src.Entries = append(s.src.Entries, e)
+			s.seen[e.ID] = true
+		}
+	}
+	return s
+}

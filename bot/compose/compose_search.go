@@ -1,0 +1,336 @@
+package compose
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// composeSearch answers a dataset-wide search: the extreme rows (top few)
+// of one metric over every cell or run the plan's filter selects, the
+// filter verbatim and the scope searched, counted from the result ("254
+// cells, both sessions"). Cells are medians across repetitions; runs are
+// single repetitions, each with its own run ID.
+func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, error) {
+	sp := *p.Search
+	q := p.Queries[0]
+	res, err := b.cfg.Querier.Query(ctx, q.Filter)
+	if err != nil {
+		return Answer{}, err
+	}
+	s := newSourcer(b.cfg.Knowledge)
+	s.filter(q.Filter)
+	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
+	scope := scopeWords(res)
+	if sp.Over == "runs" {
+		matchFilter := p.Queries[len(p.Queries)-1].Filter
+		runs, err := b.matchRuns(ctx, matchFilter)
+		if err != nil {
+			return Answer{}, err
+		}
+		s.filter(matchFilter)
+		return b.searchRuns(a, p, sp, runs, res, s), nil
+	}
+	var rows []Row
+	for _, c := range res.Cells {
+		r := RowFromCell(c)
+		v, ok := r.Metric(sp.Metric)
+		if !ok || !passes(v, sp) {
+			continue
+		}
+		rows = append(rows, r)
+	}
+	rankSearchRows(rows, sp)
+	top := rows[:min(len(rows), sp.Limit)]
+	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+thresholdWords(sp)+"; each figure is a cell's median across its repetitions.")
+	if len(top) == 0 {
+		a.Headline = "No measured cell " + strings.TrimPrefix(thresholdWords(sp), ", keeping ") + " — searched " + scope + "."
+		a.PlainWords = "Nothing in the measurements reaches that; no figure is extrapolated."
+		a.Sources = s.sources()
+		return a, nil
+	}
+	first := top[0]
+	v, _ := first.Metric(sp.Metric)
+	a.Headline = searchLead(sp) + ": " + formatMetric(sp.Metric, v, first.floorFor(sp.Metric)) + " — " + first.Series + ", " + rowConditions(first) + " (" + repsWords(first) + ")."
+	if sp.Note != "" {
+		a.Body = append(a.Body, capitalise(sp.Note)+".")
+	}
+	a.Body = append(a.Body, "The most extreme cells, in order:")
+	a.Rows = top
+	a.Table = rowsTable(top, sp.Metric, false)
+	b.applyCaveatsAndTerms(&a, s, caveatsFor(top, sp.Metric), nil, 0)
+	s.rows(top)
+	a.PlainWords = "Over everything measured, the extreme is " + first.Series + " at " + rowConditions(first) + "; other conditions give other figures."
+	a.Sources = s.sources()
+	return a, nil
+}
+
+// searchRuns answers a search over single runs: each extreme run with its
+// own value and run ID, next to its cell's median.
+func (b *Composer) searchRuns(a Answer, p planner.Plan, sp planner.Search, runs []analytics.Run, res analytics.Result, s *sourcer) Answer {
+	q := p.Queries[0]
+	scope := runScopeWords(res)
+	match := ""
+	if len(p.Queries) > 1 {
+		match = " and kept the runs of `" + p.Queries[1].Filter + "`"
+	}
+	type hit struct {
+		run analytics.Run
+		v   float64
+	}
+	var hits []hit
+	for _, r := range runs {
+		v, ok := runMetric(r, sp.Metric)
+		if !ok || !passes(v, sp) {
+			continue
+		}
+		hits = append(hits, hit{r, v})
+	}
+	slices.SortStableFunc(hits, func(x, y hit) int {
+		if sp.Order == planner.OrderAsc {
+			return cmp.Or(cmp.Compare(x.v, y.v), strings.Compare(x.run.ID, y.run.ID))
+		}
+		return cmp.Or(cmp.Compare(y.v, x.v), strings.Compare(x.run.ID, y.run.ID))
+	})
+	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+match+"; each figure below is one run's own value, not a median.")
+	if len(hits) == 0 {
+		a.Headline = "No: no measured run matches — searched " + scope + "."
+		if sp.Metric == "hit_rate" {
+			a.Headline = "No — no run recorded a cache miss: every run with reads had a hit rate of 100% (searched " + scope + ")."
+		}
+		a.PlainWords = "Nothing in the measured runs matches that."
+		a.Sources = s.sources()
+		return a
+	}
+	top := hits[:min(len(hits), p.Search.Limit)]
+	cells := map[analytics.CellKey]Row{}
+	for _, c := range res.Cells {
+		cells[c.CellKey] = RowFromCell(c)
+	}
+	t := &Table{Columns: []string{"Run", "Series", "Session", "Cores", "SET:GET", "Value", "Pipeline", metricHeader(sp.Metric), "Cell median"}}
+	var rows []Row
+	for _, h := range top {
+		r := h.run
+		cell, ok := cells[r.Key()]
+		median := "—"
+		if ok {
+			if m, ok := cell.Metric(sp.Metric); ok {
+				median = metricCell(sp.Metric, m)
+			}
+			rows = appendRow(rows, cell)
+		}
+		t.Rows = append(t.Rows, []string{"`" + r.ID + "`", shortSeries(r.Engine, r.Mode), strconv.Itoa(r.Session), strconv.Itoa(r.Cores),
+			ratioShort(r.Ratio), formatValueBytes(r.ValueBytes), strconv.Itoa(r.Pipeline), metricCell(sp.Metric, h.v), median})
+		s.runs(r.ID)
+	}
+	first := top[0]
+	lead := searchLead(sp)
+	if sp.Metric == "hit_rate" {
+		lead = "Yes — " + strconv.Itoa(len(hits)) + " of the " + strconv.Itoa(res.Runs) + " runs searched recorded misses; the lowest hit rate of a single run"
+	}
+	a.Headline = lead + ": " + metricCell(sp.Metric, first.v) + unitAfter(sp.Metric) + " — " + shortSeries(first.run.Engine, first.run.Mode) + ", " + runConditions(first.run) + ", one run (`" + first.run.ID + "`)."
+	if sp.Note != "" {
+		a.Body = append(a.Body, capitalise(sp.Note)+".")
+	}
+	a.Body = append(a.Body, "The most extreme runs, with their cell's median for comparison (a median is across that cell's repetitions, single run where there was one):")
+	a.Table = t
+	a.Rows = rows
+	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, sp.Metric), nil, 0)
+	s.rows(rows)
+	a.PlainWords = "The most extreme single run is " + shortSeries(first.run.Engine, first.run.Mode) + " at " + runConditions(first.run) + "; one run can sit away from its cell's median."
+	a.Sources = s.sources()
+	return a
+}
+
+func appendRow(rows []Row, r Row) []Row {
+	for _, x := range rows {
+		if x.key() == r.key() {
+			return rows
+		}
+	}
+	return append(rows, r)
+}
+
+// runScopeWords counts the runs a result covers: "all 478 runs (254
+// cells) in both sessions".
+func runScopeWords(res analytics.Result) string {
+	return "all " + strconv.Itoa(res.Runs) + " runs (" + strconv.Itoa(len(res.Cells)) + " cells) in " + sessionsWords(res)
+}
+
+func sessionsWords(res analytics.Result) string {
+	var sessions []int
+	for _, c := range res.Cells {
+		sessions = addUnique(sessions, c.Session)
+	}
+	slices.Sort(sessions)
+	if len(sessions) > 1 {
+		return "both sessions"
+	}
+	return "session " + strconv.Itoa(firstInt(sessions))
+}
+
+// scopeWords counts what a result covers: "254 cells in both sessions".
+func scopeWords(res analytics.Result) string {
+	var sessions []int
+	for _, c := range res.Cells {
+		sessions = addUnique(sessions, c.Session)
+	}
+	slices.Sort(sessions)
+	where := "session " + strconv.Itoa(firstInt(sessions))
+	if len(sessions) > 1 {
+		where = "both sessions"
+	}
+	return "all " + strconv.Itoa(len(res.Cells)) + " measured cells (" + strconv.Itoa(res.Runs) + " runs) in " + where
+}
+
+func firstInt(ns []int) int {
+	if len(ns) == 0 {
+		return 0
+	}
+	return ns[0]
+}
+
+func passes(v float64, sp planner.Search) bool {
+	switch sp.Op {
+	case ">=":
+		return v >= sp.Value
+	case ">":
+		return v > sp.Value
+	case "<=":
+		return v <= sp.Value
+	case "<":
+		return v < sp.Value
+	}
+	return true
+}
+
+func rankSearchRows(rows []Row, sp planner.Search) {
+	slices.SortStableFunc(rows, func(x, y Row) int {
+		vx, _ := x.Metric(sp.Metric)
+		vy, _ := y.Metric(sp.Metric)
+		byValue := cmp.Compare(vy, vx)
+		if sp.Order == planner.OrderAsc {
+			byValue = cmp.Compare(vx, vy)
+		}
+		if sp.FewestCores {
+			return cmp.Or(cmp.Compare(x.Cores, y.Cores), byValue)
+		}
+		return byValue
+	})
+}
+
+// thresholdWords says the threshold a search applied, in the question's
+// terms.
+func thresholdWords(sp planner.Search) string {
+	if sp.Op == "" || sp.Metric == "hit_rate" && sp.Op == "<" {
+		return ""
+	}
+	op := map[string]string{">=": "at least", ">": "above", "<=": "at most", "<": "below"}[sp.Op]
+	return ", keeping those whose " + metricWords(sp.Metric) + " is " + op + " " + thresholdValue(sp)
+}
+
+func thresholdValue(sp planner.Search) string {
+	switch {
+	case isLatency(sp.Metric):
+		return FormatMs(sp.Value)
+	case sp.Metric == "hit_rate":
+		return formatHitRate(sp.Value)
+	}
+	return trimmedOps(sp.Value) + " ops/s"
+}
+
+// trimmedOps writes a threshold as the question would: "10M", "1.5M",
+// "500K".
+func trimmedOps(v float64) string {
+	switch {
+	case v >= 1e6:
+		return trimZeros(strconv.FormatFloat(v/1e6, 'f', 3, 64)) + "M"
+	case v >= 1e3:
+		return trimZeros(strconv.FormatFloat(v/1e3, 'f', 3, 64)) + "K"
+	}
+	return trimZeros(strconv.FormatFloat(v, 'f', 3, 64))
+}
+
+// searchLead is the start of a search headline: "The highest p99.9
+// latency measured".
+func searchLead(sp planner.Search) string {
+	if sp.FewestCores {
+		return "The fewest cores that reach it"
+	}
+	ext := "The highest "
+	if sp.Order == planner.OrderAsc {
+		ext = "The lowest "
+	}
+	return ext + metricWords(sp.Metric) + " measured"
+}
+
+func runMetric(r analytics.Run, metric string) (float64, bool) {
+	one := Row{OpsPerSec: r.OpsPerSec, OpsPerCore: r.OpsPerCore, P50Ms: r.P50Ms, P99Ms: r.P99Ms, P999Ms: r.P999Ms, KBPerSec: r.KBPerSec, HitRate: r.HitRate}
+	return one.Metric(metric)
+}
+
+// metricHeader names a metric's table column.
+func metricHeader(metric string) string {
+	switch metric {
+	case "p50_ms":
+		return "p50 ms"
+	case "p99_ms":
+		return "p99 ms"
+	case "p999_ms":
+		return "p99.9 ms"
+	case "hit_rate":
+		return "hit rate"
+	case "ops_per_core":
+		return "ops/s per core"
+	case "kb_per_sec":
+		return "KB/s"
+	}
+	return "ops/s"
+}
+
+// metricCell renders one value for a table cell (exact for latency).
+func metricCell(metric string, v float64) string {
+	switch {
+	case isLatency(metric):
+		return formatMsExact(v)
+	case metric == "hit_rate":
+		return formatHitRatePrecise(v)
+	}
+	return formatOpsShort(v)
+}
+
+// formatHitRatePrecise keeps the digits that carry meaning: 0.9998 is
+// "99.98%", never "100%".
+func formatHitRatePrecise(v float64) string {
+	for dec := 1; dec <= 4; dec++ {
+		s := trimZeros(strconv.FormatFloat(v*100, 'f', dec, 64))
+		if v == 1 || s != "100" {
+			return s + "%"
+		}
+	}
+	return trimZeros(strconv.FormatFloat(v*100, 'f', 4, 64)) + "%"
+}
+
+func unitAfter(metric string) string {
+	switch {
+	case isLatency(metric):
+		return " ms"
+	case metric == "hit_rate":
+		return ""
+	}
+	return " ops/s"
+}
+
+// rowConditions names a row's conditions in words.
+func rowConditions(r Row) string {
+	return strconv.Itoa(r.Cores) + " cores, " + ratioWords(r.Ratio) + ", " + formatValueBytes(r.ValueBytes) + " values, pipeline " + strconv.Itoa(r.Pipeline) + ", session " + strconv.Itoa(r.Session)
+}
+
+func runConditions(r analytics.Run) string {
+	return rowConditions(Row{Cores: r.Cores, Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline, Session: r.Session})
+}

@@ -1,0 +1,92 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// RunMatcher returns the runs a filter matches, each repetition with its
+// own values. *analytics.Store satisfies it; answers that show
+// repetitions or search single runs need it from the Querier.
+type RunMatcher interface {
+	MatchRuns(ctx context.Context, filter string) ([]analytics.Run, error)
+}
+
+// errNoRunMatcher is a wiring mistake: the Querier cannot list runs.
+var errNoRunMatcher = errors.New("the querier cannot list single runs")
+
+func (b *Composer) matchRuns(ctx context.Context, filter string) ([]analytics.Run, error) {
+	m, ok := b.cfg.Querier.(RunMatcher)
+	if !ok {
+		return nil, errNoRunMatcher
+	}
+	runs, err := m.MatchRuns(ctx, filter)
+	if err != nil {
+		return nil, fmt.Errorf("runs of %q: %w", filter, err)
+	}
+	return runs, nil
+}
+
+// composeNewKind composes the plan kinds of issue 19; ok is false for the
+// others. Units, corrections and extrapolation refusals adjust the answer
+// their ordinary composer writes.
+func (b *Composer) composeNewKind(ctx context.Context, p planner.Plan) (a Answer, ok bool, err error) {
+	switch {
+	case p.Intent == planner.IntentChatter:
+		return composeChatter(p), true, nil
+	case p.Intent == planner.IntentCompound:
+		a, err = b.composeCompound(ctx, p)
+	case p.Intent == planner.IntentSearch:
+		a, err = b.composeSearch(ctx, p)
+	case p.Intent == planner.IntentRecommend:
+		a, err = b.composeRecommend(ctx, p)
+	case p.Intent == planner.IntentSpread:
+		a, err = b.composeSpread(ctx, p)
+	case p.Intent == planner.IntentProvenance:
+		a, err = b.composeProvenance(ctx, p)
+	case p.Premise != nil:
+		a, err = b.composeLeading(ctx, p)
+	case p.Units != nil:
+		base := p
+		base.Units = nil
+		a, err = b.composeKind(ctx, base)
+		if err == nil {
+			a = withUnits(p, a)
+		}
+	case p.Prediction != nil:
+		base := p
+		base.Prediction = nil
+		a, err = b.composeKind(ctx, base)
+		if err == nil {
+			a = withTrend(p, a)
+		}
+	default:
+		return Answer{}, false, nil
+	}
+	return a, true, err
+}
+
+// composeChatter answers a greeting in one line.
+func composeChatter(p planner.Plan) Answer {
+	a := Answer{Kind: KindChatter, Rows: []Row{}, Nearest: []Row{}}
+	if p.Greeting {
+		a.Headline = "Hello! I answer questions about Redis, Valkey, Dragonfly, KeyDB and Garnet from the benchmark's measured runs — ask “what can I ask you?” for examples."
+	} else {
+		a.Headline = "Noted — ask me about the measurements whenever you like."
+	}
+	return a
+}
+
+// corrected says, before anything else, what a correction changed.
+func corrected(p planner.Plan, a Answer) Answer {
+	if len(p.Corrected) == 0 {
+		return a
+	}
+	a.Body = append([]string{"Changed from the previous question: " + strings.Join(p.Corrected, "; ") + "."}, a.Body...)
+	return a
+}
