@@ -84,6 +84,10 @@ func (p *Planner) correction(r reading, prev *Plan) (Plan, bool) {
 	if len(nx.cores) > 0 {
 		change("cores", intsOr(base.Slots.Cores, "the default"), joinInts(nx.cores))
 		w.cores, w.coresRange = slices.Clone(nx.cores), nx.coresRange
+		if w.intent == IntentScaling && len(w.cores) == 1 {
+			// "make that 16 cores" after a scaling answer: that point.
+			w.intent, w.knob = IntentLookup, ""
+		}
 	}
 	if len(nx.ratios) > 0 {
 		change("workload", ratioOr(base.Slots.Ratio), ratioPhrase(nx.ratios[0]))
