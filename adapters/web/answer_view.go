@@ -7,9 +7,10 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
-// answerView is one answer laid out for the page: the reply first (what
-// a chat reply would show), then the evidence behind a disclosure. This is
-// the only place that decides what of a bot.Answer goes where.
+// answerView is one answer laid out for the page from its two layers
+// (bot.Split decides them for every surface): the reply first, then the
+// evidence behind a disclosure. This is the only place that maps a
+// bot.Answer onto the page.
 type answerView struct {
 	Question string
 	Kind     string
@@ -20,10 +21,10 @@ type answerView struct {
 	Chart   *chartView
 	// Evidence is empty for answers with nothing behind them (help, errors).
 	Evidence evidenceView
-	// RunCount is how many runs the answer rests on, for the disclosure's
-	// label.
-	RunCount int
-	Failed   bool // rate limited or an internal error
+	// Details says what the evidence holds ("Details, 6 filters and 10 run
+	// IDs"), the disclosure's label.
+	Details string
+	Failed  bool // rate limited or an internal error
 }
 
 type chartView struct {
@@ -33,6 +34,10 @@ type chartView struct {
 }
 
 type evidenceView struct {
+	// Headline and Reading are the answer's full headline and how it was
+	// read, when the reply shortened them.
+	Headline   template.HTML
+	Reading    template.HTML
 	Claim      *claimView
 	Body       []template.HTML
 	Table      *tableView
@@ -70,24 +75,32 @@ type filterLink struct {
 
 // Empty reports whether there is no evidence to show.
 func (e evidenceView) Empty() bool {
-	return e.Claim == nil && len(e.Body) == 0 && e.Table == nil && len(e.Rows) == 0 &&
+	return e.Headline == "" && e.Reading == "" && e.Claim == nil && len(e.Body) == 0 && e.Table == nil && len(e.Rows) == 0 &&
 		len(e.Nearest) == 0 && len(e.Caveats) == 0 && len(e.Terms) == 0 && e.PlainWords == "" &&
 		len(e.Filters) == 0 && len(e.RunIDs) == 0 && len(e.Entries) == 0
 }
 
-// viewAnswer lays an answer out. The reply is the headline and how the
-// question was read; everything else is evidence.
-func (s *Site) viewAnswer(question string, a bot.Answer) answerView {
+// viewAnswer lays an answer out: the reply's lines, then its evidence.
+func (s *Site) viewAnswer(question string, answer bot.Answer) answerView {
 	l := s.links()
-	v := answerView{Question: question, Kind: string(a.Kind), Choices: a.Examples, RunCount: len(a.Sources.RunIDs),
-		Failed: a.Kind == bot.KindRateLimited || a.Kind == bot.KindError}
+	layers := bot.Split(answer)
+	v := answerView{Question: question, Kind: string(answer.Kind), Choices: answer.Examples,
+		Failed: answer.Kind == bot.KindRateLimited || answer.Kind == bot.KindError}
+	for _, line := range layers.Reply.Lines {
+		v.Reply = append(v.Reply, l.line(line))
+	}
+	v.Details = layers.Reply.Details
+	if v.Details == "" {
+		v.Details = "Details"
+	}
+	a := layers.Evidence
+	e := &v.Evidence
 	if a.Headline != "" {
-		v.Reply = append(v.Reply, l.inline(a.Headline))
+		e.Headline = l.inline(a.Headline)
 	}
 	if a.Interpretation != "" {
-		v.Reply = append(v.Reply, l.inline("Read as: "+a.Interpretation))
+		e.Reading = l.inline("Read as: " + a.Interpretation)
 	}
-	e := &v.Evidence
 	if c := a.Claim; c != nil {
 		e.Claim = &claimView{Label: c.StatementLabel(), Statement: c.Statement, Setup: c.Setup, URL: c.URL,
 			Measured: l.inline(c.Measured), Verdict: l.inline(c.Verdict), WhyDiffer: l.inline(c.WhyDiffer)}

@@ -61,6 +61,17 @@ func (l links) inline(s string) template.HTML {
 	return template.HTML(b.String())
 }
 
+// line renders one line of a reply: a line wrapped in underscores is in
+// italics as a whole (snake_case names inside stay as they are).
+func (l links) line(s string) template.HTML {
+	if inner, ok := strings.CutPrefix(s, "_"); ok && len(inner) > 1 {
+		if inner, ok = strings.CutSuffix(inner, "_"); ok {
+			return "<em>" + l.inline(inner) + "</em>"
+		}
+	}
+	return l.inline(s)
+}
+
 // code renders a code span; run IDs and filters become links.
 func (l links) code(c string) string {
 	esc := "<code>" + template.HTMLEscapeString(c) + "</code>"

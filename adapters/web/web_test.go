@@ -19,7 +19,7 @@ var fakePNG = []byte("\x89PNG\r\n\x1a\nfake")
 
 // newSite serves the pages over a real bot (embedded dataset, rules
 // planner, in-memory thread memory) with a fake chart renderer.
-func newSite(tb testing.TB, opts Options) (*Site, *http.ServeMux) {
+func newSite(tb testing.TB, opts Options) (*bottest.Env, *http.ServeMux) {
 	tb.Helper()
 	env := bottest.NewEnv(tb, nil)
 	if opts.RenderChart == nil {
@@ -31,7 +31,7 @@ func newSite(tb testing.TB, opts Options) (*Site, *http.ServeMux) {
 	}
 	mux := http.NewServeMux()
 	s.Register(mux)
-	return s, mux
+	return env, mux
 }
 
 // do sends one request to mux and returns the response and its body.
@@ -141,7 +141,7 @@ func TestAskPage(t *testing.T) {
 }
 
 func TestAskWithoutJavaScript(t *testing.T) {
-	_, mux := newSite(t, Options{})
+	env, mux := newSite(t, Options{})
 
 	t.Run("a plain form post returns the whole page with the answer, its evidence and links", func(t *testing.T) {
 		resp, body := postForm(t, mux, url.Values{"q": {"Is Dragonfly 25x faster than Redis?"}}, false)
@@ -152,6 +152,23 @@ func TestAskWithoutJavaScript(t *testing.T) {
 			`name="h" value="Is Dragonfly 25x faster than Redis?"`)
 		if !hiddenConversation.MatchString(body) {
 			t.Error("no conversation id for follow-ups")
+		}
+	})
+
+	t.Run("every filter and run ID of the answer links to its runs", func(t *testing.T) {
+		for _, q := range []string{"Is Dragonfly 25x faster than Redis?", "Redis at pipeline 64", "How does Valkey scale without pipelining?"} {
+			a := env.Ask(t, "", q)
+			_, body := postForm(t, mux, url.Values{"q": {q}}, false)
+			for _, id := range a.Sources.RunIDs {
+				mustContain(t, body, `href="/runs/`+id+`"`)
+			}
+			for _, f := range a.Sources.Filters {
+				// html/template writes the query's "+" as "&#43;".
+				mustContain(t, body, `href="`+strings.ReplaceAll((links{}).Filter(f), "+", "&#43;")+`"`)
+			}
+			if len(a.Sources.RunIDs) == 0 {
+				t.Errorf("%q: no run IDs to check", q)
+			}
 		}
 	})
 
