@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -40,10 +41,15 @@ const maxBuckets = 10_000
 // counters are persisted in KV so they survive restarts and are shared by
 // replicas that share the KV (the count is a read-modify-write, so two
 // replicas racing may each admit one extra question).
+//
+// With a shared RateStore (WithStore), burst and daily limits are both
+// applied there, atomically across replicas; when the store fails the
+// limiter falls back to the per-process buckets and the KV.
 type Limiter struct {
 	limits Limits
 	kv     KV
 	now    func() time.Time
+	shared RateStore
 
 	mu      sync.Mutex
 	buckets map[string]*rate.Limiter
@@ -58,22 +64,46 @@ func NewLimiter(l Limits, kv KV, now func() time.Time) *Limiter {
 	return &Limiter{limits: l, kv: kv, now: now, buckets: map[string]*rate.Limiter{}}
 }
 
-// Allow admits one question from m or returns a *RateLimitError naming the
-// limit reached. Other errors come from the KV.
-func (l *Limiter) Allow(ctx context.Context, m Message) error {
-	now := l.now()
-	type scope struct {
-		name, id string
-		perMin   float64
-		burst    int
-		daily    int
-	}
+// WithStore makes the limiter apply its limits in rs, shared by every
+// replica using it, and returns the limiter. Call it before the first Allow.
+func (l *Limiter) WithStore(rs RateStore) *Limiter {
+	l.shared = rs
+	return l
+}
+
+// scope is one subject of limits: a user or a channel.
+type scope struct {
+	name, id string
+	perMin   float64
+	burst    int
+	daily    int
+}
+
+func (l *Limiter) scopes(m Message) []scope {
 	var scopes []scope
 	if m.User != "" {
 		scopes = append(scopes, scope{"user", m.Platform + "/" + m.User, l.limits.UserPerMinute, l.limits.UserBurst, l.limits.UserDaily})
 	}
 	if m.Channel != "" {
 		scopes = append(scopes, scope{"channel", m.Platform + "/" + m.Channel, l.limits.ChannelPerMinute, l.limits.ChannelBurst, l.limits.ChannelDaily})
+	}
+	return scopes
+}
+
+// Allow admits one question from m or returns a *RateLimitError naming the
+// limit reached. Other errors come from the KV.
+func (l *Limiter) Allow(ctx context.Context, m Message) error {
+	now := l.now()
+	scopes := l.scopes(m)
+	if len(scopes) == 0 {
+		return nil
+	}
+	if l.shared != nil {
+		err := l.allowShared(ctx, scopes, now)
+		if _, limited := errors.AsType[*RateLimitError](err); limited || err == nil {
+			return err
+		}
+		// The shared store failed: this replica's own buckets stand in.
 	}
 	// Check every burst bucket before taking tokens, so a refusal by the
 	// channel does not spend the user's token and vice versa.
@@ -110,6 +140,41 @@ func (l *Limiter) Allow(ctx context.Context, m Message) error {
 		}
 	}
 	return nil
+}
+
+// allowShared applies every limit of scopes in the shared store in one
+// atomic step: burst buckets first, then the daily counters.
+func (l *Limiter) allowShared(ctx context.Context, scopes []scope, now time.Time) error {
+	var limits []RateLimit
+	var refusal []RateLimitError
+	for _, s := range scopes {
+		if s.perMin > 0 {
+			limits = append(limits, RateLimit{Key: "burst/" + s.name + "/" + s.id,
+				Every: time.Duration(float64(time.Minute) / s.perMin), Burst: max(s.burst, 1)})
+			refusal = append(refusal, RateLimitError{Scope: s.name, Kind: "burst", Limit: max(s.burst, 1)})
+		}
+	}
+	day := now.UTC().Format(time.DateOnly)
+	for _, s := range scopes {
+		if s.daily > 0 {
+			limits = append(limits, RateLimit{Key: "daily/" + day + "/" + s.name + "/" + s.id,
+				Count: s.daily, Reset: now.Add(untilMidnight(now))})
+			refusal = append(refusal, RateLimitError{Scope: s.name, Kind: "daily", Limit: s.daily})
+		}
+	}
+	if len(limits) == 0 {
+		return nil
+	}
+	d, err := l.shared.Admit(ctx, limits)
+	if err != nil {
+		return fmt.Errorf("shared rate limits: %w", err)
+	}
+	if d.Refused < 0 || d.Refused >= len(refusal) {
+		return nil
+	}
+	e := refusal[d.Refused]
+	e.Retry = d.Retry
+	return &e
 }
 
 func (l *Limiter) bucket(key string, perMin float64, burst int) *rate.Limiter {

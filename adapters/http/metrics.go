@@ -109,3 +109,24 @@ func (m *Metrics) Handler() http.Handler {
 // Registry is the registry the series live in, for adapters that add their
 // own series next to these.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// WatchSharedState adds the shared state store's series: whether it is
+// reachable (memdb_oracle_shared_state_up, 1 or 0) and how many operations
+// local state served instead (memdb_oracle_shared_state_fallbacks_total).
+func (m *Metrics) WatchSharedState(up func() bool, fallbacks func() uint64) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "memdb_oracle_shared_state_up",
+			Help: "1 while the shared Redis/Valkey state store answers, 0 while this replica uses local state.",
+		}, func() float64 {
+			if up() {
+				return 1
+			}
+			return 0
+		}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "memdb_oracle_shared_state_fallbacks_total",
+			Help: "Shared-state operations served by this replica's local state because the store was unreachable.",
+		}, func() float64 { return float64(fallbacks()) }),
+	)
+}

@@ -7,6 +7,7 @@ import (
 
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
 	"github.com/memdb-oracle/memdb-oracle/adapters/llm"
+	redisadapter "github.com/memdb-oracle/memdb-oracle/adapters/redis"
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -30,6 +31,10 @@ type app struct {
 	mt  *httpadapter.Metrics // created once by metrics() (app_bot.go)
 	llm *llm.Completer       // built once by completer() (app_planner.go)
 	gd  *httpadapter.Guard   // built once by httpGuard() (serve_guard.go)
+	sh  *redisadapter.Store  // opened once by shared() (app_shared.go)
+
+	// serving is set by serve: only it uses the shared state store.
+	serving bool
 }
 
 func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) *app {

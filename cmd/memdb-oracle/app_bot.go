@@ -34,12 +34,20 @@ func (a *app) bot() (*bot.Bot, error) {
 	if err != nil {
 		return nil, err
 	}
+	threads, err := a.kv(kvThreads)
+	if err != nil {
+		return nil, err
+	}
+	limiter, err := a.limiter(a.cfg.Limits, kvRateLimit)
+	if err != nil {
+		return nil, err
+	}
 	a.b = bot.New(bot.Config{
 		Planner:   pl,
 		Querier:   st,
 		Knowledge: kb,
-		Threads:   bot.NewKVThreads(st.KV(kvThreads), 0, 0),
-		Limiter:   bot.NewLimiter(a.cfg.Limits, st.KV(kvRateLimit), nil),
+		Threads:   bot.NewKVThreads(threads, 0, 0),
+		Limiter:   limiter,
 		Logger:    a.log.With("component", "bot"),
 		Deadline:  a.cfg.Deadline,
 	})

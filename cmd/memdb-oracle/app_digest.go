@@ -31,12 +31,12 @@ func (a *app) digestPublisher() (*bot.DigestPublisher, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := a.store()
+	kv, err := a.kv("digest")
 	if err != nil {
 		return nil, err
 	}
 	return bot.NewDigestPublisher(bot.DigestPublisherConfig{
-		Composer: src, KV: st.KV("digest"), Targets: targets, Logger: a.log,
+		Composer: src, KV: kv, Targets: targets, Logger: a.log,
 		RenderChart: renderDigestChart,
 	}), nil
 }

@@ -37,6 +37,16 @@ func (serveCmd) Run(a *app) error {
 	}
 	a.log = slog.New(slog.NewJSONHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 
+	a.serving = true
+	sh, err := a.shared()
+	if err != nil {
+		return err
+	}
+	var health []httpadapter.HealthCheck
+	if sh != nil {
+		health = append(health, httpadapter.HealthCheck{Name: "shared_state", Check: sh.Check})
+		a.log.Info("shared state on Redis/Valkey", "replica", a.cfg.State.Replica)
+	}
 	h, err := a.answerer()
 	if err != nil {
 		return err
@@ -50,6 +60,7 @@ func (serveCmd) Run(a *app) error {
 		Logger:  a.log.With("adapter", "http"),
 		Metrics: a.metrics(),
 		Guard:   guard,
+		Health:  health,
 		RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) {
 			return chart.Render(c)
 		},

@@ -31,6 +31,8 @@ type config struct {
 	// HTTP protects serve's HTTP API: keys, trusted proxies, per-client
 	// limits (config_http.go).
 	HTTP httpConfig
+	// State is where serve's replicas share state (config_state.go).
+	State stateConfig
 	// LLM is the optional language model the planner asks about wording
 	// its rules cannot place (MEMDB_ORACLE_LLM*, config_llm.go); an empty
 	// Provider means none.
@@ -70,6 +72,9 @@ func loadConfig(c cli, getenv func(string) string) (config, error) {
 		cfg.Deadline = d
 	}
 	if cfg.HTTP, err = loadHTTPConfig(getenv); err != nil {
+		return cfg, err
+	}
+	if cfg.State, err = loadStateConfig(getenv); err != nil {
 		return cfg, err
 	}
 	if cfg.LLM, err = loadLLMConfig(getenv); err != nil {

@@ -48,7 +48,26 @@ func (a *app) serveDiscord(_ *http.ServeMux) (run func(ctx context.Context) erro
 		command = discord.DefaultCommand
 	}
 	a.log.Info("discord on", "command", "/"+command, "guild", cfg.GuildID, "message_content", cfg.MessageContent)
-	return ad.Run, "", nil
+	sh, err := a.shared()
+	if err != nil || sh == nil {
+		return ad.Run, "", err
+	}
+	// Replicas: one gateway session per bot, held under a lease (gateway
+	// sharding would need a fixed shard count and every guild's events
+	// split by it; a lease keeps any number of replicas correct and takes
+	// over within TTL + renewal when the holder dies). Each term gets a
+	// fresh session.
+	run = func(ctx context.Context) error {
+		return bot.RunWhileHolding(ctx, sh.Leases(), "discord-gateway", a.cfg.State.Replica, a.cfg.State.Lease,
+			a.log.With("adapter", "discord"), func(ctx context.Context) error {
+				term, err := discord.New(cfg, b, chart.Renderer{})
+				if err != nil {
+					return err
+				}
+				return term.Run(ctx)
+			})
+	}
+	return run, "", nil
 }
 
 // discordAdapterPoster is the digest's Discord poster; it needs only

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
-	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // kvHTTPRateLimit is the KV namespace of the HTTP clients' daily counters.
@@ -18,14 +17,14 @@ func (a *app) httpGuard() (*httpadapter.Guard, error) {
 	if a.gd != nil {
 		return a.gd, nil
 	}
-	st, err := a.store()
+	limiter, err := a.limiter(a.cfg.HTTP.Limits, kvHTTPRateLimit)
 	if err != nil {
 		return nil, err
 	}
 	g, err := httpadapter.NewGuard(httpadapter.GuardOptions{
 		Keys:    a.cfg.HTTP.Keys,
 		Proxies: a.cfg.HTTP.Proxies,
-		Limiter: bot.NewLimiter(a.cfg.HTTP.Limits, st.KV(kvHTTPRateLimit), nil),
+		Limiter: limiter,
 		Metrics: a.metrics(),
 		Logger:  a.log.With("adapter", "http"),
 	})

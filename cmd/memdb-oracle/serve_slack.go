@@ -36,7 +36,7 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := a.store()
+	kv, err := a.kv("slack")
 	if err != nil {
 		return nil, "", err
 	}
@@ -47,7 +47,7 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 		Command:       strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_SLACK_COMMAND")),
 		APIURL:        strings.TrimSpace(a.cfg.Getenv("SLACK_API_URL")),
 		Handler:       b,
-		Store:         st.KV("slack"),
+		Store:         kv,
 		Charts:        chart.Renderer{},
 		Log:           a.log,
 	})

@@ -1,0 +1,138 @@
+// Package redistest runs a real redis-server for tests: on a free loopback
+// port, without persistence, stopped when the test ends.
+package redistest
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Server is one redis-server process the test owns.
+type Server struct {
+	tb     testing.TB
+	Port   int
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the running process has exited
+}
+
+// Start runs redis-server on a free loopback port and stops it when the
+// test ends. It fails the test when redis-server is not installed (.ci/run
+// installs it).
+func Start(tb testing.TB) *Server {
+	tb.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		tb.Fatal("redis-server is not installed; install it (apt-get install redis-server), as .ci/run does")
+	}
+	s := &Server{tb: tb}
+	var err error
+	for range 5 { // a port found free may be taken before redis binds it
+		if s.Port, err = freePort(); err != nil {
+			continue
+		}
+		if err = s.start(); err == nil {
+			tb.Cleanup(s.Stop)
+			return s
+		}
+	}
+	tb.Fatalf("starting redis-server: %v", err)
+	return nil
+}
+
+// URL is the server's redis:// URL.
+func (s *Server) URL() string { return "redis://" + s.Addr() }
+
+// Addr is host:port.
+func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)) }
+
+func (s *Server) start() error {
+	cmd := exec.Command("redis-server", "--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--protected-mode", "no", "--loglevel", "warning")
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return fmt.Errorf("redis-server on port %d exited at start", s.Port)
+		default:
+		}
+		if s.ping() == nil {
+			s.cmd, s.exited = cmd, exited
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	<-exited
+	return fmt.Errorf("redis-server on port %d did not answer PING", s.Port)
+}
+
+// Stop ends the server at once (SIGKILL, as a crash would) and waits for
+// it; Restart brings it back on the same port.
+func (s *Server) Stop() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Kill()
+	<-s.exited
+	s.cmd = nil
+}
+
+// Restart starts the server again on the same port, empty.
+func (s *Server) Restart() {
+	s.tb.Helper()
+	if err := s.start(); err != nil {
+		s.tb.Fatalf("restarting redis-server: %v", err)
+	}
+}
+
+func (s *Server) ping() error {
+	c, err := net.DialTimeout("tcp", s.Addr(), 200*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write([]byte("PING\r\n")); err != nil {
+		return err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if !strings.HasPrefix(line, "+PONG") {
+		return fmt.Errorf("PING answered %q", line)
+	}
+	return nil
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// AddUser creates an ACL user with a password and every permission.
+func AddUser(tb testing.TB, s *Server, user, password string) error {
+	tb.Helper()
+	out, err := exec.Command("redis-cli", "-p", strconv.Itoa(s.Port), "ACL", "SETUSER", user, "on", ">"+password, "~*", "&*", "+@all").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "OK") {
+		return fmt.Errorf("ACL SETUSER: %v %s", err, out)
+	}
+	return nil
+}

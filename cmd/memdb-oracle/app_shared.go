@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+
+	redisadapter "github.com/memdb-oracle/memdb-oracle/adapters/redis"
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// shared opens the Redis/Valkey store replicas share, once, when serve
+// runs with MEMDB_ORACLE_STATE_URL; nil otherwise (one-shot commands keep
+// their state in the data directory). The app closes it.
+func (a *app) shared() (*redisadapter.Store, error) {
+	if a.sh != nil || !a.serving || a.cfg.State.URL == "" {
+		return a.sh, nil
+	}
+	s, err := redisadapter.Open(a.ctx, redisadapter.Options{
+		URL: a.cfg.State.URL, Prefix: a.cfg.State.Prefix, Logger: a.log.With("component", "shared-state"),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("MEMDB_ORACLE_STATE_URL: %w", err)
+	}
+	a.closers = append(a.closers, s.Close)
+	a.metrics().WatchSharedState(s.Up, s.Fallbacks)
+	a.sh = s
+	return s, nil
+}
+
+// kv is the bot-state namespace: on the shared store (falling back to the
+// data directory while it is unreachable) when there is one, else in the
+// data directory.
+func (a *app) kv(namespace string) (bot.KV, error) {
+	st, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	sh, err := a.shared()
+	if err != nil {
+		return nil, err
+	}
+	if sh == nil {
+		return st.KV(namespace), nil
+	}
+	return sh.Shared(namespace, st.KV(namespace)), nil
+}
+
+// limiter applies limits with daily counts in the namespace, atomically
+// across replicas when there is a shared store.
+func (a *app) limiter(limits bot.Limits, namespace string) (*bot.Limiter, error) {
+	kv, err := a.kv(namespace)
+	if err != nil {
+		return nil, err
+	}
+	l := bot.NewLimiter(limits, kv, nil)
+	if sh, _ := a.shared(); sh != nil {
+		l.WithStore(sh.Limits())
+	}
+	return l, nil
+}

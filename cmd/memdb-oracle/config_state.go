@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
+)
+
+// stateConfig says where replicas share their state (DESIGN §6).
+type stateConfig struct {
+	// URL is the Redis/Valkey server (MEMDB_ORACLE_STATE_URL); empty keeps
+	// all state in the data directory.
+	URL string
+	// Prefix starts every key (MEMDB_ORACLE_STATE_PREFIX).
+	Prefix string
+	// Replica names this process in leases and logs
+	// (MEMDB_ORACLE_REPLICA_NAME; default host name and process ID).
+	Replica string
+	// Lease times the Discord gateway lease (MEMDB_ORACLE_LEASE_TTL,
+	// MEMDB_ORACLE_LEASE_RENEW).
+	Lease bot.LeaseTimings
+}
+
+func loadStateConfig(getenv func(string) string) (stateConfig, error) {
+	c := stateConfig{
+		URL:     envVar(getenv, "MEMDB_ORACLE_STATE_URL"),
+		Prefix:  envVar(getenv, "MEMDB_ORACLE_STATE_PREFIX"),
+		Replica: envVar(getenv, "MEMDB_ORACLE_REPLICA_NAME"),
+		Lease:   bot.DefaultLeaseTimings(),
+	}
+	if c.Replica == "" {
+		host, _ := os.Hostname()
+		c.Replica = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	for _, d := range []struct {
+		env string
+		dst *time.Duration
+	}{
+		{"MEMDB_ORACLE_LEASE_TTL", &c.Lease.TTL},
+		{"MEMDB_ORACLE_LEASE_RENEW", &c.Lease.Every},
+	} {
+		if v := envVar(getenv, d.env); v != "" {
+			x, err := time.ParseDuration(v)
+			if err != nil || x <= 0 {
+				return c, fmt.Errorf("%s=%q: want a positive duration such as 10s", d.env, v)
+			}
+			*d.dst = x
+		}
+	}
+	if c.Lease.Every >= c.Lease.TTL {
+		return c, fmt.Errorf("MEMDB_ORACLE_LEASE_RENEW (%s) must be shorter than MEMDB_ORACLE_LEASE_TTL (%s)", c.Lease.Every, c.Lease.TTL)
+	}
+	return c, nil
+}
