@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
@@ -110,6 +111,9 @@ type Filter struct {
 	text      string
 	program   *vm.Program
 	usesHitRt bool
+
+	shape     filterShape // how to run it; see shapeOf
+	shapeOnce sync.Once
 }
 
 // String returns the filter as written.

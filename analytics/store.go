@@ -58,12 +58,12 @@ type Store struct {
 // snapshot is an immutable view of the stored runs.
 type snapshot struct {
 	runs  []Run          // sorted by ID
-	envs  []runEnv       // envs[i] is the filter environment of runs[i]
 	byID  map[string]int // ID → index in runs
 	cells []Cell         // every cell, in cell order
 	keys  map[CellKey]int
 	cov   []SeriesCoverage // built once per snapshot; Coverage hands out copies
 	fp    string
+	index cellIndex // how queries find cells and their runs
 }
 
 // ErrInUse means the data directory is held by another process: Badger
@@ -219,18 +219,18 @@ func newSnapshot(runs []Run) *snapshot {
 	sort.Slice(runs, func(i, j int) bool { return runs[i].ID < runs[j].ID })
 	snap := &snapshot{
 		runs: runs,
-		envs: make([]runEnv, len(runs)),
 		byID: make(map[string]int, len(runs)),
 	}
 	for i := range runs {
-		snap.envs[i] = newRunEnv(&runs[i])
 		snap.byID[runs[i].ID] = i
 	}
-	all := make([]int, len(runs))
-	for i := range all {
-		all[i] = i
+	keys, groups := groupRuns(runs)
+	snap.cells = make([]Cell, len(keys))
+	vals := make([]float64, 0, 16)
+	for c, k := range keys {
+		snap.cells[c] = cellOf(runs, k, groups[c], vals)
 	}
-	snap.cells = aggregate(runs, all)
+	snap.index = newCellIndex(runs, keys, groups)
 	snap.keys = make(map[CellKey]int, len(snap.cells))
 	for i, c := range snap.cells {
 		snap.keys[c.CellKey] = i

@@ -1,0 +1,202 @@
+package analytics
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/expr-lang/expr/vm"
+)
+
+// cellIndex is a snapshot's query structure, built once per snapshot: the
+// filter environment of every run laid out cell after cell, each cell's
+// runs in repetition order (so a query reads memory in order and
+// aggregates without grouping or sorting), each cell's own environment
+// (its cell fields only, for filters that read nothing else), and for each
+// cell field value the cells holding it (for filters that pin cell fields).
+type cellIndex struct {
+	envs     []runEnv      // every run's environment, cell after cell
+	runOf    []int         // runOf[p]: the index in snapshot.runs of envs[p]
+	start    []int         // cell c's runs are envs[start[c]:start[c+1]]
+	cellEnvs []runEnv      // cellEnvs[c]: cell c's fields
+	posts    map[pin][]int // field value → cells holding it, ascending
+}
+
+// groupRuns groups every run into its cell: the cell keys in cell order and,
+// per cell, the run indexes ordered by repetition, then ID.
+func groupRuns(runs []Run) ([]CellKey, [][]int) {
+	byKey := map[CellKey]int{}
+	var keys []CellKey
+	var groups [][]int
+	for i := range runs {
+		k := runs[i].Key()
+		g, ok := byKey[k]
+		if !ok {
+			g = len(keys)
+			byKey[k] = g
+			keys = append(keys, k)
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return CompareCellKeys(keys[a], keys[b]) })
+	sortedKeys := make([]CellKey, len(keys))
+	sortedGroups := make([][]int, len(keys))
+	for i, o := range order {
+		sortedKeys[i], sortedGroups[i] = keys[o], groups[o]
+		sortByRep(runs, sortedGroups[i])
+	}
+	return sortedKeys, sortedGroups
+}
+
+// sortByRep orders a cell's runs by repetition, then ID.
+func sortByRep(runs []Run, g []int) {
+	slices.SortFunc(g, func(a, b int) int {
+		ra, rb := &runs[a], &runs[b]
+		if ra.Rep != rb.Rep {
+			return ra.Rep - rb.Rep
+		}
+		switch {
+		case ra.ID < rb.ID:
+			return -1
+		case ra.ID > rb.ID:
+			return 1
+		}
+		return 0
+	})
+}
+
+func newCellIndex(runs []Run, keys []CellKey, groups [][]int) cellIndex {
+	ix := cellIndex{
+		envs:     make([]runEnv, 0, len(runs)),
+		runOf:    make([]int, 0, len(runs)),
+		start:    make([]int, 0, len(keys)+1),
+		cellEnvs: make([]runEnv, len(keys)),
+		posts:    map[pin][]int{},
+	}
+	for c, k := range keys {
+		ix.start = append(ix.start, len(ix.envs))
+		for _, r := range groups[c] {
+			ix.envs = append(ix.envs, newRunEnv(&runs[r]))
+			ix.runOf = append(ix.runOf, r)
+		}
+		ix.cellEnvs[c] = runEnv{Session: k.Session, Engine: k.Engine, Mode: k.Mode, Cores: k.Cores,
+			Ratio: k.Ratio, ValueBytes: k.ValueBytes, Pipeline: k.Pipeline}
+		for _, p := range pinsOf(k) {
+			ix.posts[p] = append(ix.posts[p], c)
+		}
+	}
+	ix.start = append(ix.start, len(ix.envs))
+	return ix
+}
+
+// candidates lists the cells that can hold matches of a filter with these
+// pins, ascending; all (nil, true) when there are no pins.
+func (ix *cellIndex) candidates(pins []pin) (cells []int, all bool) {
+	if len(pins) == 0 {
+		return nil, true
+	}
+	lists := make([][]int, len(pins))
+	for i, p := range pins {
+		lists[i] = ix.posts[p]
+		if len(lists[i]) == 0 {
+			return nil, false
+		}
+	}
+	slices.SortFunc(lists, func(a, b []int) int { return len(a) - len(b) })
+	out := slices.Clone(lists[0])
+	for _, l := range lists[1:] {
+		out = intersect(out, l)
+	}
+	return out, false
+}
+
+// intersect keeps the elements of a (ascending) that are in b (ascending).
+func intersect(a, b []int) []int {
+	out, j := a[:0], 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// query runs a compiled filter over the snapshot: through the cell index
+// when it pins cell fields, once per cell when it reads only cell fields,
+// else on every run of the candidate cells. A cell all of whose runs match
+// is the snapshot's own aggregate; a cell some of whose runs match is
+// aggregated from those runs, already in repetition order.
+func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
+	sh := f.shapeOf()
+	cells, all := snap.index.candidates(sh.pins)
+	n := len(cells)
+	if all {
+		n = len(snap.cells)
+	}
+	res := Result{Filter: f.text, Cells: []Cell{}}
+	var m vm.VM
+	evals := 0
+	tick := func() error {
+		evals++
+		if evals%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("query: %w", err)
+			}
+		}
+		return nil
+	}
+	var matched []int
+	vals := make([]float64, 0, 16)
+	for i := range n {
+		c := i
+		if !all {
+			c = cells[i]
+		}
+		ix := &snap.index
+		from, to := ix.start[c], ix.start[c+1]
+		if sh.cellOnly {
+			if err := tick(); err != nil {
+				return Result{Filter: f.text}, err
+			}
+			ok, err := f.match(&m, &ix.cellEnvs[c])
+			if err != nil {
+				return Result{Filter: f.text}, err
+			}
+			if ok {
+				res.Cells = append(res.Cells, snap.cells[c].clone())
+				res.Runs += to - from
+			}
+			continue
+		}
+		matched = matched[:0]
+		for p := from; p < to; p++ {
+			if err := tick(); err != nil {
+				return Result{Filter: f.text}, err
+			}
+			ok, err := f.match(&m, &ix.envs[p])
+			if err != nil {
+				return Result{Filter: f.text}, err
+			}
+			if ok {
+				matched = append(matched, ix.runOf[p])
+			}
+		}
+		switch len(matched) {
+		case 0:
+		case to - from:
+			res.Cells = append(res.Cells, snap.cells[c].clone())
+		default:
+			res.Cells = append(res.Cells, cellOf(snap.runs, snap.cells[c].CellKey, matched, vals))
+		}
+		res.Runs += len(matched)
+	}
+	return res, nil
+}
