@@ -200,3 +200,51 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 	}
 	return res, nil
 }
+
+// matchRuns returns the indexes into snapshot.runs of the runs the filter
+// matches, ascending (ID order), going through the cell index like query.
+func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]int, error) {
+	sh := f.shapeOf()
+	ix := &snap.index
+	cells, all := ix.candidates(sh.pins)
+	n := len(cells)
+	if all {
+		n = len(snap.cells)
+	}
+	var m vm.VM
+	var out []int
+	evals := 0
+	for i := range n {
+		c := i
+		if !all {
+			c = cells[i]
+		}
+		from, to := ix.start[c], ix.start[c+1]
+		if sh.cellOnly {
+			from, to = c, c+1 // one evaluation decides the cell
+		}
+		for p := from; p < to; p++ {
+			if evals++; evals%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("query: %w", err)
+				}
+			}
+			env := &ix.envs[p]
+			if sh.cellOnly {
+				env = &ix.cellEnvs[c]
+			}
+			ok, err := f.match(&m, env)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case ok && sh.cellOnly:
+				out = append(out, ix.runOf[ix.start[c]:ix.start[c+1]]...)
+			case ok:
+				out = append(out, ix.runOf[p])
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

@@ -43,6 +43,24 @@ func referenceQuery(t *testing.T, snap *snapshot, f *Filter) Result {
 	return res
 }
 
+// referenceMatches evaluates the filter on every run, in ID order.
+func referenceMatches(t *testing.T, snap *snapshot, f *Filter) []int {
+	t.Helper()
+	var m vm.VM
+	var out []int
+	for i := range snap.runs {
+		env := newRunEnv(&snap.runs[i])
+		ok, err := f.match(&m, &env)
+		if err != nil {
+			t.Fatalf("%s: %v", f.text, err)
+		}
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // TestIndexedQueriesAnswerExactlyLikeAScanOfEveryRun runs filters of every
 // shape (pinned cells, cell fields only, run fields, pins under || or !,
 // no match, hit_rate on runs without reads) through the store and through
@@ -88,6 +106,13 @@ func TestIndexedQueriesAnswerExactlyLikeAScanOfEveryRun(t *testing.T) {
 			if want := referenceQuery(t, tc.s.current(), f); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: %s: indexed query gave %d cells / %d runs, the scan %d cells / %d runs",
 					tc.name, text, len(got.Cells), got.Runs, len(want.Cells), want.Runs)
+			}
+			idx, err := tc.s.current().matchRuns(t.Context(), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := referenceMatches(t, tc.s.current(), f); !reflect.DeepEqual(idx, want) {
+				t.Errorf("%s: %s: indexed match found %d runs, the scan %d", tc.name, text, len(idx), len(want))
 			}
 		}
 	}

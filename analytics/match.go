@@ -7,12 +7,12 @@ import "context"
 // or search single runs. The filter goes through the one gate
 // (CompileFilter).
 func (s *Store) MatchRuns(ctx context.Context, filter string) ([]Run, error) {
-	f, err := CompileFilter(filter)
+	f, err := s.filters.compile(filter)
 	if err != nil {
 		return nil, err
 	}
 	snap := s.current()
-	idx, err := f.selectRuns(ctx, snap.envs)
+	idx, err := snap.matchRuns(ctx, f)
 	if err != nil {
 		return nil, err
 	}
