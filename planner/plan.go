@@ -143,6 +143,13 @@ type Plan struct {
 	// otherwise the answer's first line states the default it applied
 	// instead of them.
 	Unbound []string `json:"unbound,omitempty"`
+	// UnboundReading is the sentence an answer opens with when Unbound
+	// words stayed unbound (no model, or the model did not place them):
+	// the reading applied instead and whether what the words ask for was
+	// measured ("Read as SET:GET 1:10 (read-heavy) — the question
+	// mentioned heavy writes: SET:GET 10:1 (write-heavy) was never
+	// measured — only …").
+	UnboundReading string `json:"unbound_reading,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`
 	// Parts are, for a compound plan, one plan per ask in the order asked.

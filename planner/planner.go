@@ -70,6 +70,7 @@ type Planner struct {
 	k    *kindGrammar
 	tix  termIndex
 	out  *outcomeLog
+	ulex *unboundLexicon
 
 	mu       sync.Mutex
 	compiled map[string]error // filter text → the gate's verdict
@@ -94,7 +95,7 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), k: newKindGrammar(), compiled: map[string]error{}}
+	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), k: newKindGrammar(), ulex: newUnboundLexicon(), compiled: map[string]error{}}
 	if named, ok := opts.Completer.(interface{ Name() string }); ok {
 		p.out = newOutcomeLog(log, named.Name())
 	} else {
@@ -108,7 +109,9 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 
 // Plan turns one question, and the thread's previous plan (nil for a fresh
 // conversation), into a validated plan. Deterministic rules come first; the
-// Completer is asked only when they cannot place the question. The error is
+// Completer is asked only when they cannot place the question, or leave
+// words naming a setting, workload or metric unbound (Plan.Unbound); a plan
+// keeping unbound words says so in Plan.UnboundReading. The error is
 // non-nil only for internal failures (a plan filter the gate rejects) or a
 // cancelled context; every user input, however odd, gets a plan.
 func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, error) {
@@ -119,10 +122,15 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if !confident {
 		pl, confident = p.ordinary(question, threadBase(prev))
 	}
-	if !confident && p.opts.Completer != nil {
-		if llm, ok := p.complete(ctx, question, prev); ok {
+	found := p.markUnbound(&pl)
+	if (!confident || len(found) > 0) && p.opts.Completer != nil {
+		if llm, ok := p.complete(ctx, question, prev, pl.Unbound); ok {
 			pl = llm
+			found = p.markUnbound(&pl)
 		}
+	}
+	if len(found) > 0 {
+		pl.UnboundReading = p.unboundReading(pl, found)
 	}
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err

@@ -49,6 +49,8 @@ func (p Plan) Text() string {
 		line("nearest", neighborText(n))
 	}
 	list("note", p.Notes)
+	line("unbound", strings.Join(p.Unbound, "; "))
+	line("unbound reading", p.UnboundReading)
 	line("refusal", p.Refusal)
 	list("option", p.Options)
 	list("suggestion", p.Suggestions)

@@ -24,7 +24,22 @@ func (b *Composer) Compose(ctx context.Context, p planner.Plan) (Answer, error) 
 	if p.Explain {
 		a = b.explain(p, a)
 	}
+	withUnboundReading(&a, p)
 	return a, nil
+}
+
+// withUnboundReading opens the first line with the reading a default gave
+// words the plan left unbound (planner.Plan.UnboundReading), so an answer
+// for another workload than the one asked about says so before its number.
+func withUnboundReading(a *Answer, p planner.Plan) {
+	if p.UnboundReading == "" {
+		return
+	}
+	if a.Headline == "" {
+		a.Headline = p.UnboundReading + "."
+		return
+	}
+	a.Headline = p.UnboundReading + ". " + a.Headline
 }
 
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {

@@ -1,0 +1,242 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A first detector of unbound words: phrases that name a workload mix, a
+// value size, pipelining or a metric, checked against the slots the plan
+// bound and the defaults it applied. A phrase whose meaning the plan
+// already carries (bound by the rules, or equal to the default) is fine;
+// one that asks for something else while a default stood in its place is
+// unbound. The reader's own tagged tokens are meant to replace this list.
+
+// unboundFamily is one meaning a group of phrases asks for.
+type unboundFamily struct {
+	slot    string         // the plan slot (JSON name) the phrases set
+	phrases *regexp.Regexp // case-insensitive, whole words
+	// agrees reports whether the plan's value already says what the
+	// phrases ask for.
+	agrees func(Slots) bool
+	// status says, against the measured values of the plan's engines,
+	// whether what the phrases ask for was measured.
+	status func(applied Slots, m measuredValues) string
+}
+
+// measuredValues are the knob values measured for the plan's engines.
+type measuredValues struct {
+	ratios    []string
+	values    []int
+	pipelines []int
+}
+
+// unboundFinding is one phrase the plan left unbound.
+type unboundFinding struct {
+	words  string
+	family *unboundFamily
+}
+
+// unboundLexicon is the detector's vocabulary, compiled once per planner.
+type unboundLexicon struct {
+	families []unboundFamily
+}
+
+func phrases(alternatives ...string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:` + strings.Join(alternatives, "|") + `)\b`)
+}
+
+func newUnboundLexicon() *unboundLexicon {
+	ratio := func(r string, words ...string) unboundFamily {
+		return unboundFamily{slot: slotRatio, phrases: phrases(words...),
+			agrees: func(s Slots) bool { return s.Ratio == r },
+			status: func(_ Slots, m measuredValues) string {
+				if slices.Contains(m.ratios, r) {
+					return ratioPhrase(r) + " was measured too: ask for it by name"
+				}
+				var only []string
+				for _, x := range m.ratios {
+					only = append(only, ratioShort(x))
+				}
+				return ratioPhrase(r) + " was never measured — only " + joinAnd(only)
+			}}
+	}
+	valueDirection := func(larger bool, words ...string) unboundFamily {
+		return unboundFamily{slot: slotValue, phrases: phrases(words...),
+			agrees: func(Slots) bool { return false }, // only a default reaches here: it is the smallest or the usual size
+			status: func(s Slots, m measuredValues) string {
+				var other []string
+				for _, v := range m.values {
+					if larger && v > s.ValueBytes || !larger && v < s.ValueBytes {
+						other = append(other, valueShort(v))
+					}
+				}
+				switch {
+				case len(other) > 0:
+					return joinAnd(other) + " values were measured too: ask for them by size"
+				case larger:
+					return "nothing larger than " + valueShort(s.ValueBytes) + " was measured"
+				}
+				return "nothing smaller than " + valueShort(s.ValueBytes) + " was measured"
+			}}
+	}
+	depth := func(agrees func(int) bool, wanted func(int) bool, never string, words ...string) unboundFamily {
+		return unboundFamily{slot: slotPipeline, phrases: phrases(words...),
+			agrees: func(s Slots) bool { return agrees(s.Pipeline) },
+			status: func(s Slots, m measuredValues) string {
+				var other []string
+				for _, p := range m.pipelines {
+					if wanted(p) && p != s.Pipeline {
+						other = append(other, fmt.Sprintf("pipeline %d", p))
+					}
+				}
+				if len(other) > 0 {
+					return joinAnd(other) + " was measured too: ask for it by depth"
+				}
+				return never + " was never measured"
+			}}
+	}
+	metric := func(names []string, shown string, words ...string) unboundFamily {
+		return unboundFamily{slot: "metric", phrases: phrases(words...),
+			agrees: func(s Slots) bool { return slices.Contains(names, s.Metric) },
+			status: func(Slots, measuredValues) string { return shown + " was measured too: ask for it by name" }}
+	}
+	return &unboundLexicon{families: []unboundFamily{
+		ratio("1:1", `mixed (?:reads and writes|read/write|workload|traffic)`, `50/50`, `50-50`, `half reads`, `half writes`,
+			`as many writes as reads`, `equal(?:ly)? (?:reads and writes|read and write)`, `balanced (?:reads and writes|read/write|workload)`),
+		ratio("10:1", `heavy (?:on )?writ(?:es|ing)`, `write[- ]?heavy`, `writes?[- ]intensive`, `write[- ]mostly`, `mostly (?:writes|sets)`,
+			`(?:lots|a lot) of writes`, `many writes`, `more writes than reads`, `writes? dominated`, `set[- ]heavy`, `frequent writes`),
+		ratio("1:10", `read[- ]?heavy`, `mostly reads`, `heavy reads`, `read[- ]mostly`, `mostly gets`, `more reads than writes`),
+		ratio("mget10", `batched reads`, `batch reads`, `multi[- ]?gets?`, `multi[- ]key reads`, `bulk reads`),
+		ratio("mset10", `batched writes`, `batch writes`, `multi[- ]?sets?`, `multi[- ]key writes`, `bulk (?:writes|inserts|loads?)`),
+		valueDirection(true, `(?:large|big|bigger|larger|huge|fat|heavy) (?:values|payloads|objects|blobs|items|records|documents|keys)`,
+			`kilobyte[- ]sized? values`),
+		valueDirection(false, `(?:small|tiny|smaller|short|little) (?:values|payloads|objects|blobs|items|records)`),
+		depth(func(p int) bool { return p == 1 }, func(p int) bool { return p == 1 }, "pipeline 1 (no pipelining)",
+			`no pipelining`, `without (?:any )?pipelining`, `unpipelined`, `non[- ]pipelined`, `not pipelined`, `pipelining (?:off|disabled)`,
+			`one (?:request|command) at a time`, `without batching`, `no batching`, `sequential (?:requests|commands)`),
+		depth(func(p int) bool { return p > 1 }, func(p int) bool { return p > 1 }, "a pipeline deeper than 1",
+			`pipelined`, `with pipelining`, `pipelining (?:on|enabled)`, `batched commands`),
+		depth(func(p int) bool { return p > 16 }, func(p int) bool { return p > 16 }, "a pipeline deeper than 16",
+			`deep(?:er)? pipelin(?:es?|ing)`, `long(?:er)? pipelines?`, `heavy pipelining`, `lots of pipelining`),
+		metric([]string{"p50_ms", "p99_ms", "p999_ms"}, "latency (p50, p99, p99.9)",
+			`latenc(?:y|ies)`, `tail latency`, `response times?`, `p99(?:\.9)?`, `p50`),
+		metric([]string{"kb_per_sec"}, "network throughput (KB/s)", `bandwidth`, `network throughput`, `kb/s`),
+		metric([]string{"ops_per_sec", "ops_per_core"}, "throughput (ops/s)",
+			`throughput`, `ops/s(?:ec)?`, `ops per second`, `qps`, `requests per second`),
+		metric([]string{"hit_rate"}, "the hit rate", `hit (?:rate|ratio)`, `cache hits`),
+	}}
+}
+
+// unboundIntents are the plans whose answers depend on the workload,
+// value size, pipeline and metric slots.
+func unboundIntents() []Intent {
+	return []Intent{IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentNoData}
+}
+
+// unbound lists the phrases of the question that ask for a workload, value
+// size, pipeline depth or metric the plan does not carry because a
+// default stood in their place. Families are tried in order and each
+// match is blanked for the ones after it, so "not pipelined" is read once,
+// as no pipelining, and "network throughput" is not also throughput.
+func (l *unboundLexicon) unbound(question string, pl Plan) []unboundFinding {
+	if !slices.Contains(unboundIntents(), pl.Intent) {
+		return nil
+	}
+	rest := []byte(question)
+	var out []unboundFinding
+	for i := range l.families {
+		f := &l.families[i]
+		locs := f.phrases.FindAllIndex(rest, -1)
+		if len(locs) == 0 {
+			continue
+		}
+		words := string(rest[locs[0][0]:locs[0][1]])
+		for _, loc := range locs {
+			for j := loc[0]; j < loc[1]; j++ {
+				rest[j] = ' '
+			}
+		}
+		switch {
+		case !slices.Contains(pl.Defaulted, f.slot) && !slices.Contains(pl.Inherited, f.slot), pl.Slots.Knob == f.slot, f.agrees(pl.Slots):
+			continue // bound by the rules, varied by the plan, or already what the words ask for
+		case slices.ContainsFunc(out, func(u unboundFinding) bool { return u.family.slot == f.slot }):
+			continue // one statement per slot
+		}
+		out = append(out, unboundFinding{words: words, family: f})
+	}
+	return out
+}
+
+// unboundReading is the sentence an answer opens with for the findings:
+// the reading applied instead of each phrase, and whether what the phrase
+// asks for was measured for the plan's engines.
+func (p *Planner) unboundReading(pl Plan, found []unboundFinding) string {
+	m := p.measuredFor(pl.Slots.Engines)
+	var parts []string
+	for _, u := range found {
+		parts = append(parts, "Read as "+appliedPhrase(u.family.slot, pl.Slots)+" — the question mentioned "+u.words+": "+u.family.status(pl.Slots, m))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// appliedPhrase names the value a default gave a slot.
+func appliedPhrase(slot string, s Slots) string {
+	switch slot {
+	case slotRatio:
+		return ratioPhrase(s.Ratio)
+	case slotValue:
+		return valuePhrase(s.ValueBytes)
+	case slotPipeline:
+		if s.Pipeline == 1 {
+			return "pipeline 1 (no pipelining)"
+		}
+		return fmt.Sprintf("pipeline %d", s.Pipeline)
+	}
+	if s.Metric == "" {
+		return metricPhrase("ops_per_sec")
+	}
+	return metricPhrase(s.Metric)
+}
+
+// measuredFor gathers the knob values measured for the engines (all
+// engines when none are named).
+func (p *Planner) measuredFor(engines []string) measuredValues {
+	var m measuredValues
+	for _, c := range p.cov.Coverage() {
+		if len(engines) > 0 && !slices.Contains(engines, c.Engine) {
+			continue
+		}
+		for _, r := range c.Ratios {
+			m.ratios = appendUnique(m.ratios, r)
+		}
+		for _, v := range c.ValueBytes {
+			if !slices.Contains(m.values, v) {
+				m.values = append(m.values, v)
+			}
+		}
+		for _, d := range c.Pipelines {
+			if !slices.Contains(m.pipelines, d) {
+				m.pipelines = append(m.pipelines, d)
+			}
+		}
+	}
+	slices.SortFunc(m.ratios, func(a, b string) int { return ratioRank(a) - ratioRank(b) })
+	slices.Sort(m.values)
+	slices.Sort(m.pipelines)
+	return m
+}
+
+// markUnbound fills pl.Unbound from the detector when the reader did not
+// and returns the findings behind it.
+func (p *Planner) markUnbound(pl *Plan) []unboundFinding {
+	found := p.ulex.unbound(pl.Question, *pl)
+	if pl.Unbound == nil {
+		for _, u := range found {
+			pl.Unbound = append(pl.Unbound, u.words)
+		}
+	}
+	return found
+}
