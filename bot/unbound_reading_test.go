@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 )
 
 // Without a model, an answer whose plan applied a default over words that
@@ -33,10 +34,14 @@ func TestTheFirstLineNamesSettingWordsADefaultReplaced(t *testing.T) {
 				}
 				return // the reader bound the words: nothing to state
 			}
+			first := compose.Split(a).Reply.Lines[0]
 			for _, w := range pl.Unbound {
-				if !strings.HasPrefix(a.Headline, "Read as ") || !strings.Contains(a.Headline, "the question mentioned "+w) {
-					t.Errorf("the first line does not state the default applied instead of %q:\n%s", w, a.Headline)
+				if !strings.HasPrefix(a.Headline, "Read as ") || !strings.Contains(first, "the question mentioned "+w) {
+					t.Errorf("the first line does not state the default applied instead of %q:\n%s", w, first)
 				}
+			}
+			if _, rest, _ := strings.Cut(first, pl.UnboundReading+". "); len(strings.Trim(rest, "*… ")) < 20 {
+				t.Errorf("the statement crowds the answer out of the reply's first line:\n%s", first)
 			}
 		})
 	}

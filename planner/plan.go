@@ -146,9 +146,8 @@ type Plan struct {
 	// UnboundReading is the sentence an answer opens with when Unbound
 	// words stayed unbound (no model, or the model did not place them):
 	// the reading applied instead and whether what the words ask for was
-	// measured ("Read as SET:GET 1:10 (read-heavy) — the question
-	// mentioned heavy writes: SET:GET 10:1 (write-heavy) was never
-	// measured — only …").
+	// measured ("Read as read-heavy 1:10 — the question mentioned heavy
+	// writes: SET:GET 10:1 was never measured").
 	UnboundReading string `json:"unbound_reading,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`

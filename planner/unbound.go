@@ -54,13 +54,9 @@ func newUnboundLexicon() *unboundLexicon {
 			agrees: func(s Slots) bool { return s.Ratio == r },
 			status: func(_ Slots, m measuredValues) string {
 				if slices.Contains(m.ratios, r) {
-					return ratioPhrase(r) + " was measured too: ask for it by name"
+					return ratioName(r) + " was measured too"
 				}
-				var only []string
-				for _, x := range m.ratios {
-					only = append(only, ratioShort(x))
-				}
-				return ratioPhrase(r) + " was never measured — only " + joinAnd(only)
+				return ratioName(r) + " was never measured"
 			}}
 	}
 	valueDirection := func(larger bool, words ...string) unboundFamily {
@@ -75,11 +71,11 @@ func newUnboundLexicon() *unboundLexicon {
 				}
 				switch {
 				case len(other) > 0:
-					return joinAnd(other) + " values were measured too: ask for them by size"
+					return joinAnd(other) + " values were measured too"
 				case larger:
-					return "nothing larger than " + valueShort(s.ValueBytes) + " was measured"
+					return "nothing larger was measured"
 				}
-				return "nothing smaller than " + valueShort(s.ValueBytes) + " was measured"
+				return "nothing smaller was measured"
 			}}
 	}
 	depth := func(agrees func(int) bool, wanted func(int) bool, never string, words ...string) unboundFamily {
@@ -93,7 +89,7 @@ func newUnboundLexicon() *unboundLexicon {
 					}
 				}
 				if len(other) > 0 {
-					return joinAnd(other) + " was measured too: ask for it by depth"
+					return joinAnd(other) + " was measured too"
 				}
 				return never + " was never measured"
 			}}
@@ -101,7 +97,7 @@ func newUnboundLexicon() *unboundLexicon {
 	metric := func(names []string, shown string, words ...string) unboundFamily {
 		return unboundFamily{slot: "metric", phrases: phrases(words...),
 			agrees: func(s Slots) bool { return slices.Contains(names, s.Metric) },
-			status: func(Slots, measuredValues) string { return shown + " was measured too: ask for it by name" }}
+			status: func(Slots, measuredValues) string { return shown + " was measured too" }}
 	}
 	return &unboundLexicon{families: []unboundFamily{
 		ratio("1:1", `mixed (?:reads and writes|read/write|workload|traffic)`, `50/50`, `50-50`, `half reads`, `half writes`,
@@ -119,7 +115,7 @@ func newUnboundLexicon() *unboundLexicon {
 			`one (?:request|command) at a time`, `without batching`, `no batching`, `sequential (?:requests|commands)`),
 		depth(func(p int) bool { return p > 1 }, func(p int) bool { return p > 1 }, "a pipeline deeper than 1",
 			`pipelined`, `with pipelining`, `pipelining (?:on|enabled)`, `batched commands`),
-		depth(func(p int) bool { return p > 16 }, func(p int) bool { return p > 16 }, "a pipeline deeper than 16",
+		depth(func(p int) bool { return p > 16 }, func(p int) bool { return p > 16 }, "a deeper pipeline",
 			`deep(?:er)? pipelin(?:es?|ing)`, `long(?:er)? pipelines?`, `heavy pipelining`, `lots of pipelining`),
 		metric([]string{"p50_ms", "p99_ms", "p999_ms"}, "latency (p50, p99, p99.9)",
 			`latenc(?:y|ies)`, `tail latency`, `response times?`, `p99(?:\.9)?`, `p50`),
@@ -172,7 +168,8 @@ func (l *unboundLexicon) unbound(question string, pl Plan) []unboundFinding {
 
 // unboundReading is the sentence an answer opens with for the findings:
 // the reading applied instead of each phrase, and whether what the phrase
-// asks for was measured for the plan's engines.
+// asks for was measured for the plan's engines. It stays short: the
+// answer's verdict follows on the same line.
 func (p *Planner) unboundReading(pl Plan, found []unboundFinding) string {
 	m := p.measuredFor(pl.Slots.Engines)
 	var parts []string
@@ -186,9 +183,15 @@ func (p *Planner) unboundReading(pl Plan, found []unboundFinding) string {
 func appliedPhrase(slot string, s Slots) string {
 	switch slot {
 	case slotRatio:
-		return ratioPhrase(s.Ratio)
+		switch s.Ratio {
+		case "1:10":
+			return "read-heavy 1:10"
+		case "1:1":
+			return "mixed 1:1"
+		}
+		return ratioName(s.Ratio)
 	case slotValue:
-		return valuePhrase(s.ValueBytes)
+		return valueShort(s.ValueBytes) + " values"
 	case slotPipeline:
 		if s.Pipeline == 1 {
 			return "pipeline 1 (no pipelining)"
@@ -199,6 +202,15 @@ func appliedPhrase(slot string, s Slots) string {
 		return metricPhrase("ops_per_sec")
 	}
 	return metricPhrase(s.Metric)
+}
+
+// ratioName names a workload without its gloss: "SET:GET 10:1", "MGET of
+// 10 keys".
+func ratioName(r string) string {
+	if strings.Contains(r, ":") {
+		return "SET:GET " + r
+	}
+	return ratioPhrase(r)
 }
 
 // measuredFor gathers the knob values measured for the engines (all
