@@ -129,7 +129,7 @@ func newUnboundLexicon() *unboundLexicon {
 // unboundIntents are the plans whose answers depend on the workload,
 // value size, pipeline and metric slots.
 func unboundIntents() []Intent {
-	return []Intent{IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentNoData}
+	return []Intent{IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentNoData, IntentRecommend, IntentSearch, IntentSpread}
 }
 
 // unbound lists the phrases of the question that ask for a workload, value
