@@ -12,6 +12,23 @@ import (
 	"strings"
 )
 
+// Plausibility bounds: a value outside them is a typo or a broken capture,
+// not a measurement, and would end up in answers ("from 4 to 2000000000
+// cores"). They are stated in import --help and the README.
+const (
+	maxCores      = 1024
+	maxPipeline   = 1024
+	maxThreads    = 4096              // shards, server, I/O and client threads
+	maxConns      = 100_000           // client connections per thread
+	maxValueBytes = 512 << 20         // the largest Redis string value
+	maxCount      = 1_000_000_000_000 // key_max, populate, conn_errors
+	maxTestTimeS  = 7 * 24 * 3600     // a week
+	maxRep        = 10_000
+	maxOpsPerSec  = 1e9       // also ops per core, hits and misses per second
+	maxLatencyMs  = 3_600_000 // an hour
+	maxKBPerSec   = 1e9       // a terabyte a second
+)
+
 // columns lists the CSV header every capture file carries, in file order.
 var columns = []string{
 	"run_id", "note", "engine", "mode", "shards", "server_threads", "shard_io_threads",
@@ -69,25 +86,29 @@ func (p *rowParser) bad(col, format string, a ...any) {
 
 func (p *rowParser) str(col string) string { return p.rec[p.h[col]] }
 
-// int parses a whole number no smaller than min.
-func (p *rowParser) int(col string, min int) int {
+// int parses a whole number within [min, max] (the plausible range of
+// the column).
+func (p *rowParser) int(col string, min, max int) int {
 	s := p.str(col)
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange):
-		p.bad(col, "number out of range: %q", clip(s))
+		p.bad(col, "number out of range: %q (plausible: %s)", clip(s), plausible(min, max))
 	case err != nil:
 		p.bad(col, "not a whole number: %q", clip(s))
 	case n < min && min == 1:
 		p.bad(col, "must be positive, got %d", n)
 	case n < min:
 		p.bad(col, "must be at least %d, got %d", min, n)
+	case n > max:
+		p.bad(col, "%d is above the plausible maximum %s", n, thousands(max))
 	}
 	return n
 }
 
-// float parses a finite, non-negative number.
-func (p *rowParser) float(col string) float64 {
+// float parses a finite, non-negative number written in plain decimal
+// digits, no larger than max.
+func (p *rowParser) float(col string, max float64) float64 {
 	s := p.str(col)
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
@@ -99,8 +120,67 @@ func (p *rowParser) float(col string) float64 {
 		p.bad(col, "not a finite number: %q", clip(s))
 	case f < 0:
 		p.bad(col, "must not be negative, got %s", s)
+	case !isPlainDecimal(s):
+		p.bad(col, "write plain decimal digits such as 1234.5, got %q", clip(s))
+	case f > max:
+		p.bad(col, "%s is above the plausible maximum %s", clip(s), thousands(int(max)))
 	}
 	return f
+}
+
+// hitRate parses hit_rate, a fraction from 0 to 1.
+func (p *rowParser) hitRate() float64 {
+	s := p.str("hit_rate")
+	n := len(p.probs)
+	h := p.float("hit_rate", math.MaxFloat64)
+	if len(p.probs) == n && h > 1 {
+		p.bad("hit_rate", "must be between 0 and 1, got %s", s)
+	}
+	return h
+}
+
+// ordered checks that a lower percentile is not above a higher one.
+func (p *rowParser) ordered(lowCol string, low float64, highCol string, high float64) {
+	if low > high {
+		p.bad(highCol, "%s is below %s %s (latency percentiles must satisfy p50 <= p99 <= p99.9)",
+			p.str(highCol), lowCol, p.str(lowCol))
+	}
+}
+
+// isPlainDecimal reports whether s is written the way capture files write
+// numbers: digits with at most one decimal point. Hex floats, exponents,
+// underscores and signs are refused, so a typo cannot become 1e300.
+func isPlainDecimal(s string) bool {
+	digits, points := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			points++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && points <= 1
+}
+
+func plausible(min, max int) string { return thousands(min) + " to " + thousands(max) }
+
+// thousands writes n with comma separators: 1,000,000,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, d := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
 }
 
 // clip shortens a field for an error message.
@@ -136,10 +216,10 @@ func parseRow(h header, rec []string, line, session int, file string) (Run, []Ro
 	if !slices.Contains(Modes, r.Mode) {
 		p.bad("mode", "unknown mode %q (known: %s)", clip(r.Mode), strings.Join(Modes, ", "))
 	}
-	r.Shards = p.int("shards", 0)
-	r.ServerThreads = p.int("server_threads", 0)
-	r.ShardIOThreads = p.int("shard_io_threads", 0)
-	r.Cores = p.int("cores_used", 1)
+	r.Shards = p.int("shards", 0, maxThreads)
+	r.ServerThreads = p.int("server_threads", 0, maxThreads)
+	r.ShardIOThreads = p.int("shard_io_threads", 0, maxThreads)
+	r.Cores = p.int("cores_used", 1, maxCores)
 	r.ServerCPUs = p.str("server_cpus")
 	if !isPrintable(r.ServerCPUs) || len(r.ServerCPUs) > 200 {
 		p.bad("server_cpus", "must be printable text of at most 200 bytes")
@@ -148,34 +228,35 @@ func parseRow(h header, rec []string, line, session int, file string) (Run, []Ro
 	if !isPrintable(r.ClientCPUs) || len(r.ClientCPUs) > 200 {
 		p.bad("client_cpus", "must be printable text of at most 200 bytes")
 	}
-	r.ClientThreads = p.int("client_threads", 0)
-	r.ClientConns = p.int("client_conns", 0)
-	r.Pipeline = p.int("pipeline", 1)
+	r.ClientThreads = p.int("client_threads", 0, maxThreads)
+	r.ClientConns = p.int("client_conns", 0, maxConns)
+	r.Pipeline = p.int("pipeline", 1, maxPipeline)
 	r.Ratio = p.str("ratio")
 	if !ratioPattern.MatchString(r.Ratio) {
 		p.bad("ratio", "must be SET:GET like 1:10, or mgetN/msetN, got %q", clip(r.Ratio))
 	}
-	r.ValueBytes = p.int("data_bytes", 1)
-	r.KeyMax = p.int("key_max", 0)
-	r.TestTimeS = p.int("test_time", 0)
-	r.Populate = p.int("populate", 0)
-	r.Rep = p.int("rep", 1)
-	r.OpsPerSec = p.float("ops_per_sec")
-	r.OpsPerCore = p.float("ops_per_core")
-	r.P50Ms = p.float("p50_ms")
-	r.P99Ms = p.float("p99_ms")
-	r.P999Ms = p.float("p999_ms")
+	r.ValueBytes = p.int("data_bytes", 1, maxValueBytes)
+	r.KeyMax = p.int("key_max", 0, maxCount)
+	r.TestTimeS = p.int("test_time", 0, maxTestTimeS)
+	r.Populate = p.int("populate", 0, maxCount)
+	r.Rep = p.int("rep", 1, maxRep)
+	r.OpsPerSec = p.float("ops_per_sec", maxOpsPerSec)
+	r.OpsPerCore = p.float("ops_per_core", maxOpsPerSec)
+	r.P50Ms = p.float("p50_ms", maxLatencyMs)
+	r.P99Ms = p.float("p99_ms", maxLatencyMs)
+	r.P999Ms = p.float("p999_ms", maxLatencyMs)
 	if s := p.str("hit_rate"); s != "" {
-		h := p.float("hit_rate")
-		if h > 1 {
-			p.bad("hit_rate", "must be between 0 and 1, got %s", s)
-		}
+		h := p.hitRate()
 		r.HitRate = &h
 	}
-	r.HitsPerSec = p.float("hits_per_sec")
-	r.MissesPerSec = p.float("misses_per_sec")
-	r.ConnErrors = p.int("conn_errors", 0)
-	r.KBPerSec = p.float("kb_per_sec")
+	r.HitsPerSec = p.float("hits_per_sec", maxOpsPerSec)
+	r.MissesPerSec = p.float("misses_per_sec", maxOpsPerSec)
+	r.ConnErrors = p.int("conn_errors", 0, maxCount)
+	r.KBPerSec = p.float("kb_per_sec", maxKBPerSec)
+	if len(p.probs) == 0 {
+		p.ordered("p50_ms", r.P50Ms, "p99_ms", r.P99Ms)
+		p.ordered("p99_ms", r.P99Ms, "p999_ms", r.P999Ms)
+	}
 
 	if len(p.probs) > 0 {
 		return Run{}, p.probs
@@ -204,24 +285,27 @@ type csvRow struct {
 // cannot produce a huge error.
 const maxProblems = 1000
 
-// readCSV reads a whole capture file: the header, then every row. It returns
-// the rows and every problem found; it never stops at the first bad row.
-func readCSV(r io.Reader, session int, file string) ([]csvRow, []RowProblem) {
-	cr := csv.NewReader(r)
+// scanCSV streams a capture file: it checks the header, then hands every
+// data row to each, in file order, without holding more than one row. It
+// returns every problem found (at most maxProblems); it never stops at the
+// first bad row. An error from each stops the scan and is returned as is.
+// Lone carriage returns (old Mac line endings) are read as line ends.
+func scanCSV(r io.Reader, session int, file string, each func(csvRow) error) ([]RowProblem, error) {
+	cr := csv.NewReader(&crToLF{r: r})
 	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = false
+	cr.ReuseRecord = true // parseRow copies what it keeps
 	headRec, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, []RowProblem{{Line: 1, Reason: "empty file: no header row"}}
+		return []RowProblem{{Line: 1, Reason: "empty file: no header row"}}, nil
 	}
 	if err != nil {
-		return nil, []RowProblem{{Line: 1, Reason: "unreadable header: " + csvReason(err)}}
+		return []RowProblem{{Line: 1, Reason: "unreadable header: " + csvReason(err)}}, nil
 	}
 	h, probs := parseHeader(headRec)
 	if len(probs) > 0 {
-		return nil, probs
+		return probs, nil
 	}
-	var rows []csvRow
+	rows := 0
 	for len(probs) < maxProblems {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -239,15 +323,32 @@ func readCSV(r io.Reader, session int, file string) ([]csvRow, []RowProblem) {
 			continue
 		default:
 			probs = append(probs, RowProblem{Line: 1, Reason: "read error: " + err.Error()})
-			return rows, probs
+			return probs, nil
 		}
+		rows++
 		run, rowProbs := parseRow(h, rec, line, session, file)
 		probs = append(probs, rowProbs...)
-		rows = append(rows, csvRow{run: run, line: line, probs: rowProbs})
+		if err := each(csvRow{run: run, line: line, probs: rowProbs}); err != nil {
+			return probs, err
+		}
 	}
-	if len(rows) == 0 && len(probs) == 0 {
+	if len(probs) > maxProblems {
+		probs = probs[:maxProblems]
+	}
+	if rows == 0 && len(probs) == 0 {
 		probs = append(probs, RowProblem{Line: 2, Reason: "no data rows after the header"})
 	}
+	return probs, nil
+}
+
+// readCSV reads a whole (small) capture file into memory: the rows and
+// every problem found.
+func readCSV(r io.Reader, session int, file string) ([]csvRow, []RowProblem) {
+	var rows []csvRow
+	probs, _ := scanCSV(r, session, file, func(row csvRow) error {
+		rows = append(rows, row)
+		return nil
+	})
 	return rows, probs
 }
 

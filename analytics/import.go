@@ -3,11 +3,14 @@ package analytics
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
+	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
 )
@@ -76,124 +79,406 @@ func (e *ImportError) Error() string {
 // ErrBadSession is returned for a session number below 1.
 var ErrBadSession = errors.New("session must be a positive number")
 
-// Import validates every row of one CSV, then writes all kept rows in one
-// atomic step, or nothing. A validation failure is an *ImportError listing
-// every bad line. Rows already stored with identical values are counted as
-// AlreadyPresent, so re-importing a file changes nothing; a stored run with
-// the same ID but different values is a problem on that line.
+// ImportProgress is how far an import has got, reported while it runs.
+type ImportProgress struct {
+	Phase     string // "checking" (first pass: validation) or "writing" (second pass)
+	Rows      int    // rows done in this phase
+	TotalRows int    // rows the phase will handle; 0 while unknown (first pass)
+	Bytes     int64  // bytes read in this phase
+}
+
+// ImportOptions tune one import.
+type ImportOptions struct {
+	// Progress, when set, is called every few thousand rows.
+	Progress func(ImportProgress)
+	// Size is the file's size in bytes when known (for progress), else 0.
+	Size int64
+}
+
+// progressEvery is how many rows pass between progress reports.
+const progressEvery = 8192
+
+// writeBatchRuns bounds the runs one Badger write transaction carries; the
+// import commits many such batches under its pending marker.
+const writeBatchRuns = 2000
+
+// Import validates every row of one CSV, then writes all kept rows, all or
+// nothing, and commits them with the manifest. See ImportWith.
 func (s *Store) Import(ctx context.Context, name string, r io.Reader, session int) (ImportReport, error) {
+	return s.ImportWith(ctx, name, r, session, ImportOptions{})
+}
+
+// ImportWith streams one CSV twice, holding one row at a time: the first
+// pass validates every row (a failure is an *ImportError listing every bad
+// line, and nothing is written) while copying the file into the data
+// directory; the second pass writes the new runs from that copy in batches
+// after a pending-import marker, and one small transaction commits them
+// with the manifest. A crash before the commit leaves the marker, and the
+// next Open rolls the partial import back; so the store holds the old runs
+// or the new ones, never a mix. Rows already stored with identical values
+// are counted as AlreadyPresent, so re-importing a file changes nothing; a
+// stored run with the same ID but different values is a problem on that
+// line. Memory does not grow with the file beyond 24 bytes per row (the
+// duplicate check).
+func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, session int, opts ImportOptions) (ImportReport, error) {
 	rep := ImportReport{File: name, Session: session, Skipped: map[string]int{}}
 	if session < 1 {
 		return rep, fmt.Errorf("import %s: %w, got %d", name, ErrBadSession, session)
 	}
-	rows, probs := readCSV(r, session, name)
-	if err := ctx.Err(); err != nil {
-		return rep, fmt.Errorf("import %s: %w", name, err)
+	if s.readOnly {
+		return rep, fmt.Errorf("import %s: the store is open read-only", name)
 	}
-
 	s.importMu.Lock()
 	defer s.importMu.Unlock()
-	snap := s.current()
+	if err := s.disk.check(opts.Size * 3); err != nil {
+		return rep, fmt.Errorf("import %s: nothing written: %w", name, err)
+	}
 
-	var fresh []Run
-	firstLine := map[string]int{}
-	for _, row := range rows {
+	src, err := s.newSourceCopy(name)
+	if err != nil {
+		return rep, fmt.Errorf("import %s: %w", name, err)
+	}
+	defer src.discard()
+	before := s.db.NewTransaction(false) // the store as it was: pass 2 tells new runs by it
+	defer before.Discard()
+
+	started := time.Now()
+	plan, err := s.checkPass(ctx, before, name, io.TeeReader(r, src), session, opts, &rep)
+	if err != nil {
+		return rep, err
+	}
+	s.log.Debug("import checked", "file", name, "rows", rep.Rows, "fresh", plan.fresh, "took", time.Since(started))
+	if plan.fresh == 0 {
+		s.log.Info("imported runs", "file", name, "session", session, "rows", rep.Rows,
+			"added", 0, "already_present", rep.AlreadyPresent, "skipped", rep.SkippedRows())
+		return rep, nil
+	}
+	return rep, s.writeAndCommit(ctx, src, plan, opts, &rep, false)
+}
+
+// importPlan is what the first pass learned.
+type importPlan struct {
+	name    string
+	session int
+	fresh   int      // runs to write
+	isFresh []uint64 // bit i: data row i (0-based) is a run to write
+}
+
+func (p *importPlan) markFresh(row int) {
+	for len(p.isFresh) <= row/64 {
+		p.isFresh = append(p.isFresh, 0)
+	}
+	p.isFresh[row/64] |= 1 << (row % 64)
+}
+
+func (p *importPlan) isFreshRow(row int) bool {
+	return row/64 < len(p.isFresh) && p.isFresh[row/64]&(1<<(row%64)) != 0
+}
+
+// checkPass is the first pass: every row validated, duplicates and
+// conflicts found, nothing written.
+func (s *Store) checkPass(ctx context.Context, before *badger.Txn, name string, r io.Reader, session int, opts ImportOptions, rep *ImportReport) (importPlan, error) {
+	plan := importPlan{name: name, session: session}
+	counted := &countingReader{r: r}
+	firstLine := map[[16]byte]int32{} // run ID hash → first line, bounded per row
+	var extra []RowProblem
+	probs, err := scanCSV(counted, session, name, func(row csvRow) error {
 		rep.Rows++
+		if rep.Rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if opts.Progress != nil {
+				opts.Progress(ImportProgress{Phase: "checking", Rows: rep.Rows, Bytes: counted.n})
+			}
+		}
 		if row.probs != nil {
-			continue
+			return nil
 		}
 		run := row.run
 		if !Keep(run) {
 			rep.Skipped[run.Note]++
-			continue
+			return nil
 		}
 		rep.Kept++
-		if first, dup := firstLine[run.ID]; dup {
-			probs = append(probs, RowProblem{Line: row.line, Column: "run_id",
+		idHash := idKey(run.ID)
+		if first, dup := firstLine[idHash]; dup {
+			extra = append(extra, RowProblem{Line: row.line, Column: "run_id",
 				Reason: fmt.Sprintf("duplicate run ID %s (first on line %d)", run.ID, first)})
-			continue
+			return nil
 		}
-		firstLine[run.ID] = row.line
-		if i, ok := snap.byID[run.ID]; ok {
-			if snap.runs[i].sameMeasurement(run) {
+		firstLine[idHash] = int32(row.line)
+		stored, found, err := getRun(before, run.ID)
+		if err != nil {
+			return err
+		}
+		if found {
+			if stored.sameMeasurement(run) {
 				rep.AlreadyPresent++
-				continue
+				return nil
 			}
-			probs = append(probs, RowProblem{Line: row.line, Column: "run_id",
+			extra = append(extra, RowProblem{Line: row.line, Column: "run_id",
 				Reason: fmt.Sprintf("run ID %s is already stored with different values", run.ID)})
-			continue
+			return nil
 		}
-		fresh = append(fresh, run)
+		plan.fresh++
+		plan.markFresh(rep.Rows - 1)
+		return nil
+	})
+	if err != nil {
+		return plan, fmt.Errorf("import %s: nothing written: %w", name, err)
 	}
+	if err := ctx.Err(); err != nil {
+		return plan, fmt.Errorf("import %s: nothing written: %w", name, err)
+	}
+	probs = append(probs, extra...)
 	if len(probs) > 0 {
-		return rep, &ImportError{File: name, Problems: probs}
+		sort.SliceStable(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
+		if len(probs) > maxProblems {
+			probs = probs[:maxProblems]
+		}
+		return plan, &ImportError{File: name, Problems: probs}
 	}
-	if err := s.write(ctx, fresh); err != nil {
-		return rep, fmt.Errorf("import %s: nothing written: %w", name, err)
-	}
-	rep.Added = len(fresh)
-	if len(fresh) > 0 {
-		runs := make([]Run, 0, len(snap.runs)+len(fresh))
-		runs = append(append(runs, snap.runs...), fresh...)
-		next := newSnapshot(runs)
-		s.mu.Lock()
-		s.snap = next
-		s.mu.Unlock()
-	}
-	s.log.Info("imported runs", "file", name, "session", session, "rows", rep.Rows,
-		"added", rep.Added, "already_present", rep.AlreadyPresent, "skipped", rep.SkippedRows())
-	return rep, nil
+	return plan, nil
 }
 
-// write stores the runs in one Badger transaction: all or nothing.
-func (s *Store) write(ctx context.Context, runs []Run) error {
-	if len(runs) == 0 {
-		return nil
+// writeAndCommit is the second pass: the marker, the runs in batches from
+// the source copy, then the commit.
+func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan importPlan, opts ImportOptions, rep *ImportReport, embedded bool) error {
+	name, session := plan.name, plan.session
+	fail := func(err error) error { return fmt.Errorf("import %s: nothing written: %w", name, err) }
+	started := time.Now()
+	if err := src.finish(); err != nil {
+		return fail(err)
 	}
-	return s.db.Update(func(txn *badger.Txn) error {
-		for i, r := range runs {
+	next := s.committed()
+	pend := pendingImport{Generation: next.Generation + 1, Name: name, Session: session, Copy: src.rel}
+	if err := s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, pendingKey, pend) }); err != nil {
+		return fail(err)
+	}
+	if err := s.syncIfOnDisk(); err != nil {
+		return fail(err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			s.abandon(context.WithoutCancel(ctx))
+		}
+	}()
+	if err := src.keep(); err != nil {
+		return fail(err)
+	}
+
+	rd, err := src.open()
+	if err != nil {
+		return fail(err)
+	}
+	defer rd.Close()
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	var sum digest256
+	written, rows := 0, 0
+	counted := &countingReader{r: rd}
+	_, err = scanCSV(counted, session, name, func(row csvRow) error {
+		rows++
+		if rows%progressEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if s.beforeWrite != nil {
-				if err := s.beforeWrite(i); err != nil {
-					return err
-				}
+			if err := s.disk.check(0); err != nil {
+				return err
 			}
-			b, err := json.Marshal(r)
-			if err != nil {
-				return fmt.Errorf("encoding run %s: %w", r.ID, err)
-			}
-			if err := txn.Set([]byte(runPrefix+r.ID), b); err != nil {
-				return fmt.Errorf("writing run %s: %w", r.ID, err)
+			if opts.Progress != nil {
+				opts.Progress(ImportProgress{Phase: "writing", Rows: rows, TotalRows: rep.Rows, Bytes: counted.n})
 			}
 		}
+		if !plan.isFreshRow(rows - 1) {
+			return nil
+		}
+		if s.beforeWrite != nil {
+			if err := s.beforeWrite(written); err != nil {
+				return err
+			}
+		}
+		key := []byte(runPrefix + row.run.ID)
+		val, err := json.Marshal(row.run)
+		if err != nil {
+			return fmt.Errorf("encoding run %s: %w", row.run.ID, err)
+		}
+		sum.add(runDigest(key, val))
+		if err := wb.Set(key, val); err != nil {
+			return fmt.Errorf("writing run %s: %w", row.run.ID, err)
+		}
+		written++
 		return nil
 	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	s.log.Debug("import rows handed to Badger", "file", name, "took", time.Since(started))
+	if err := wb.Flush(); err != nil {
+		return fail(err)
+	}
+	s.log.Debug("import rows written", "file", name, "runs", written, "took", time.Since(started))
+	if written != plan.fresh {
+		return fail(fmt.Errorf("the file changed while importing: %d new runs on the second pass, %d on the first", written, plan.fresh))
+	}
+
+	// The commit: manifest and marker in one transaction.
+	k := sessionKey(session)
+	ss := next.Sessions[k]
+	d, err := parseDigest(ss.Digest)
+	if err != nil {
+		return fail(corrupt(s.dir, err, "the manifest of session %d: %v", session, err))
+	}
+	d.add(sum)
+	next.Sessions[k] = sessionSums{Runs: ss.Runs + written, Digest: d.String()}
+	next.Generation = pend.Generation
+	next.Sources = append(next.Sources, importSource{Generation: pend.Generation, Name: name, Session: session,
+		Embedded: embedded, Copy: src.rel, SHA256: src.sha256(), Added: written})
+	err = s.db.Update(func(txn *badger.Txn) error {
+		if err := setJSON(txn, manifestKey, next); err != nil {
+			return err
+		}
+		return txn.Delete([]byte(pendingKey))
+	})
+	if err != nil {
+		return fail(err)
+	}
+	committed, src.kept = true, true
+	if err := s.syncIfOnDisk(); err != nil {
+		return fmt.Errorf("import %s: committed, but syncing failed: %w", name, err)
+	}
+	s.mu.Lock()
+	s.manifest = next
+	s.mu.Unlock()
+	if s.dir != "" {
+		if err := writeManifestFile(s.dir, next); err != nil {
+			return fmt.Errorf("import %s: committed, but writing %s failed (the next open rewrites it): %w", name, manifestFile, err)
+		}
+	}
+	rep.Added = written
+	s.log.Info("imported runs", "file", name, "session", session, "rows", rep.Rows,
+		"added", rep.Added, "already_present", rep.AlreadyPresent, "skipped", rep.SkippedRows())
+	if s.isLoaded() {
+		if err := s.Load(ctx); err != nil {
+			return fmt.Errorf("import %s: committed, but reloading the runs failed: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// abandon rolls back a failed import at once, as the next open would.
+func (s *Store) abandon(ctx context.Context) {
+	if err := s.recoverPending(ctx); err != nil {
+		s.log.Warn("rolling back a failed import; the next open retries", "err", err)
+	}
+}
+
+func (s *Store) syncIfOnDisk() error {
+	if s.dir == "" {
+		return nil
+	}
+	return s.db.Sync()
+}
+
+func (s *Store) committed() manifest {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.manifest.clone()
+}
+
+func (s *Store) isLoaded() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.loaded
+}
+
+// getRun reads one stored run by ID.
+func getRun(txn *badger.Txn, id string) (Run, bool, error) {
+	item, err := txn.Get([]byte(runPrefix + id))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return Run{}, false, nil
+	}
+	if err != nil {
+		return Run{}, false, err
+	}
+	var r Run
+	err = item.Value(func(v []byte) error {
+		var err error
+		r, err = decodeRun(v)
+		return err
+	})
+	if err != nil {
+		return Run{}, false, fmt.Errorf("stored run %s: %w", id, err)
+	}
+	return r, true, nil
+}
+
+// idKey is a 128-bit hash of a run ID: the duplicate check keeps 16 bytes
+// per row instead of the ID itself.
+func idKey(id string) [16]byte {
+	sum := sha256.Sum256([]byte(id))
+	var k [16]byte
+	copy(k[:], sum[:])
+	return k
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // ImportDefault imports the embedded dataset (both sessions) for every
 // session the store holds no runs of yet. Safe to call on every start; it
 // returns one report per file it imported (none when nothing was missing).
 func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
-	have := map[int]bool{}
-	for _, r := range s.current().runs {
-		have[r.Session] = true
-	}
+	have := s.StoredRuns()
 	var reports []ImportReport
 	for _, f := range DefaultDataset() {
-		if have[f.Session] {
+		if have[f.Session] > 0 {
 			continue
 		}
-		b, err := f.Open()
-		if err != nil {
-			return reports, fmt.Errorf("embedded dataset: %w", err)
-		}
-		rep, err := s.Import(ctx, f.Name(), bytes.NewReader(b), f.Session)
+		rep, err := s.importEmbedded(ctx, f)
 		if err != nil {
 			return reports, fmt.Errorf("importing the embedded dataset: %w", err)
 		}
 		reports = append(reports, rep)
 	}
 	return reports, nil
+}
+
+// importEmbedded imports one embedded file; no copy is kept, since the
+// binary holds it.
+func (s *Store) importEmbedded(ctx context.Context, f DatasetFile) (ImportReport, error) {
+	rep := ImportReport{File: f.Name(), Session: f.Session, Skipped: map[string]int{}}
+	b, err := f.Open()
+	if err != nil {
+		return rep, fmt.Errorf("embedded dataset: %w", err)
+	}
+	if s.readOnly {
+		return rep, fmt.Errorf("import %s: the store is open read-only", f.Name())
+	}
+	s.importMu.Lock()
+	defer s.importMu.Unlock()
+	if err := s.disk.check(int64(len(b)) * 3); err != nil {
+		return rep, fmt.Errorf("import %s: nothing written: %w", f.Name(), err)
+	}
+	before := s.db.NewTransaction(false)
+	defer before.Discard()
+	plan, err := s.checkPass(ctx, before, f.Name(), bytes.NewReader(b), f.Session, ImportOptions{}, &rep)
+	if err != nil || plan.fresh == 0 {
+		return rep, err
+	}
+	return rep, s.writeAndCommit(ctx, embeddedSource(b), plan, ImportOptions{}, &rep, true)
 }

@@ -160,6 +160,31 @@ func TestBadFilesAreRejectedWithEveryProblemAndWriteNothing(t *testing.T) {
 			},
 		},
 		{
+			name: "implausible values are refused with line, column, value and bound",
+			csv: edit(func(recs [][]string) [][]string {
+				recs[1][ops] = "1e300"
+				recs[2][ops] = "0x1p-2"
+				recs[3][ops] = "2000000000"
+				recs[4][cores] = "2000000000"
+				recs[5][column(t, recs, "pipeline")] = "4096"
+				recs[6][column(t, recs, "data_bytes")] = "1073741824"
+				recs[7][column(t, recs, "p50_ms")] = "2"
+				recs[7][column(t, recs, "p99_ms")] = "1.5"
+				recs[8][column(t, recs, "p50_ms")] = "5000000"
+				return recs
+			}),
+			want: []string{
+				`line 2, column ops_per_sec: write plain decimal digits such as 1234.5, got "1e300"`,
+				`line 3, column ops_per_sec: write plain decimal digits such as 1234.5, got "0x1p-2"`,
+				"line 4, column ops_per_sec: 2000000000 is above the plausible maximum 1,000,000,000",
+				"line 5, column cores_used: 2000000000 is above the plausible maximum 1,024",
+				"line 6, column pipeline: 4096 is above the plausible maximum 1,024",
+				"line 7, column data_bytes: 1073741824 is above the plausible maximum 536,870,912",
+				"line 8, column p99_ms: 1.5 is below p50_ms 2 (latency percentiles must satisfy p50 <= p99 <= p99.9)",
+				"line 9, column p50_ms: 5000000 is above the plausible maximum 3,600,000",
+			},
+		},
+		{
 			name: "a duplicate run ID is rejected",
 			csv: edit(func(recs [][]string) [][]string {
 				return append(recs, slices.Clone(recs[5]))
@@ -352,5 +377,19 @@ func TestQueriesDuringAnImportSeeEitherTheOldOrTheNewRuns(t *testing.T) {
 	}
 	if got := len(s.Runs()); got != 828 {
 		t.Errorf("runs = %d, want 828", got)
+	}
+}
+
+func TestAFileWithCarriageReturnLineEndsImports(t *testing.T) {
+	recs := sessionOneRecords(t)
+	text := strings.ReplaceAll(encodeCSV(t, recs), "\n", "\r")
+	text = strings.ReplaceAll(text, "\r\r", "\r")
+	s := openMemory(t)
+	rep, err := s.Import(t.Context(), "mac.csv", strings.NewReader(text), 1)
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if rep.Rows != len(recs)-1 || rep.Added != 350 {
+		t.Errorf("report = %+v, want %d rows and 350 runs added", rep, len(recs)-1)
 	}
 }

@@ -54,6 +54,12 @@ func (kv *KV) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
+	if e, ok := kv.s.disk.held(string(k)); ok {
+		if e.deleted {
+			return nil, false, nil
+		}
+		return append([]byte{}, e.value...), true, nil
+	}
 	var val []byte
 	err = kv.s.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get(k)
@@ -93,6 +99,9 @@ func (kv *KV) Set(ctx context.Context, key string, value []byte, ttl time.Durati
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if kv.s.disk.hold(string(k), memEntry{value: append([]byte(nil), value...), expires: expiry(ttl)}) {
+		return nil
+	}
 	if err := kv.s.db.Update(func(txn *badger.Txn) error { return txn.SetEntry(entry(k, value, ttl)) }); err != nil {
 		return fmt.Errorf("kv set %s: %w", key, err)
 	}
@@ -109,6 +118,9 @@ func (kv *KV) SetIfAbsent(ctx context.Context, key string, value []byte, ttl tim
 	for range maxConflictRetries {
 		if err := ctx.Err(); err != nil {
 			return false, err
+		}
+		if wrote, held := kv.s.disk.holdIfAbsent(ctx, kv, key, string(k), memEntry{value: append([]byte(nil), value...), expires: expiry(ttl)}); held {
+			return wrote, nil
 		}
 		wrote := false
 		err = kv.s.db.Update(func(txn *badger.Txn) error {
@@ -142,6 +154,9 @@ func (kv *KV) Delete(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if kv.s.disk.hold(string(k), memEntry{deleted: true}) {
+		return nil
+	}
 	if err := kv.s.db.Update(func(txn *badger.Txn) error { return txn.Delete(k) }); err != nil {
 		return fmt.Errorf("kv delete %s: %w", key, err)
 	}
@@ -165,6 +180,7 @@ func (kv *KV) Keys(ctx context.Context, prefix string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv keys %q: %w", prefix, err)
 	}
+	keys = kv.s.disk.mergeKeys(keys, kv.prefix, prefix)
 	sort.Strings(keys)
 	return keys, nil
 }

@@ -25,6 +25,10 @@ type app struct {
 
 	closers []func() error
 
+	// readOnly is set for commands that must not create or change the data
+	// directory (version, kb, plan): store() then opens it read-only.
+	readOnly bool
+
 	st  *analytics.Store     // opened once by store() (app_store.go)
 	kb  *knowledge.Base      // loaded once by knowledge() (app_knowledge.go)
 	b   *bot.Bot             // built once by bot() (app_bot.go)

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
 // cli is the command line: global flags and one field per subcommand. Each
@@ -34,8 +37,13 @@ func (e usageError) Unwrap() error { return e.err }
 
 func exitCode(err error) int {
 	var ue usageError
-	if errors.As(err, &ue) {
+	switch {
+	case errors.As(err, &ue):
 		return 2
+	case errors.Is(err, analytics.ErrCorrupt):
+		return exitDamaged
+	case errors.Is(err, analytics.ErrDiskFull):
+		return exitDiskFull
 	}
 	return 1
 }
@@ -68,5 +76,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	a := newApp(ctx, cfg, stdin, stdout, stderr)
 	defer a.close()
+	a.readOnly = readOnlyCommand(kctx.Command())
 	return kctx.Run(a)
+}
+
+// readOnlyCommand reports whether a command only reads the data directory:
+// such commands never create or change it.
+func readOnlyCommand(command string) bool {
+	name, _, _ := strings.Cut(command, " ")
+	switch name {
+	case "version", "kb", "plan":
+		return true
+	}
+	return false
 }

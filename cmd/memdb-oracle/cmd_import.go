@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
@@ -22,7 +23,7 @@ func (c importCmd) Run(a *app) error {
 	if c.Session < 1 {
 		return usageError{fmt.Errorf("--session must be 1 or more, got %d", c.Session)}
 	}
-	st, err := a.store()
+	st, err := a.importStore()
 	if err != nil {
 		return err
 	}
@@ -31,8 +32,14 @@ func (c importCmd) Run(a *app) error {
 		return err
 	}
 	defer f.Close()
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
 	name := filepath.Base(c.File)
-	rep, err := st.Import(a.ctx, name, f, c.Session)
+	prog := newProgress(a.stderr, size)
+	rep, err := st.ImportWith(a.ctx, name, f, c.Session, analytics.ImportOptions{Progress: prog.report, Size: size})
+	prog.done()
 	var ie *analytics.ImportError
 	if errors.As(err, &ie) {
 		for _, p := range ie.Problems {
@@ -61,7 +68,28 @@ func (c importCmd) Run(a *app) error {
 			fmt.Fprintf(w, "  %-24s %d\n", label, rep.Skipped[note])
 		}
 	}
-	_, err = fmt.Fprintf(w, "The store now holds %d runs in %d cells (fingerprint %s).\n",
-		len(st.Runs()), len(st.Cells()), st.Fingerprint())
+	_, err = fmt.Fprintf(w, "The store now holds %d runs (%s).\n", total(st.StoredRuns()), perSession(st.StoredRuns()))
 	return err
+}
+
+func total(perSession map[int]int) int {
+	n := 0
+	for _, c := range perSession {
+		n += c
+	}
+	return n
+}
+
+// perSession lists run counts as "session 1: 350, session 2: 128".
+func perSession(counts map[int]int) string {
+	sessions := make([]int, 0, len(counts))
+	for s := range counts {
+		sessions = append(sessions, s)
+	}
+	slices.Sort(sessions)
+	parts := make([]string, len(sessions))
+	for i, s := range sessions {
+		parts[i] = fmt.Sprintf("session %d: %d", s, counts[s])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
-	"slices"
-	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
@@ -14,7 +12,7 @@ type versionCmd struct{}
 
 // Run prints the version, the run and cell counts and the data fingerprint.
 func (versionCmd) Run(a *app) error {
-	st, err := a.store()
+	st, err := a.readStore()
 	if err != nil {
 		return err
 	}
@@ -22,19 +20,7 @@ func (versionCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	perSession := map[int]int{}
-	for _, r := range st.Runs() {
-		perSession[r.Session]++
-	}
-	sessions := make([]int, 0, len(perSession))
-	for s := range perSession {
-		sessions = append(sessions, s)
-	}
-	slices.Sort(sessions)
-	parts := make([]string, len(sessions))
-	for i, s := range sessions {
-		parts[i] = fmt.Sprintf("session %d: %d", s, perSession[s])
-	}
+	counts := st.StoredRuns()
 	fp := st.Fingerprint()
 	note := "the embedded dataset"
 	if fp != embedded {
@@ -42,7 +28,7 @@ func (versionCmd) Run(a *app) error {
 	}
 	w := a.stdout
 	fmt.Fprintf(w, "memdb-oracle %s\n", programVersion())
-	fmt.Fprintf(w, "runs: %d (%s)\n", len(st.Runs()), strings.Join(parts, ", "))
+	fmt.Fprintf(w, "runs: %d (%s)\n", total(counts), perSession(counts))
 	fmt.Fprintf(w, "cells: %d\n", len(st.Cells()))
 	fmt.Fprintf(w, "fingerprint: %s (%s)\n", fp, note)
 	_, err = fmt.Fprintf(w, "data: %s\n", a.cfg.DataDir)

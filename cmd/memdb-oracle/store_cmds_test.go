@@ -105,7 +105,7 @@ func TestImportReportsAndIsIdempotent(t *testing.T) {
 	for _, want := range []string{
 		"Imported runs-session2-aws.csv as session 2: 272 rows read, 128 kept, 0 added, 128 already present.",
 		"Skipped 144 rows by the keep rule",
-		"The store now holds 478 runs in 254 cells",
+		"The store now holds 478 runs (session 1: 350, session 2: 128).",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -1,0 +1,275 @@
+package analytics
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	badger "github.com/dgraph-io/badger/v4"
+)
+
+// HasStore reports whether dir holds a store (Badger's MANIFEST file).
+func HasStore(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "MANIFEST"))
+	return err == nil
+}
+
+// CheckDataDir returns a *CorruptError when dir holds store files but no
+// MANIFEST (see Open); a missing or empty directory passes.
+func CheckDataDir(dir string) error { return checkBadgerFiles(dir) }
+
+// checkBadgerFiles refuses a directory that holds Badger data files but no
+// MANIFEST: Badger would start an empty store there and delete the tables
+// it does not know, and the embedded dataset would be imported over the
+// user's data.
+func checkBadgerFiles(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	hasManifest, data := false, 0
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case name == "MANIFEST":
+			hasManifest = true
+		case strings.HasSuffix(name, ".sst"), strings.HasSuffix(name, ".vlog"), name == manifestFile:
+			data++
+		}
+	}
+	if !hasManifest && data > 0 {
+		return corrupt(dir, nil, "Badger's MANIFEST file is missing while %d data files remain; opening would discard them", data)
+	}
+	return nil
+}
+
+// recoverPending finishes or rolls back an import that a crash interrupted.
+// An import writes its marker, then its runs (each a higher Badger version
+// than the marker), then commits by writing the manifest and deleting the
+// marker in one transaction. So a marker still present means the commit
+// never happened: every run key newer than the marker is removed, and so
+// is the import's copy of its source file.
+func (s *Store) recoverPending(ctx context.Context) error {
+	var (
+		p       pendingImport
+		version uint64
+		found   bool
+	)
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		p, version, found, err = readPending(txn)
+		return err
+	})
+	if err != nil {
+		return corrupt(s.dir, err, "the pending-import marker cannot be read (%v)", err)
+	}
+	if !found {
+		return s.removeStrayCopies()
+	}
+	if s.readOnly {
+		return fmt.Errorf("%w: an import of %s was interrupted", ErrNeedsRecovery, p.Name)
+	}
+	removed, err := s.rollBack(ctx, version)
+	if err != nil {
+		return fmt.Errorf("rolling back the interrupted import of %s: %w", p.Name, err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Delete([]byte(pendingKey)) }); err != nil {
+		return fmt.Errorf("rolling back the interrupted import of %s: %w", p.Name, err)
+	}
+	if err := s.db.Sync(); err != nil {
+		return fmt.Errorf("rolling back the interrupted import of %s: %w", p.Name, err)
+	}
+	if err := s.removeStrayCopies(); err != nil {
+		return err
+	}
+	s.log.Warn("rolled back an interrupted import; the store is as it was before it",
+		"file", p.Name, "session", p.Session, "runs_removed", removed)
+	return nil
+}
+
+// rollBack deletes every run key written after the marker's version.
+func (s *Store) rollBack(ctx context.Context, marker uint64) (int, error) {
+	var keys [][]byte
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(runPrefix)})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if it.Item().Version() > marker {
+				keys = append(keys, it.Item().KeyCopy(nil))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, k := range keys {
+		if err := wb.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return 0, err
+	}
+	return len(keys), nil
+}
+
+// removeStrayCopies deletes source copies no committed import refers to
+// (left by an import that failed or was rolled back).
+func (s *Store) removeStrayCopies() error {
+	if s.dir == "" || s.readOnly {
+		return nil
+	}
+	var m manifest
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		m, _, err = readManifest(txn)
+		return err
+	})
+	if err != nil {
+		return corrupt(s.dir, err, "the manifest cannot be read (%v)", err)
+	}
+	keep := map[string]bool{}
+	for _, src := range m.Sources {
+		if src.Copy != "" {
+			keep[filepath.Clean(src.Copy)] = true
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(s.dir, sourcesDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		rel := filepath.Join(sourcesDir, e.Name())
+		if !keep[rel] {
+			if err := os.Remove(filepath.Join(s.dir, rel)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkManifest reads the manifest and checks it against the copy kept
+// outside Badger. A store from before manifests gets one, built from what
+// it holds; a store that lost committed imports is damaged.
+func (s *Store) checkManifest(ctx context.Context) error {
+	var (
+		m     manifest
+		found bool
+		runs  bool
+	)
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		if m, found, err = readManifest(txn); err != nil {
+			return err
+		}
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(runPrefix)})
+		defer it.Close()
+		it.Rewind()
+		runs = it.Valid()
+		return nil
+	})
+	if err != nil {
+		return corrupt(s.dir, err, "the manifest cannot be read (%v)", err)
+	}
+	var mirror manifest
+	mirrored := false
+	if s.dir != "" {
+		if mirror, mirrored, err = readManifestFile(s.dir); err != nil {
+			return corrupt(s.dir, err, "%v", err)
+		}
+	}
+	switch {
+	case !found && mirrored:
+		return corrupt(s.dir, nil, "Badger no longer holds the store's manifest, but %s records %d imports of %d runs: Badger's files lost data",
+			manifestFile, mirror.Generation, mirror.totalRuns())
+	case !found && runs:
+		// Written before manifests existed: record what it holds now.
+		if m, err = s.manifestFromRuns(ctx); err != nil {
+			return err
+		}
+		if !s.readOnly {
+			if err := s.commitManifest(m); err != nil {
+				return err
+			}
+			s.log.Warn("recorded a manifest for a store written by an earlier version", "dir", s.dir, "runs", m.totalRuns())
+		}
+	case found && mirrored && mirror.Generation > m.Generation:
+		return corrupt(s.dir, nil, "Badger holds %d imports but %s records %d: committed imports were lost",
+			m.Generation, manifestFile, mirror.Generation)
+	case found && s.dir != "" && !s.readOnly && (!mirrored || mirror.Generation < m.Generation):
+		// A crash between the commit and the mirror's update: catch up.
+		if err := writeManifestFile(s.dir, m); err != nil {
+			return fmt.Errorf("writing %s: %w", manifestFile, err)
+		}
+	}
+	s.manifest = m
+	return nil
+}
+
+// manifestFromRuns builds a manifest from the stored runs (for a store
+// from before manifests).
+func (s *Store) manifestFromRuns(ctx context.Context) (manifest, error) {
+	_, sums, err := s.readRuns(ctx)
+	if err != nil {
+		return manifest{}, err
+	}
+	m := emptyManifest()
+	m.Sessions = sums
+	return m, nil
+}
+
+// commitManifest writes a manifest on its own (no runs), in Badger and
+// in the mirror file.
+func (s *Store) commitManifest(m manifest) error {
+	if err := s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, manifestKey, m) }); err != nil {
+		return fmt.Errorf("writing the manifest: %w", err)
+	}
+	if s.dir == "" {
+		return nil
+	}
+	if err := s.db.Sync(); err != nil {
+		return fmt.Errorf("writing the manifest: %w", err)
+	}
+	return writeManifestFile(s.dir, m)
+}
+
+// Manifest summary for commands that do not load the runs.
+
+// StoredRuns is the number of runs the store holds per session, from its
+// manifest (no runs need to be loaded).
+func (s *Store) StoredRuns() map[int]int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := map[int]int{}
+	for k, v := range s.manifest.Sessions {
+		var n int
+		if _, err := fmt.Sscan(k, &n); err == nil {
+			out[n] = v.Runs
+		}
+	}
+	return out
+}
+
+// decodeRun decodes one stored run value.
+func decodeRun(v []byte) (Run, error) {
+	var r Run
+	err := json.Unmarshal(v, &r)
+	return r, err
+}

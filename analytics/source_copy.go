@@ -1,0 +1,117 @@
+package analytics
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// sourceCopy is the copy of an imported file the first pass writes (as it
+// reads) and the second pass reads back. In a data directory it stays
+// under sources/ once the import commits, so doctor --repair can restore
+// the imported sessions; otherwise it is removed.
+type sourceCopy struct {
+	path     string // file on disk; "" for the embedded dataset
+	rel      string // path relative to the data directory, "" when not kept
+	f        *os.File
+	h        hash.Hash
+	embedded []byte
+	kept     bool
+}
+
+var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// newSourceCopy starts the copy of a file being imported.
+func (s *Store) newSourceCopy(name string) (*sourceCopy, error) {
+	c := &sourceCopy{h: sha256.New()}
+	var err error
+	if s.dir == "" {
+		c.f, err = os.CreateTemp("", "memdb-oracle-import-*.csv")
+	} else {
+		dir := filepath.Join(s.dir, sourcesDir)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("keeping a copy of the file: %w", err)
+		}
+		base := unsafeNameChars.ReplaceAllString(filepath.Base(name), "_")
+		c.rel = filepath.Join(sourcesDir, fmt.Sprintf("%s-%s", time.Now().UTC().Format("20060102T150405.000000000Z"), base))
+		c.f, err = os.OpenFile(filepath.Join(s.dir, c.rel), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("keeping a copy of the file: %w", err)
+	}
+	c.path = c.f.Name()
+	return c, nil
+}
+
+// embeddedSource is the "copy" of an embedded file: the bytes themselves.
+func embeddedSource(b []byte) *sourceCopy {
+	c := &sourceCopy{h: sha256.New(), embedded: b}
+	c.h.Write(b)
+	return c
+}
+
+// Write appends to the copy (the first pass tees the input into it).
+func (c *sourceCopy) Write(p []byte) (int, error) {
+	c.h.Write(p)
+	if c.f == nil {
+		return len(p), nil
+	}
+	return c.f.Write(p)
+}
+
+// finish makes the copy durable before anything refers to it.
+func (c *sourceCopy) finish() error {
+	if c.f == nil {
+		return nil
+	}
+	if err := c.f.Sync(); err != nil {
+		return fmt.Errorf("keeping a copy of the file: %w", err)
+	}
+	err := c.f.Close()
+	c.f = nil
+	if err != nil {
+		return fmt.Errorf("keeping a copy of the file: %w", err)
+	}
+	return nil
+}
+
+// keep syncs the directory entry of the copy; the pending marker already
+// names it, so a crash from here on removes it with the rest.
+func (c *sourceCopy) keep() error {
+	if c.rel == "" {
+		return nil
+	}
+	return syncDir(filepath.Dir(c.path))
+}
+
+// open reads the copy back for the second pass.
+func (c *sourceCopy) open() (io.ReadCloser, error) {
+	if c.embedded != nil {
+		return io.NopCloser(bytes.NewReader(c.embedded)), nil
+	}
+	return os.Open(c.path)
+}
+
+func (c *sourceCopy) sha256() string { return hex.EncodeToString(c.h.Sum(nil)) }
+
+// discard removes the copy unless its import committed.
+func (c *sourceCopy) discard() {
+	if c.f != nil {
+		c.f.Close()
+		c.f = nil
+	}
+	if c.path == "" || (c.kept && c.rel != "") {
+		return
+	}
+	if err := os.Remove(c.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return // the next open removes copies no import refers to
+	}
+}
