@@ -37,6 +37,7 @@ const (
 	KindClarify     = compose.KindClarify
 	KindRateLimited = compose.KindRateLimited
 	KindError       = compose.KindError
+	KindChatter     = compose.KindChatter
 )
 
 // Chart kinds.

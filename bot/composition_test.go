@@ -88,13 +88,31 @@ func TestComposition(t *testing.T) {
 	})
 
 	t.Run("a question not understood shows the planner's reason and its examples", func(t *testing.T) {
-		p, err := env.Planner.Plan(t.Context(), "blorp zzz", nil)
+		p, err := env.Planner.Plan(t.Context(), "the nimble one with the tiny blobs, how did it fare", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := env.Ask(t, "", "blorp zzz")
+		a := env.Ask(t, "", "the nimble one with the tiny blobs, how did it fare")
 		if a.Kind != bot.KindClarify || a.Interpretation != "" || !slices.Contains(a.Body, p.Refusal) || !slices.Equal(a.Examples, p.Suggestions) {
 			t.Fatalf("answer %+v for plan refusal %q", a, p.Refusal)
+		}
+	})
+
+	t.Run("a clarify with readings offers them as numbered choices, and ask --json carries them", func(t *testing.T) {
+		a := env.Ask(t, "", "the nimble one with the tiny blobs, how did it fare")
+		j := bot.JSON(a)
+		if a.Kind != bot.KindClarify || len(a.Choices) == 0 || len(a.Choices) > 3 || !slices.Equal(j.Choices, a.Choices) {
+			t.Fatalf("kind %s, choices %q, JSON choices %q", a.Kind, a.Choices, j.Choices)
+		}
+		has(t, bot.Markdown(a), "1. "+a.Choices[0])
+	})
+
+	t.Run("a message that asks nothing is chatter, with no numbers", func(t *testing.T) {
+		for _, q := range []string{"thanks!", "lol", "+1", "👍", "@sam what do you think?"} {
+			a := env.Ask(t, "", q)
+			if a.Kind != bot.KindChatter || len(a.Rows) != 0 || len(a.Choices) != 0 {
+				t.Errorf("%q: kind %s, %d rows", q, a.Kind, len(a.Rows))
+			}
 		}
 	})
 

@@ -208,7 +208,7 @@ func TestHelpExamplesAreAnsweredNotRefused(t *testing.T) {
 	if help.Kind != bot.KindHelp || len(help.Examples) == 0 {
 		t.Fatalf("help answer = %+v", help)
 	}
-	clarify := env.Ask(t, "", "blorp zzz")
+	clarify := env.Ask(t, "", "the nimble one with the tiny blobs, how did it fare")
 	if clarify.Kind != bot.KindClarify || len(clarify.Examples) == 0 {
 		t.Fatalf("not-understood answer = %+v", clarify)
 	}

@@ -418,6 +418,8 @@ var (
 	idRE       = regexp.MustCompile(`\b(term|claim|finding|caveat|rule|trap|table|failover|engine|session|scope|setup|series|conflict|source|data):[a-z0-9-]+`)
 	urlRE      = regexp.MustCompile(`https?://[^\s)]+`)
 	moreRE     = regexp.MustCompile(`and (\d+) more`)
+	// orderedRE is an ordered-list marker (a clarify's numbered choices).
+	orderedRE = regexp.MustCompile(`(?m)^\d+\. `)
 )
 
 // trace checks the whole Markdown of an answer and returns every problem.
@@ -458,7 +460,8 @@ func (t *tracer) trace(a bot.Answer, md string, questions []string) []string {
 	problems = append(problems, tableProblems...)
 	md, listProblems := traceLists(md)
 	problems = append(problems, listProblems...)
-	text := codeSpanRE.ReplaceAllString(md, " ")
+	text := orderedRE.ReplaceAllString(md, "")
+	text = codeSpanRE.ReplaceAllString(text, " ")
 	text = urlRE.ReplaceAllString(text, " ")
 	text = idRE.ReplaceAllString(text, " ")
 	for _, tok := range numberTokens(text) {

@@ -68,9 +68,13 @@ type Planner struct {
 	log  *slog.Logger
 	g    *grammar
 	k    *kindGrammar
+	lx   *lexicon
 	tix  termIndex
 	out  *outcomeLog
 	ulex *unboundLexicon
+	// early and late are the intent recognisers tried before the slot
+	// grammar and after it failed to place a question.
+	early, late []recogniser
 
 	mu       sync.Mutex
 	compiled map[string]error // filter text → the gate's verdict
@@ -95,7 +99,8 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), k: newKindGrammar(), ulex: newUnboundLexicon(), compiled: map[string]error{}}
+	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), k: newKindGrammar(), ulex: newUnboundLexicon(),
+		lx: newLexicon(lexiconTables()), early: recognisers(), late: fallbacks(), compiled: map[string]error{}}
 	if named, ok := opts.Completer.(interface{ Name() string }); ok {
 		p.out = newOutcomeLog(log, named.Name())
 	} else {

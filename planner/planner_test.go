@@ -218,7 +218,7 @@ func TestAdversarialInputsGetAPlanNotAnError(t *testing.T) {
 		{"only spaces and newlines", " \n\t \r\n", nil, []planner.Intent{planner.IntentHelp}},
 		{"ten thousand characters", long[:10000], nil, []planner.Intent{planner.IntentClarify}},
 		{"eleven thousand characters in a thread", long + "x", &prev, []planner.Intent{planner.IntentClarify}},
-		{"only emoji", "🚀🔥💯🤖", nil, []planner.Intent{planner.IntentClarify}},
+		{"only emoji", "🚀🔥💯🤖", nil, []planner.Intent{planner.IntentChatter}},
 		{"SQL", "SELECT ops_per_sec FROM runs WHERE engine='redis'; DROP TABLE runs;--", nil, []planner.Intent{planner.IntentClarify}},
 		{"an expr filter", `engine == "keydb" && cores > 16 || true`, nil, []planner.Intent{planner.IntentClarify}},
 		{"mixed languages", "Wie schnell ist Dragonfly 对比 Redis à 48 cœurs?", nil, []planner.Intent{planner.IntentCompare}},
@@ -256,7 +256,7 @@ func validIntent(i planner.Intent) bool {
 	switch i {
 	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect, planner.IntentMemory,
 		planner.IntentFailover, planner.IntentClaim, planner.IntentDefine, planner.IntentHelp, planner.IntentOutOfScope,
-		planner.IntentNoData, planner.IntentClarify:
+		planner.IntentNoData, planner.IntentClarify, planner.IntentChatter:
 		return true
 	}
 	return false

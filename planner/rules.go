@@ -30,10 +30,17 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return p.helpPlan(question, "The question was empty."), true
 	case utf8.RuneCountInString(q) > p.opts.MaxQuestionChars:
 		return clarifyPlan(question, "That question is too long to read reliably; ask one thing at a time, in a sentence or two.", nil), true
-	case !hasWordContent(q):
+	}
+	r := p.read(q)
+	for _, rc := range p.early {
+		if pl, ok := rc.plan(p, question, &r, prev); ok {
+			return pl, true
+		}
+	}
+	if !hasWordContent(q) {
 		return clarifyPlan(question, "I could not find any words in that question.", nil), true
 	}
-	text := p.g.correctTypos(p.g.normalize(q))
+	text := r.canonical()
 	x := p.g.extract(text)
 	engines := make([]string, 0, len(x.engines))
 	for _, e := range x.engines {
@@ -167,6 +174,11 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		if pl, ok := p.termMention(question, text, x); ok {
 			return pl, true // "how many reps per run?": the glossary entry it names
 		}
+		for _, rc := range p.late {
+			if pl, ok := rc.plan(p, question, &r, prev); ok {
+				return pl, false // a language model may still place it
+			}
+		}
 		return notUnderstood(question), false
 	}
 	// Only a bare speed or latency word ("which is quickest?"): the rules
@@ -180,6 +192,13 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	}
 	if len(features) > 0 {
 		return p.withFeatures(p.planWant(w), features), true
+	}
+	if vague && len(x.metrics) == 0 && !p.hasDomainContent(&r) {
+		// "best sci-fi movies of 2020?": a superlative, and nothing of the
+		// domain to rank.
+		if pl, ok := p.recogniseNoDomain(question, &r, prev); ok {
+			return pl, false
+		}
 	}
 	return p.planWant(w), !vague
 }

@@ -81,7 +81,7 @@ func (g *grammar) correctTypos(s string) string {
 // correction returns the keyword a misspelt word stands for, or "".
 func (g *grammar) correction(word string) string {
 	n := len(word)
-	if n < 5 || n > 16 || g.protected[word] || hasDigit(word) {
+	if n < 5 || n > 16 || g.protected[word] || hasDigit(word) || negatedKeyword(word, g.keywords) {
 		return ""
 	}
 	best, bestDist := "", 3
@@ -155,4 +155,20 @@ func osa(a, b string, limit int) int {
 		return limit + 1
 	}
 	return prev[lb]
+}
+
+// negatedKeyword reports a keyword behind a negating prefix
+// ("unpipelined", "nonclustered"): it is within a typo's distance of the
+// keyword, but correcting it would turn the negative into the positive.
+func negatedKeyword(word string, keywords []string) bool {
+	for _, pre := range [...]string{"non", "un", "de", "dis"} {
+		if rest, ok := strings.CutPrefix(word, pre); ok && rest != "" {
+			for _, k := range keywords {
+				if k == rest {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

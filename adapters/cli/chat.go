@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
@@ -71,6 +72,9 @@ func (c *Chat) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 
 	thread := c.opts.NewThread()
 	var history []string
+	// choices are the last clarify answer's readings: typing a number
+	// asks that one.
+	var choices []string
 	if c.opts.Interactive {
 		fmt.Fprintln(out, "memdb-oracle chat: questions about Redis, Valkey, Dragonfly, KeyDB and Garnet, answered from measured runs only.")
 		fmt.Fprintln(out, "Type /help for commands and examples, /quit to leave.")
@@ -130,12 +134,27 @@ func (c *Chat) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			fmt.Fprintf(out, "unknown command %s; type /help\n\n", strings.Fields(line)[0])
 			continue
 		}
+		if picked, ok := pickChoice(line, choices); ok {
+			line = picked
+			fmt.Fprintf(out, "(asking: %s)\n", line)
+		}
 		history = append(history, line)
 		a := c.h.Handle(ctx, c.message(line, thread))
+		choices = a.Choices
 		fmt.Fprintln(out, strings.TrimRight(c.opts.Render(a), "\n"))
 		c.saveChart(out, a)
 		fmt.Fprintln(out)
 	}
+}
+
+// pickChoice reads a line that is only a choice's number ("2", "2.",
+// "#2") as that choice's question.
+func pickChoice(line string, choices []string) (string, bool) {
+	n, err := strconv.Atoi(strings.TrimRight(strings.TrimPrefix(line, "#"), ".)"))
+	if err != nil || n < 1 || n > len(choices) {
+		return "", false
+	}
+	return choices[n-1], true
 }
 
 // saveChart writes the answer's chart, when it has one, and prints where.

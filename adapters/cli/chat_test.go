@@ -27,7 +27,11 @@ func (r *recorder) Handle(_ context.Context, m bot.Message) bot.Answer {
 	if r.seen != nil {
 		r.seen <- m
 	}
-	return bot.Answer{Kind: bot.KindAnswer, Headline: fmt.Sprintf("answer to %q in thread %q", m.Text, m.Thread)}
+	a := bot.Answer{Kind: bot.KindAnswer, Headline: fmt.Sprintf("answer to %q in thread %q", m.Text, m.Thread)}
+	if m.Text == "ambiguous?" {
+		a.Kind, a.Choices = bot.KindClarify, []string{"Dragonfly at 8 cores", "Valkey at 8 cores"}
+	}
+	return a
 }
 
 func headline(a bot.Answer) string { return a.Headline + "\n" }
@@ -64,6 +68,18 @@ func TestChatRun(t *testing.T) {
 			want:  "> /help\n" + chatCommands + "\n\nanswer to \"help\" in thread \"\"\n\n",
 			wantAsked: []bot.Message{
 				{Platform: "cli", Text: "help"},
+			},
+		},
+		{
+			name:  "typing a number after a clarify asks that choice; a number without choices is a question",
+			input: "ambiguous?\n2\n2\n",
+			want: "> ambiguous?\nanswer to \"ambiguous?\" in thread \"t1\"\n\n" +
+				"> 2\n(asking: Valkey at 8 cores)\nanswer to \"Valkey at 8 cores\" in thread \"t1\"\n\n" +
+				"> 2\nanswer to \"2\" in thread \"t1\"\n\n",
+			wantAsked: []bot.Message{
+				{Platform: "cli", Thread: "t1", Text: "ambiguous?"},
+				{Platform: "cli", Thread: "t1", Text: "Valkey at 8 cores"},
+				{Platform: "cli", Thread: "t1", Text: "2"},
 			},
 		},
 		{

@@ -16,9 +16,9 @@ const (
 	KindClarify     Kind = "clarify"
 	KindRateLimited Kind = "rate_limited"
 	KindError       Kind = "error"
-	// KindChatter answers a message that asks nothing (a greeting): one
-	// line when the bot is addressed; chat surfaces stay silent on it in
-	// a thread.
+	// KindChatter answers a message that asks nothing (a greeting,
+	// "thanks", "+1", a message to someone else): one line when the bot
+	// is addressed; chat surfaces stay silent on it in a thread.
 	KindChatter Kind = "chatter"
 )
 
@@ -45,6 +45,9 @@ type Answer struct {
 	Ephemeral bool `json:"ephemeral,omitempty"`
 	// Examples are questions that really work (help, clarify).
 	Examples []string `json:"examples,omitempty"`
+	// Choices are a clarify answer's readings of the question, each a
+	// question ready to ask; chat surfaces let the user pick one by number.
+	Choices []string `json:"choices,omitempty"`
 }
 
 // Row is one measured cell as an answer shows it: the series name users

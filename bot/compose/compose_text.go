@@ -72,7 +72,8 @@ func composeClarify(p planner.Plan) Answer {
 		}
 	}
 	if len(p.Options) > 0 {
-		a.Body = append(a.Body, bullets(p.Options))
+		a.Choices = p.Options
+		a.Body = append(a.Body, numbered(p.Options))
 	}
 	a.Body = append(a.Body, p.Notes...)
 	a.Examples = p.Suggestions
@@ -116,4 +117,13 @@ func (b *Composer) composeDefinition(ctx context.Context, p planner.Plan) (Answe
 	s.entry(t.ID)
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// composeChatter acknowledges a message that asked nothing, in one line
+// and without numbers.
+func composeChatter(p planner.Plan) Answer {
+	return Answer{Kind: KindChatter, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
+		Headline: "Nothing to look up there — ask me about the measured runs whenever you like.",
+		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
+	}
 }

@@ -37,8 +37,10 @@ type JSONRow struct {
 // so they encode as [] rather than null; "text" is Markdown(a), the reply
 // then the evidence; "reply" the reply alone.
 func JSON(a Answer) AskJSON {
-	var choices []string
-	if a.Kind == KindClarify {
+	// A clarify offers its own readings of the question; one the planner
+	// could not read at all offers the first examples.
+	choices := a.Choices
+	if a.Kind == KindClarify && len(choices) == 0 {
 		choices = a.Examples[:min(3, len(a.Examples))]
 	}
 	return AskJSON{

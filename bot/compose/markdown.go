@@ -150,6 +150,20 @@ func bullets(lines []string) string {
 	return b.String()
 }
 
+// numbered lists lines as "1. …", for choices picked by number.
+func numbered(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strconv.Itoa(i + 1))
+		b.WriteString(". ")
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
 func markdownTable(t Table) string {
 	var b strings.Builder
 	row := func(cells []string) {

@@ -1,0 +1,287 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+)
+
+// rewrite replaces the tokens [from, to) by text in the canonical form.
+type rewrite struct {
+	from, to int
+	text     string
+	// atEnd moves the text to the end of the question, as its own clause:
+	// a setting's value standing next to other numbers ("pipeline 1
+	// keydb on 8 cores") would read differently in place.
+	atEnd bool
+}
+
+// canonical is the reading's text with every tagged meaning spelt the one
+// way the slot grammar reads it: a negated setting as its negative value
+// ("unpipelined" → "pipeline 1", "non-clustered" → "single process"), a
+// double negative as the positive, a multi-key command with its key count
+// as the workload ("multi-gets of 10 keys" → "mget10", so the count is not
+// read as a keyspace size), workload phrases as their canonical name
+// ("heavy writes" → "write-heavy") and relation words as the relation
+// ("where do they cross" → "overtakes", "what is X worth" → "effect").
+func (r *reading) canonical() string {
+	rws := r.rewrites()
+	if len(rws) == 0 {
+		return r.text
+	}
+	slices.SortFunc(rws, func(a, b rewrite) int { return a.from - b.from })
+	var b strings.Builder
+	b.Grow(len(r.text) + 16)
+	var tail []string
+	last, lastTok := 0, 0
+	for _, rw := range rws {
+		if rw.from < lastTok || rw.to > len(r.toks) || rw.from >= rw.to {
+			continue // overlapping rewrites: the first wins
+		}
+		start, end := r.toks[rw.from].start, r.toks[rw.to-1].end
+		b.WriteString(r.text[last:start])
+		if start > 0 && r.text[start-1] != ' ' {
+			b.WriteByte(' ') // "doesn't use pipelining": the rewrite starts inside a word
+		}
+		if rw.atEnd {
+			tail = append(tail, rw.text)
+		} else {
+			b.WriteString(rw.text)
+		}
+		if end < len(r.text) && r.text[end] != ' ' {
+			b.WriteByte(' ')
+		}
+		last, lastTok = end, rw.to
+	}
+	b.WriteString(r.text[last:])
+	for _, t := range tail {
+		b.WriteString(" , ")
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// rewrites lists the canonical spellings the reading calls for.
+func (r *reading) rewrites() []rewrite {
+	var out []rewrite
+	hasKnob := false
+	for _, t := range r.tags {
+		if t.meaning == mSetting && t.value != "cores" || t.meaning == mWorkload {
+			hasKnob = true
+		}
+	}
+	for _, t := range r.tags {
+		switch t.meaning {
+		case mSetting, mMode:
+			if t.value == "pipeline_off" {
+				out = append(out, rewrite{t.spanFrom, t.spanTo, pipelineOffSpelling(t.negated), true})
+				continue
+			}
+			if t.negators == 0 {
+				continue
+			}
+			if s := settingSpelling(t.meaning, t.value, t.negated); s != "" {
+				out = append(out, rewrite{t.spanFrom, t.spanTo, s, true})
+			}
+		case mWorkload:
+			if t.negators > 0 {
+				continue // a negated workload is ambiguous: the clarify recogniser asks
+			}
+			if t.value == "mget10" || t.value == "mset10" {
+				// "mget" alone is the measured 10-key command; the count
+				// is dropped so it cannot join a list of core counts.
+				out = append(out, rewrite{t.from, r.keysPerCommandEnd(t.to), strings.TrimSuffix(t.value, "10"), false})
+				continue
+			}
+			out = append(out, rewrite{t.from, t.to, workloadSpelling(t.value), false})
+		case mRelation:
+			switch t.value {
+			case "crossover":
+				out = append(out, rewrite{t.from, t.to, "overtakes", false})
+			case "crossover_ahead":
+				if r.hasValue(mRelation, "crossover_at") {
+					out = append(out, rewrite{t.from, t.to, "overtakes", false})
+				}
+			case "effect":
+				if hasKnob {
+					out = append(out, rewrite{t.from, t.to, "effect", false})
+				}
+			case "gap":
+				out = append(out, rewrite{t.from, t.to, "how many times", false})
+			}
+		}
+	}
+	out = append(out, r.pipelineFlags()...)
+	out = append(out, r.pronounOnes()...)
+	return out
+}
+
+// keysPerCommandEnd extends a multi-key command over the key count that
+// follows it ("of 10 keys", "with 10 keys each", "of 10"): the count is
+// the command's, never the keyspace's. Only 10 keys per command was
+// measured; another count is left for the grammar to refuse.
+func (r *reading) keysPerCommandEnd(to int) int {
+	j := to
+	if j < len(r.toks) && (r.toks[j].text == "of" || r.toks[j].text == "with" || r.toks[j].text == "-") {
+		j++
+	}
+	if j >= len(r.toks) || r.toks[j].kind != tokNumber || r.toks[j].text != "10" {
+		return to
+	}
+	j++
+	if j < len(r.toks) && (r.toks[j].text == "keys" || r.toks[j].text == "key") {
+		j++
+	}
+	if j < len(r.toks) && r.toks[j].text == "each" {
+		j++
+	}
+	return j
+}
+
+// pipelineFlags spells "-p 1", "-p=1", "p=16" as "pipeline N" at the end
+// of the question, and so a "depth 1" or "pipeline 1" followed by ", 16
+// cores", where the number would join the list of core counts.
+func (r *reading) pipelineFlags() []rewrite {
+	var out []rewrite
+	for i := 0; i < len(r.toks); i++ {
+		t := r.toks[i]
+		if t.text != "depth" && !r.tokenIs(i, mSetting, "pipeline") {
+			continue
+		}
+		j := i + 1
+		for j < len(r.toks) && (r.toks[j].text == "depth" || r.toks[j].text == "of" || r.toks[j].text == "=" || r.toks[j].text == ":" || r.toks[j].text == "at") {
+			j++
+		}
+		if j >= len(r.toks) || r.toks[j].kind != tokNumber || r.unitFollows(j) || !r.listFollows(j) {
+			continue
+		}
+		from := i
+		if i > 0 && r.toks[i-1].text == "at" {
+			from = i - 1
+		}
+		out = append(out, rewrite{from, j + 1, "pipeline " + r.toks[j].text, true})
+		i = j
+	}
+	for i, t := range r.toks {
+		if t.text != "p" || i+1 >= len(r.toks) {
+			continue
+		}
+		from := i
+		dashed := i > 0 && r.toks[i-1].text == "-"
+		if dashed {
+			from = i - 1
+		}
+		j := i + 1
+		eq := r.toks[j].text == "=" || r.toks[j].text == ":"
+		if eq {
+			j++
+		}
+		if j >= len(r.toks) || r.toks[j].kind != tokNumber || !dashed && !eq {
+			continue
+		}
+		out = append(out, rewrite{from, j + 1, "pipeline " + r.toks[j].text, true})
+	}
+	return out
+}
+
+// settingSpellings are, per setting or mode, its canonical spelling and
+// the spelling of its negation.
+var settingSpellings = map[meaning]map[string][2]string{
+	mSetting: {
+		"pipeline": {"pipelined", "pipeline 1"},
+		"cluster":  {"cluster", "single process"},
+	},
+	mMode: {
+		"cluster":     {"realistic", "fully driven ceiling"},
+		"single":      {"single process", "cluster"},
+		"cluster-sat": {"fully driven ceiling", "realistic"},
+	},
+}
+
+// settingSpelling is the canonical spelling of a setting or mode read
+// through negations: negated → its opposite, double-negated → itself.
+func settingSpelling(m meaning, value string, negated bool) string {
+	sp, ok := settingSpellings[m][value]
+	if !ok {
+		return ""
+	}
+	if negated {
+		return sp[1]
+	}
+	return sp[0]
+}
+
+// workloadSpelling is the canonical name of a workload.
+func workloadSpelling(ratio string) string {
+	switch ratio {
+	case "1:10":
+		return "read-heavy"
+	case "10:1":
+		return "write-heavy"
+	case "1:1":
+		return "mixed"
+	case "0:1":
+		return "read-only"
+	case "1:0":
+		return "write-only"
+	}
+	return ratio
+}
+
+// pipelineOffSpelling spells a phrase that means no pipelining ("one
+// request at a time"), or its negation.
+func pipelineOffSpelling(negated bool) string {
+	if negated {
+		return "pipelined"
+	}
+	return "pipeline 1"
+}
+
+// tokenIs reports whether token i is covered by a tag of the meaning and value.
+func (r *reading) tokenIs(i int, m meaning, value string) bool {
+	for _, t := range r.tags {
+		if t.meaning == m && t.value == value && i >= t.from && i < t.to {
+			return true
+		}
+	}
+	return false
+}
+
+// unitFollows reports a unit word right after number token i ("16
+// cores", "1 kb"): the number is that unit's, not a setting's value.
+func (r *reading) unitFollows(i int) bool {
+	if i+1 >= len(r.toks) {
+		return false
+	}
+	switch r.toks[i+1].text {
+	case "cores", "core", "c", "cpus", "vcpus", "threads", "shards", "kb", "b", "bytes", "byte", "k", "keys", "x", "times", "ms", "s", "%":
+		return true
+	}
+	return false
+}
+
+// pronounOnes spells "the realistic one", "which one" back as "one":
+// normalization read it as the number 1, which would join a list of core
+// counts ("the realistic one, 16 cores").
+func (r *reading) pronounOnes() []rewrite {
+	var out []rewrite
+	for i, t := range r.toks {
+		if t.text != "1" || i == 0 || r.unitFollows(i) {
+			continue
+		}
+		prev := r.toks[i-1].text
+		switch {
+		case prev == "the" || prev == "which" || prev == "this" || prev == "that" || prev == "other" || prev == "each":
+		case r.tokenIs(i-1, mMode, "cluster") || r.tokenIs(i-1, mMode, "cluster-sat") || r.tokenIs(i-1, mMode, "single"):
+		default:
+			continue
+		}
+		out = append(out, rewrite{i, i + 1, "one", false})
+	}
+	return out
+}
+
+// listFollows reports ", N" right after token i: a following number that
+// would read as a list with it.
+func (r *reading) listFollows(i int) bool {
+	return i+2 < len(r.toks) && r.toks[i+1].text == "," && r.toks[i+2].kind == tokNumber
+}

@@ -1,0 +1,258 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+)
+
+// meaning is the type of what a tagged token stands for.
+type meaning uint8
+
+// The meanings the lexicon knows. Each has one table of synonyms below.
+const (
+	mEngine   meaning = iota + 1 // value: engine key ("dragonfly")
+	mMode                        // value: mode ("single", "cluster", "cluster-sat")
+	mSetting                     // value: the setting a word names ("pipeline", "cluster", "value_bytes", "cores", "ratio")
+	mWorkload                    // value: a ratio in filter vocabulary ("1:10", "mget10")
+	mMetric                      // value: metric ("ops_per_sec", "p99_ms")
+	mNegation                    // value: "pre" (negates what follows) or "post" (negates what precedes)
+	mRelation                    // value: relation ("crossover", "effect", "gap", "compare")
+	mKind                        // value: the kind of answer asked ("define", "method")
+	mClaimant                    // value: claim id the words select
+	mDomain                      // value: "" — a benchmark word that is neither slot nor relation
+	mChatter                     // value: "" — a word that asks nothing ("thanks", "lol")
+	mPolite                      // value: "" — a word that changes nothing ("please", "hey bot")
+	mUnit                        // value: the quantity a unit measures ("keys_per_sec")
+	mFollowUp                    // value: "" — asks to go on with the thread ("tell me more")
+)
+
+// entry is one synonym: a phrase (words separated by spaces, as the
+// tokenizer splits them) and the value it stands for.
+type entry struct {
+	phrase, value string
+}
+
+// table is the synonyms of one meaning. Adding a synonym is one line.
+type table struct {
+	meaning meaning
+	entries []entry
+}
+
+// lexiconTables is the vocabulary of the reader, one table per meaning.
+// help lists the engine, metric and workload tables (Vocabulary); the
+// glossary terms and claims come from the knowledge base at New.
+func lexiconTables() []table {
+	return []table{
+		{mEngine, []entry{
+			{"dragonfly", "dragonfly"}, {"dragonflydb", "dragonfly"}, {"dragonfly db", "dragonfly"}, {"dfly", "dragonfly"},
+			{"df", "dragonfly"}, {"dragon fly", "dragonfly"},
+			{"redis", "redis"}, {"valkey", "valkey"}, {"val key", "valkey"},
+			{"keydb", "keydb"}, {"key db", "keydb"}, {"key - db", "keydb"}, {"garnet", "garnet"},
+		}},
+		{mMode, []entry{
+			{"single process", "single"}, {"single - process", "single"}, {"single instance", "single"},
+			{"single node", "single"}, {"standalone", "single"}, {"single", "single"},
+			{"realistic", "cluster"}, {"real world", "cluster"}, {"real - world", "cluster"},
+			{"ceiling", "cluster-sat"}, {"saturated", "cluster-sat"}, {"fully driven", "cluster-sat"},
+			{"fully - driven", "cluster-sat"}, {"cluster - sat", "cluster-sat"}, {"cluster sat", "cluster-sat"},
+		}},
+		{mSetting, []entry{
+			{"pipeline", "pipeline"}, {"pipelines", "pipeline"}, {"pipelined", "pipeline"}, {"pipelining", "pipeline"},
+			{"pipe", "pipeline"}, {"batching", "pipeline"}, {"batched", "pipeline"},
+			// phrases that mean no pipelining by themselves
+			{"1 request at a time", "pipeline_off"}, {"1 requests at a time", "pipeline_off"}, {"1 operations at a time", "pipeline_off"}, {"1 command at a time", "pipeline_off"}, {"1 op at a time", "pipeline_off"},
+			{"sequential", "pipeline_off"}, {"sequentially", "pipeline_off"}, {"unbatched", "pipeline_off"},
+			{"1 in flight", "pipeline_off"}, {"1 outstanding request", "pipeline_off"},
+			{"cluster", "cluster"}, {"clustered", "cluster"}, {"clusters", "cluster"}, {"sharded", "cluster"}, {"clustering", "cluster"},
+			{"value size", "value_bytes"}, {"value sizes", "value_bytes"}, {"payload", "value_bytes"}, {"payloads", "value_bytes"},
+			{"values", "value_bytes"}, {"value", "value_bytes"}, {"blob", "value_bytes"}, {"blobs", "value_bytes"}, {"objects", "value_bytes"}, {"object size", "value_bytes"},
+			{"cores", "cores"}, {"core", "cores"}, {"cpus", "cores"}, {"vcpus", "cores"}, {"threads", "cores"}, {"core count", "cores"},
+			{"workload", "ratio"}, {"workloads", "ratio"}, {"ratio", "ratio"}, {"mix", "ratio"},
+		}},
+		{mWorkload, []entry{
+			{"read heavy", "1:10"}, {"read - heavy", "1:10"}, {"readheavy", "1:10"}, {"read mostly", "1:10"},
+			{"read - mostly", "1:10"}, {"mostly reads", "1:10"}, {"heavy reads", "1:10"}, {"lots of reads", "1:10"},
+			{"get heavy", "1:10"}, {"get - heavy", "1:10"}, {"read intensive", "1:10"}, {"read - intensive", "1:10"},
+			{"write heavy", "10:1"}, {"write - heavy", "10:1"}, {"writeheavy", "10:1"}, {"write mostly", "10:1"},
+			{"mostly writes", "10:1"}, {"heavy writes", "10:1"}, {"lots of writes", "10:1"}, {"many writes", "10:1"},
+			{"set heavy", "10:1"}, {"set - heavy", "10:1"}, {"write intensive", "10:1"}, {"write - intensive", "10:1"},
+			{"mixed", "1:1"}, {"balanced", "1:1"}, {"half reads", "1:1"}, {"50 / 50", "1:1"},
+			{"read only", "0:1"}, {"read - only", "0:1"}, {"only reads", "0:1"}, {"get only", "0:1"}, {"pure reads", "0:1"},
+			{"write only", "1:0"}, {"write - only", "1:0"}, {"only writes", "1:0"}, {"set only", "1:0"}, {"pure writes", "1:0"},
+			{"mget", "mget10"}, {"mgets", "mget10"}, {"multi get", "mget10"}, {"multi - get", "mget10"}, {"multi gets", "mget10"},
+			{"multi - gets", "mget10"}, {"multiget", "mget10"}, {"multigets", "mget10"}, {"batched reads", "mget10"},
+			{"batched gets", "mget10"}, {"batch gets", "mget10"}, {"batch reads", "mget10"},
+			{"mset", "mset10"}, {"msets", "mset10"}, {"multi set", "mset10"}, {"multi - set", "mset10"}, {"multi sets", "mset10"},
+			{"multi - sets", "mset10"}, {"multiset", "mset10"}, {"multisets", "mset10"}, {"batched writes", "mset10"},
+			{"batched sets", "mset10"}, {"batch sets", "mset10"}, {"batch writes", "mset10"},
+		}},
+		{mMetric, []entry{
+			{"throughput", "ops_per_sec"}, {"ops", "ops_per_sec"}, {"qps", "ops_per_sec"}, {"rps", "ops_per_sec"},
+			{"ops / s", "ops_per_sec"}, {"ops / sec", "ops_per_sec"}, {"requests per second", "ops_per_sec"},
+			{"operations per second", "ops_per_sec"}, {"speed", "ops_per_sec"}, {"performance", "ops_per_sec"}, {"perf", "ops_per_sec"},
+			{"fastest", "ops_per_sec"}, {"faster", "ops_per_sec"}, {"fast", "ops_per_sec"}, {"quick", "ops_per_sec"}, {"quickest", "ops_per_sec"}, {"nimble", "ops_per_sec"}, {"snappy", "ops_per_sec"}, {"slower", "ops_per_sec"}, {"slowest", "ops_per_sec"},
+			{"latency", "p50_ms"}, {"mean latency", "p50_ms"}, {"mean response time", "p50_ms"}, {"average latency", "p50_ms"}, {"latencies", "p50_ms"}, {"response time", "p50_ms"}, {"median latency", "p50_ms"}, {"p50", "p50_ms"},
+			{"p99", "p99_ms"}, {"tail latency", "p99_ms"}, {"tail", "p99_ms"}, {"99th percentile", "p99_ms"},
+			{"p99.9", "p999_ms"}, {"p999", "p999_ms"}, {"99.9th percentile", "p999_ms"},
+			{"per core", "ops_per_core"}, {"per - core", "ops_per_core"}, {"core efficiency", "ops_per_core"},
+			{"hit rate", "hit_rate"}, {"hit ratio", "hit_rate"}, {"misses", "hit_rate"},
+			{"bandwidth", "kb_per_sec"}, {"kb / s", "kb_per_sec"},
+			{"memory", "bytes_per_key"}, {"ram", "bytes_per_key"}, {"bytes per key", "bytes_per_key"}, {"footprint", "bytes_per_key"},
+			{"failover", "outage_s"}, {"outage", "outage_s"}, {"downtime", "outage_s"}, {"promotion", "outage_s"}, {"unavailable", "outage_s"},
+		}},
+		{mNegation, []entry{
+			{"no", "pre"}, {"not", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
+			{"disable", "pre"}, {"disabling", "pre"}, {"turn off", "pre"}, {"turning off", "pre"}, {"switch off", "pre"},
+			{"off", "post"}, {"disabled", "post"}, {"turned off", "post"}, {"switched off", "post"},
+		}},
+		{mRelation, []entry{
+			// crossover: one series passing another as cores grow
+			{"overtake", "crossover"}, {"overtakes", "crossover"}, {"overtaking", "crossover"}, {"pass", "crossover"},
+			{"passes", "crossover"}, {"surpass", "crossover"}, {"surpasses", "crossover"}, {"catch up", "crossover"},
+			{"catches up", "crossover"}, {"catch up with", "crossover"}, {"fall behind", "crossover"}, {"falls behind", "crossover"},
+			{"cross", "crossover"}, {"crosses", "crossover"}, {"crossover", "crossover"}, {"cross over", "crossover"},
+			{"get ahead", "crossover"}, {"gets ahead", "crossover"}, {"pull ahead", "crossover"}, {"pulls ahead", "crossover"},
+			{"pulls away", "crossover"}, {"start winning", "crossover"}, {"starts winning", "crossover"},
+			{"which core count", "crossover_at"}, {"what core count", "crossover_at"}, {"how many cores", "crossover_at"},
+			{"from which", "crossover_at"}, {"at what point", "crossover_at"}, {"from what", "crossover_at"}, {"ahead", "crossover_ahead"},
+			// effect: what a setting does
+			// ("effect_known": phrases the slot grammar reads as an effect already)
+			{"worth", "effect"}, {"gain", "effect"}, {"gains", "effect"}, {"help", "effect"}, {"helps", "effect"},
+			{"hurt", "effect"}, {"hurts", "effect"}, {"matter", "effect"}, {"matters", "effect"}, {"what changes", "effect"},
+			{"buy", "effect"}, {"buys", "effect"}, {"pay off", "effect"}, {"pays off", "effect"}, {"difference does", "effect_known"},
+			{"effect", "effect_known"}, {"effects", "effect_known"}, {"impact", "effect_known"},
+			{"benefit", "effect_known"}, {"benefits", "effect_known"}, {"influence", "effect_known"}, {"with vs without", "effect_known"},
+			{"with or without", "effect_known"}, {"with and without", "effect_known"}, {"with versus without", "effect_known"},
+			// gap: how far apart two results are; "multiple" phrases are the
+			// ones the slot grammar already reads as a multiple
+			{"how far apart", "gap"}, {"far apart", "gap"}, {"gap", "gap"}, {"spread between", "gap"},
+			{"what factor", "gap"}, {"what percentage", "gap"}, {"what percent", "gap"}, {"margin", "gap"},
+			{"how big is the gap", "gap"}, {"how far ahead", "gap"}, {"how far behind", "gap"}, {"how wide is the gap", "gap"}, {"how close", "gap"},
+			{"how many times", "multiple"}, {"by what factor", "multiple"}, {"how much faster", "multiple"},
+			{"how much slower", "multiple"}, {"how much higher", "multiple"}, {"how much lower", "multiple"},
+			{"how much better", "multiple"}, {"ratio between", "multiple"},
+			// compare
+			{"vs", "compare"}, {"versus", "compare"}, {"compare", "compare"}, {"compared", "compare"}, {"than", "compare"},
+			{"beat", "compare"}, {"beats", "compare"}, {"against", "compare"},
+		}},
+		{mKind, []entry{
+			{"mean", "define"}, {"means", "define"}, {"meaning", "define"}, {"define", "define"}, {"definition", "define"},
+			{"stand for", "define"}, {"stands for", "define"}, {"tell me about", "define"}, {"in the context of", "define_ctx"},
+			{"as used in", "define_ctx"}, {"as in", "define_ctx"}, {"in terms of", "define_ctx"},
+			{"what is meant by", "define"}, {"refer to", "define"}, {"refers to", "define"},
+			{"reason for", "method"}, {"the reason", "method"}, {"how come", "method"}, {"configured", "method"},
+			{"set up", "method"}, {"setup", "method"}, {"methodology", "method"}, {"why did they", "method"},
+			{"why did you", "method"}, {"how was", "method"}, {"how were", "method"},
+		}},
+		{mClaimant, []entry{
+			{"redis blog", "claim:redis-40-shard"}, {"redis s own blog", "claim:redis-40-shard"}, {"redis own blog", "claim:redis-40-shard"},
+			{"redis ltd", "claim:redis-40-shard"}, {"redis labs", "claim:redis-40-shard"}, {"redis counter benchmark", "claim:redis-40-shard"},
+			{"redis s blog", "claim:redis-40-shard"}, {"redis company", "claim:redis-40-shard"},
+			{"dragonfly team", "claim:dragonfly-25x"}, {"dragonfly s website", "claim:dragonfly-25x"},
+			{"dragonfly website", "claim:dragonfly-25x"}, {"dragonfly homepage", "claim:dragonfly-25x"},
+			{"dragonfly marketing", "claim:dragonfly-25x"}, {"dragonfly folks", "claim:dragonfly-25x"},
+			{"dragonfly people", "claim:dragonfly-25x"}, {"dragonfly s marketing", "claim:dragonfly-25x"},
+			{"third party", "claim:thirdparty-redis9-df120"}, {"third - party", "claim:thirdparty-redis9-df120"},
+			{"comparison article", "claim:thirdparty-redis9-df120"}, {"redis 9 vs dragonfly", "claim:thirdparty-redis9-df120"},
+			{"microsoft", "claim:garnet-resp-bench"}, {"garnet team", "claim:garnet-resp-bench"},
+			{"valkey blog", "claim:valkey-8-0"}, {"valkey release blog", "claim:valkey-8-0"}, {"valkey project", "claim:valkey-site"},
+			{"keydb docs", "claim:keydb-per-node"}, {"keydb team", "claim:keydb-per-node"}, {"momento", "claim:momento-valkey"},
+			{"redis docs", "claim:redis-docs-single-threaded"}, {"redis documentation", "claim:redis-docs-single-threaded"},
+		}},
+		{mDomain, []entry{
+			{"benchmark", ""}, {"benchmarks", ""}, {"cross - session", ""}, {"benchmarked", ""}, {"bench", ""}, {"run", ""}, {"runs", ""},
+			{"measured", ""}, {"measurement", ""}, {"measurements", ""}, {"memtier", ""}, {"dataset", ""}, {"data", ""},
+			{"engine", ""}, {"engines", ""}, {"database", ""}, {"databases", ""}, {"db", ""}, {"dbs", ""}, {"cache", ""},
+			{"key value", ""}, {"in memory", ""}, {"session", ""}, {"sessions", ""}, {"shard", ""}, {"shards", ""},
+			{"replica", ""}, {"replicas", ""}, {"sentinel", ""}, {"client", ""}, {"clients", ""}, {"connections", ""},
+			{"repetitions", ""}, {"reps", ""}, {"slots", ""}, {"keys", ""}, {"numa", ""}, {"io uring", ""}, {"claim", ""},
+			{"claims", ""}, {"vendor", ""}, {"results", ""}, {"result", ""}, {"numbers", ""}, {"winner", ""}, {"scale", ""},
+			{"scaling", ""}, {"scales", ""}, {"p90", ""}, {"p95", ""}, {"bytes", ""}, {"kb", ""}, {"gets", ""}, {"sets", ""},
+			{"reads", ""}, {"writes", ""}, {"get", ""}, {"set", ""},
+		}},
+		{mChatter, []entry{
+			{"thanks", ""}, {"thank you", ""}, {"thank", ""}, {"thx", ""}, {"ty", ""}, {"tysm", ""}, {"tnx", ""}, {"cheers", ""},
+			{"ok", ""}, {"okay", ""}, {"k", ""}, {"kk", ""}, {"okk", ""}, {"oki", ""}, {"lol", ""}, {"lmao", ""}, {"rofl", ""},
+			{"haha", ""}, {"hahaha", ""}, {"hehe", ""}, {"+ 1", ""}, {"nice", ""}, {"cool", ""}, {"great", ""},
+			{"awesome", ""}, {"perfect", ""}, {"got it", ""}, {"gotcha", ""}, {"makes sense", ""}, {"np", ""},
+			{"no worries", ""}, {"yep", ""}, {"yup", ""}, {"yes", ""}, {"yeah", ""}, {"sure", ""}, {"agreed", ""},
+			{"same", ""}, {"wow", ""}, {"neat", ""}, {"sweet", ""}, {"interesting", ""}, {"good to know", ""}, {"noted", ""},
+			{"much appreciated", ""}, {"appreciated", ""}, {"brb", ""}, {"ack", ""}, {"lgtm", ""}, {"indeed", ""},
+			{"right", ""}, {"true", ""}, {"fair", ""}, {"fair enough", ""}, {"this", ""}, {"so", ""}, {"very", ""},
+			{"a lot", ""}, {"much", ""}, {"all", ""}, {"man", ""}, {"dude", ""}, {"mate", ""}, {"guys", ""}, {"folks", ""},
+			{"bot", ""}, {"again", ""}, {"that", ""}, {"helps", ""}, {"helped", ""}, {"for", ""}, {"the", ""}, {"info", ""},
+			{"answer", ""}, {"s", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""},
+		}},
+		{mPolite, []entry{
+			{"please", ""}, {"pls", ""}, {"plz", ""}, {"hey", ""}, {"hi", ""}, {"hello", ""}, {"bot", ""}, {"oracle", ""},
+			{"kindly", ""}, {"could you", ""}, {"can you", ""},
+		}},
+		{mFollowUp, []entry{
+			{"tell me more", ""}, {"more", ""}, {"go on", ""}, {"elaborate", ""}, {"continue", ""}, {"details", ""},
+			{"and", ""}, {"what about", ""}, {"how about", ""}, {"why", ""}, {"how come", ""},
+		}},
+		{mUnit, []entry{
+			{"keys per second", "keys_per_sec"}, {"keys / s", "keys_per_sec"}, {"keys / sec", "keys_per_sec"},
+			{"keys per sec", "keys_per_sec"}, {"keys a second", "keys_per_sec"},
+		}},
+	}
+}
+
+// phrase is one compiled lexicon entry: its words and meaning.
+type phrase struct {
+	words   []string
+	meaning meaning
+	value   string
+}
+
+// lexicon indexes every phrase by its first word; phrases of one first
+// word are sorted longest first, so the tagger takes the longest match.
+type lexicon struct {
+	byFirst map[string][]phrase
+	// settingWords are the one-word setting and workload phrases a
+	// negating prefix may be glued to ("unpipelined", "nonclustered").
+	settingWords map[string]phrase
+}
+
+func newLexicon(tables []table) *lexicon {
+	lx := &lexicon{byFirst: map[string][]phrase{}, settingWords: map[string]phrase{}}
+	for _, t := range tables {
+		lx.add(t)
+	}
+	return lx
+}
+
+func (lx *lexicon) add(t table) {
+	for _, e := range t.entries {
+		ws := strings.Fields(e.phrase)
+		if len(ws) == 0 {
+			continue
+		}
+		ph := phrase{words: ws, meaning: t.meaning, value: e.value}
+		lx.byFirst[ws[0]] = append(lx.byFirst[ws[0]], ph)
+		if len(ws) == 1 && (t.meaning == mSetting || t.meaning == mMode) {
+			lx.settingWords[ws[0]] = ph
+		}
+	}
+	for k, phs := range lx.byFirst {
+		slices.SortStableFunc(phs, func(a, b phrase) int { return len(b.words) - len(a.words) })
+		lx.byFirst[k] = phs
+	}
+}
+
+// Vocabulary lists, per slot, the words the reader understands: help and
+// documentation show it so that the words people see are the words read.
+func Vocabulary() map[string][]string {
+	names := map[meaning]string{mEngine: "engine", mMode: "series", mSetting: "setting", mWorkload: "workload", mMetric: "metric", mNegation: "negation", mRelation: "relation"}
+	out := map[string][]string{}
+	for _, t := range lexiconTables() {
+		name, ok := names[t.meaning]
+		if !ok {
+			continue
+		}
+		for _, e := range t.entries {
+			out[name] = append(out[name], strings.ReplaceAll(e.phrase, " - ", "-"))
+		}
+	}
+	return out
+}

@@ -1,0 +1,253 @@
+package planner
+
+import (
+	"strings"
+)
+
+// recogniser decides one kind of plan from a reading. ok is false when the
+// reading is not of its kind; the next recogniser is tried then.
+type recogniser struct {
+	name string
+	plan func(p *Planner, question string, r *reading, prev *Plan) (Plan, bool)
+}
+
+// recognisers are tried in order, before the slot grammar, on every
+// question: kinds that the tagged structure decides on its own. A new
+// intent adds one entry here (and its file); the order is the priority.
+func recognisers() []recogniser {
+	return []recogniser{
+		{"chatter", (*Planner).recogniseChatter},
+		{"negated workload", (*Planner).recogniseNegatedWorkload},
+		{"claim by claimant", (*Planner).recogniseClaimant},
+		{"definition in context", (*Planner).recogniseDefinitionInContext},
+		{"gap as a follow-up", (*Planner).recogniseGapFollowUp},
+	}
+}
+
+// fallbacks are tried, in order, when the slot grammar could not place a
+// question: they decide what kind of "not understood" it is.
+func fallbacks() []recogniser {
+	return []recogniser{
+		{"out of scope by absence", (*Planner).recogniseNoDomain},
+		{"clarify with choices", (*Planner).recogniseChoices},
+	}
+}
+
+// hasDomainContent reports whether the reading names anything the
+// benchmark is about: an engine, series, setting, workload, metric,
+// glossary term, claimant, a benchmark word or a number with a unit.
+func (p *Planner) hasDomainContent(r *reading) bool {
+	for _, t := range r.tags {
+		switch t.meaning {
+		case mEngine, mMode, mSetting, mWorkload, mMetric, mClaimant, mDomain, mUnit:
+			return true
+		}
+	}
+	if id, _ := p.tix.find(r.text); id != "" {
+		return true
+	}
+	return false
+}
+
+// recogniseNoDomain declines a question with no domain content at all
+// ("how do I sort a map in Go", "write me a limerick"): it is outside what
+// the benchmark measured, not a question to clarify.
+func (p *Planner) recogniseNoDomain(question string, r *reading, _ *Plan) (Plan, bool) {
+	if p.hasDomainContent(r) || r.has(mFollowUp) {
+		return Plan{}, false
+	}
+	return outOfScopePlan(question, "It names no engine, setting, metric or benchmark term: I answer only questions about the measured runs of Redis, Valkey, Dragonfly, KeyDB and Garnet."), true
+}
+
+// recogniseChoices turns a domain question the grammar could not place
+// into a clarify offering up to three concrete readings, as questions
+// ready to ask.
+func (p *Planner) recogniseChoices(question string, r *reading, _ *Plan) (Plan, bool) {
+	if !p.hasDomainContent(r) {
+		return Plan{}, false
+	}
+	choices := choicesFor(r)
+	if len(choices) == 0 {
+		return Plan{}, false
+	}
+	pl := clarifyPlan(question, "I could not tell which of these you meant.", choices)
+	return pl, true
+}
+
+// choicesFor builds up to three readings of a domain question from what
+// it named: a lookup, a scaling and an effect question.
+func choicesFor(r *reading) []string {
+	engines := r.values(mEngine)
+	subject := "each engine"
+	if len(engines) > 0 {
+		names := make([]string, len(engines))
+		for i, e := range engines {
+			names[i] = engineName(e)
+		}
+		subject = joinAnd(names)
+	}
+	metric := "throughput"
+	if ms := r.values(mMetric); len(ms) > 0 {
+		metric, _, _ = strings.Cut(metricPhrase(ms[0]), " (") // "p99 latency (ms)" → "p99 latency"
+	}
+	knob := "pipelining"
+	for _, s := range r.values(mSetting) {
+		switch s {
+		case "value_bytes":
+			knob = "the value size"
+		case "ratio":
+			knob = "the read/write mix"
+		case "cluster":
+			knob = "running as a cluster"
+		}
+	}
+	var out []string
+	if len(engines) >= 2 {
+		out = append(out, upperFirst(subject)+": which has the higher "+metric+" at 48 cores?")
+	} else {
+		out = append(out, "What is the "+metric+" of "+subject+" at 48 cores?")
+	}
+	out = append(out, "How does the "+metric+" of "+subject+" scale with cores?")
+	out = append(out, "What does "+knob+" do to the "+metric+" of "+subject+"?")
+	return out
+}
+
+// recogniseNegatedWorkload asks back when a workload is negated ("not
+// read-heavy"): several measured workloads are "not read-heavy", and
+// picking one silently would answer for a cell the user did not ask.
+func (p *Planner) recogniseNegatedWorkload(question string, r *reading, _ *Plan) (Plan, bool) {
+	for _, t := range r.tags {
+		if t.meaning != mWorkload || !t.negated {
+			continue
+		}
+		var choices []string
+		for _, alt := range []string{"1:10", "1:1", "mget10", "mset10"} {
+			if alt == t.value || len(choices) == 3 {
+				continue
+			}
+			choices = append(choices, r.spliced(t.spanFrom, t.spanTo, workloadSpelling(alt)))
+		}
+		pl := clarifyPlan(question, "“"+r.words(t.spanFrom, t.spanTo)+"” can be read as several measured workloads; which one did you mean?", choices)
+		pl.Interpretation = "Ambiguous: “" + r.words(t.spanFrom, t.spanTo) + "” is not one workload — " + joinMap(choices[:min(len(choices), 3)], func(s string) string { return "“" + s + "”" })
+		return pl, true
+	}
+	return Plan{}, false
+}
+
+// spliced is the question's normalized text with tokens [from, to)
+// replaced, as a question to offer back.
+func (r *reading) spliced(from, to int, with string) string {
+	s := r.text[:r.toks[from].start] + with + r.text[r.toks[to-1].end:]
+	s = strings.TrimSpace(strings.Join(strings.Fields(s), " "))
+	s = strings.ReplaceAll(s, " ?", "?")
+	s = strings.ReplaceAll(s, " ,", ",")
+	return upperFirst(s)
+}
+
+// recogniseClaimant picks a claim by who made it ("the claim from Redis's
+// own blog", "what the Dragonfly team advertises"); among that claimant's
+// claims, the content of the question picks the one (a sub-millisecond
+// p99 is Dragonfly's latency claim).
+func (p *Planner) recogniseClaimant(question string, r *reading, prev *Plan) (Plan, bool) {
+	ids := r.values(mClaimant)
+	if len(ids) == 0 || p.kb == nil {
+		return Plan{}, false
+	}
+	text := r.canonical()
+	x := p.g.extract(text)
+	engines := make([]string, 0, len(x.engines))
+	for _, e := range x.engines {
+		engines = append(engines, e.value)
+	}
+	id := ids[0]
+	byClaimant, ok := p.kb.Claim(id)
+	if !ok {
+		return Plan{}, false
+	}
+	if c, ok := p.g.matchClaim(text, engines); ok {
+		if found, ok := p.kb.Claim(c.id); ok && claimantOf(found.Claimant) == claimantOf(byClaimant.Claimant) {
+			id = c.id
+		}
+	}
+	for _, c := range p.g.claims {
+		if c.id == id {
+			var thread *Plan
+			if p.continues(x, text, prev) {
+				thread = prev
+			}
+			return p.claimPlan(question, text, x, c, thread), true
+		}
+	}
+	return Plan{}, false
+}
+
+// claimantOf is the organisation of a claimant ("Redis Ltd. (vendor docs)"
+// → "redis ltd."), so claims of one claimant from different pages match.
+func claimantOf(s string) string {
+	s, _, _ = strings.Cut(strings.ToLower(s), " (")
+	return s
+}
+
+// recogniseDefinitionInContext reads "X, in the context of Y", "what does
+// X mean for Y", "X as used in Y" as a definition of X even when Y is an
+// engine or a mode: the kind of question comes before its topic.
+func (p *Planner) recogniseDefinitionInContext(question string, r *reading, _ *Plan) (Plan, bool) {
+	if p.kb == nil || !r.has(mKind) {
+		return Plan{}, false
+	}
+	asks := false
+	for _, t := range r.tags {
+		if t.meaning == mKind && (t.value == "define" || t.value == "define_ctx") {
+			asks = true
+		}
+		if t.meaning == mRelation && t.value != "compare" {
+			return Plan{}, false // "what does pipelining mean for throughput" is an effect
+		}
+	}
+	if !asks {
+		return Plan{}, false
+	}
+	// The subject is what comes before the context ("X, in the context
+	// of Y", "what does X mean for Y"): a term there wins over one in Y.
+	id := ""
+	for _, t := range r.tags {
+		if t.meaning == mKind && t.from > 0 {
+			id, _ = p.tix.find(r.text[:r.toks[t.from].start])
+			break
+		}
+	}
+	if id == "" {
+		id, _ = p.tix.find(r.text)
+	}
+	if id == "" {
+		return Plan{}, false
+	}
+	name, ok := p.kbTerm(id)
+	if !ok {
+		return Plan{}, false
+	}
+	return p.defineOf(question, id, name, p.g.extract(r.text)), true
+}
+
+// recogniseGapFollowUp reads a short "how far apart are they?", "what's
+// the gap?", "by what factor?" after a comparison as the same comparison
+// stated as a multiple.
+func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) (Plan, bool) {
+	if prev == nil || r.has(mEngine) || len(prev.Slots.Engines)+len(prev.Slots.Modes) < 2 {
+		return Plan{}, false
+	}
+	switch prev.Intent {
+	case IntentCompare, IntentLookup, IntentClaim:
+	default:
+		return Plan{}, false
+	}
+	if !r.hasValue(mRelation, "gap") && !r.hasValue(mRelation, "multiple") {
+		return Plan{}, false
+	}
+	text := r.canonical()
+	w := p.merge(p.g.extract(text), text, prev)
+	w.question = question
+	w.intent, w.multiple = IntentCompare, true
+	p.pairMode(&w)
+	return p.planWant(w), true
+}
