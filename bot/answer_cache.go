@@ -130,6 +130,7 @@ func cloneAnswer(a Answer) Answer {
 		a.Chart = &c
 	}
 	a.Examples = slices.Clone(a.Examples)
+	a.Choices = slices.Clone(a.Choices)
 	return a
 }
 
