@@ -1,22 +1,5 @@
 package planner
 
-import "strings"
-
-// reading is a question as the kind rules see it: the normalized text and
-// what the grammar extracted from it. The kind files read questions only
-// through it, so a new reader changes one function.
-type reading struct {
-	question string
-	text     string
-	x        *parsed
-}
-
-// read normalizes and extracts a question for the kind rules.
-func (p *Planner) read(question string) reading {
-	text := p.g.correctTypos(p.g.normalize(strings.TrimSpace(question)))
-	return reading{question: question, text: text, x: p.g.extract(text)}
-}
-
 // engines lists the engines the question names, in order.
 func (r reading) engines() []string {
 	out := make([]string, 0, len(r.x.engines))
@@ -63,7 +46,11 @@ func (p *Planner) planKindOf(question string, prev *Plan, splitCompound bool) (P
 	if splitCompound {
 		kinds = append(kinds, p.greeting, p.compound)
 	}
-	kinds = append(kinds, p.provenance, p.extrapolation, p.search, p.recommendation, p.spread, p.leading, p.units)
+	if p.hasDomainContent(&r) || prev != nil {
+		// A question naming nothing of the domain ("recommend a good
+		// pizza place") is out of scope, whatever its shape.
+		kinds = append(kinds, p.provenance, p.extrapolation, p.search, p.recommendation, p.spread, p.leading, p.units)
+	}
 	if pl, ok := p.correction(r, prev); ok {
 		return pl, true
 	}

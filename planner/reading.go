@@ -24,18 +24,32 @@ type tag struct {
 }
 
 // reading is one question read into typed tokens: the normalized text,
-// its tokens and the meanings the lexicon tagged. Intent recognisers and
-// the slot grammar work from it.
+// its tokens and the meanings the lexicon tagged. Intent recognisers, the
+// kind rules and the slot grammar work from it.
 type reading struct {
-	text string
-	toks []token
-	tags []tag
+	question string
+	text     string
+	toks     []token
+	tags     []tag
+	// x is what the slot grammar extracted from the text (set by read,
+	// not by readTokens).
+	x *parsed
 }
 
-// read normalizes, corrects typos, tokenizes and tags a question.
-func (p *Planner) read(question string) reading {
+// readTokens normalizes, corrects typos, tokenizes and tags a question.
+func (p *Planner) readTokens(question string) reading {
 	text := p.g.correctTypos(p.g.normalize(strings.TrimSpace(question)))
-	return p.lx.read(text)
+	r := p.lx.read(text)
+	r.question = question
+	return r
+}
+
+// read is readTokens plus the slot grammar's extraction, for the kind
+// rules.
+func (p *Planner) read(question string) reading {
+	r := p.readTokens(question)
+	r.x = p.g.extract(r.text)
+	return r
 }
 
 // read tags normalized text.

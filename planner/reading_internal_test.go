@@ -15,7 +15,7 @@ func TestDebugReading(t *testing.T) {
 		t.Skip("set READ to a question")
 	}
 	p := New(nil, nil, Options{})
-	r := p.read(q)
+	r := p.readTokens(q)
 	var b strings.Builder
 	for _, tk := range r.toks {
 		fmt.Fprintf(&b, "[%s]", tk.text)

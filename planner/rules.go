@@ -31,7 +31,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	case utf8.RuneCountInString(q) > p.opts.MaxQuestionChars:
 		return clarifyPlan(question, "That question is too long to read reliably; ask one thing at a time, in a sentence or two.", nil), true
 	}
-	r := p.read(q)
+	r := p.readTokens(q)
 	for _, rc := range p.early {
 		if pl, ok := rc.plan(p, question, &r, prev); ok {
 			return pl, true

@@ -68,8 +68,6 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 		return composeHelp(p), nil
 	case planner.IntentClarify:
 		return composeClarify(p), nil
-	case planner.IntentChatter:
-		return composeChatter(p), nil
 	}
 	return Answer{}, fmt.Errorf("composing plan for %q: %w %q", p.Question, errUnknownIntent, p.Intent)
 }

@@ -118,12 +118,3 @@ func (b *Composer) composeDefinition(ctx context.Context, p planner.Plan) (Answe
 	a.Sources = s.sources()
 	return a, nil
 }
-
-// composeChatter acknowledges a message that asked nothing, in one line
-// and without numbers.
-func composeChatter(p planner.Plan) Answer {
-	return Answer{Kind: KindChatter, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
-		Headline: "Nothing to look up there — ask me about the measured runs whenever you like.",
-		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
-	}
-}
