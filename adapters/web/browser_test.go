@@ -237,6 +237,13 @@ func askFollowUpAndOpenARun(t *testing.T, b *browser, base string) {
 		chromedp.WaitVisible(chromedp.CSS("details.evidence[open] a.runid")),
 	)
 	noHorizontalOverflow(t, b, "answer with its evidence open")
+	if unlabelled := eval[[]string](t, b, `[...document.querySelectorAll('input:not([type=hidden]), button')]
+	  .filter(e => e.tagName === 'INPUT' ? e.labels.length === 0 : e.textContent.trim() === '').map(e => e.outerHTML)`); len(unlabelled) > 0 {
+		t.Errorf("controls without a label: %v", unlabelled)
+	}
+	if bare := eval[[]string](t, b, `[...document.images].filter(i => !i.alt).map(i => i.src)`); len(bare) > 0 {
+		t.Errorf("images without alt text: %v", bare)
+	}
 	screenshot(t, b, filepath.Join(shots, "answer-375.png"))
 
 	// A follow-up continues the conversation; ↑ brings the last question back.

@@ -10,8 +10,17 @@ import (
 // links builds the site's URLs under its base path.
 type links struct{ base string }
 
-func (l links) Home() string            { return l.base + "/" }
-func (l links) Data() string            { return l.base + "/data" }
+func (l links) Home() string { return l.base + "/" }
+func (l links) Data() string { return l.base + "/data" }
+
+// Entry is where the dataset page shows a glossary term or a claim; "" for
+// other entries, which it does not list one by one.
+func (l links) Entry(id string) string {
+	if strings.HasPrefix(id, "term:") || strings.HasPrefix(id, "claim:") {
+		return l.base + "/data#" + id
+	}
+	return ""
+}
 func (l links) Runs() string            { return l.base + "/runs" }
 func (l links) Run(id string) string    { return l.base + "/runs/" + url.PathEscape(id) }
 func (l links) Filter(f string) string  { return l.base + "/runs?filter=" + url.QueryEscape(f) }
@@ -24,8 +33,9 @@ func (l links) Asset(name, v string) string {
 }
 
 // inlineToken finds what the answers' Markdown marks inline: code spans,
-// bold, links, bare URLs and run IDs.
-var inlineToken = regexp.MustCompile("`[^`]+`|\\*\\*[^*]+\\*\\*|\\[[^\\]]+\\]\\(https?://[^)\\s]+\\)|https?://[^\\s<>\"]+|\\brun-s\\d+-[A-Za-z0-9.:-]+-rep\\d+\\b")
+// bold, links, bare URLs, run IDs and the ids of glossary terms and claims
+// (which the dataset page lists).
+var inlineToken = regexp.MustCompile("`[^`]+`|\\*\\*[^*]+\\*\\*|\\[[^\\]]+\\]\\(https?://[^)\\s]+\\)|https?://[^\\s<>\"]+|\\brun-s\\d+-[A-Za-z0-9.:-]+-rep\\d+\\b|\\b(?:term|claim):[a-z0-9-]*[a-z0-9]")
 
 // runIDPattern is a whole run ID.
 var runIDPattern = regexp.MustCompile(`^run-s\d+-[A-Za-z0-9.:-]+-rep\d+$`)
@@ -52,6 +62,8 @@ func (l links) inline(s string) template.HTML {
 			trimmed := strings.TrimRight(tok, ".,;:!?)")
 			b.WriteString(externalLink(trimmed, template.HTMLEscapeString(trimmed)))
 			b.WriteString(template.HTMLEscapeString(tok[len(trimmed):]))
+		case strings.HasPrefix(tok, "term:"), strings.HasPrefix(tok, "claim:"):
+			b.WriteString(`<a href="` + template.HTMLEscapeString(l.Entry(tok)) + `">` + template.HTMLEscapeString(tok) + `</a>`)
 		default:
 			b.WriteString(`<a href="` + template.HTMLEscapeString(l.Run(tok)) + `">` + template.HTMLEscapeString(tok) + `</a>`)
 		}

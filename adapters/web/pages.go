@@ -41,6 +41,7 @@ func (s *Site) funcs() template.FuncMap {
 	return template.FuncMap{
 		"runURL":    l.Run,
 		"filterURL": l.Filter,
+		"entryURL":  l.Entry,
 		"inline":    l.inline,
 		"exact":     exactText,
 		"hitRate":   hitRateText,

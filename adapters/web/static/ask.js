@@ -49,6 +49,10 @@
         problem(msg || "The server refused the question (HTTP " + r.resp.status + ").");
         return;
       }
+      if (type.indexOf("text/html") !== 0) {
+        problem("The server could not answer (HTTP " + r.resp.status + "); ask again in a moment.");
+        return;
+      }
       if (r.resp.status === 400) {
         var tmp = document.createElement("div");
         tmp.innerHTML = r.html;
