@@ -18,6 +18,7 @@ import (
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
 	"github.com/memdb-oracle/memdb-oracle/bot"
+	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
 )
 
 var (
@@ -157,7 +158,7 @@ func screenshot(tb testing.TB, b *browser, path string) {
 // server for the browser.
 func serveSite(tb testing.TB) string {
 	tb.Helper()
-	_, mux := newSite(tb, Options{RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) { return chart.Render(c) }})
+	mux := siteFor(tb, bottest.NewEnv(tb, nil), Options{RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) { return chart.Render(c) }})
 	srv := httptest.NewServer(mux)
 	tb.Cleanup(srv.Close)
 	return srv.URL
@@ -190,11 +191,17 @@ func TestBrowser(t *testing.T) {
 	})
 }
 
-func askFollowUpAndOpenARun(t *testing.T, b *browser, base string) {
-	shots := *shotsDir
-	if shots == "" {
-		shots = t.TempDir()
+// screenshotDir is where a case saves its screenshots: -screenshots, or
+// the test's temp dir.
+func screenshotDir(t *testing.T) string {
+	if *shotsDir != "" {
+		return *shotsDir
 	}
+	return t.TempDir()
+}
+
+func askFollowUpAndOpenARun(t *testing.T, b *browser, base string) {
+	shots := screenshotDir(t)
 	b.do(t, "opening the ask page on a phone-sized screen",
 		chromedp.EmulateViewport(375, 800),
 		chromedp.Navigate(base+"/"),
@@ -306,6 +313,13 @@ func askWithoutJavaScript(t *testing.T, b *browser, base string) {
 		chromedp.WaitVisible(chromedp.CSS("details.evidence[open] a.runid")),
 	)
 	noHorizontalOverflow(t, b, "answer page without JavaScript")
+	full, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(screenshotDir(t), "claim-nojs-375.jpg"), full, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if errs := b.errors(); len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}

@@ -17,11 +17,34 @@ import (
 // fakePNG stands in for the chart renderer: the pages only link the image.
 var fakePNG = []byte("\x89PNG\r\n\x1a\nfake")
 
-// newSite serves the pages over a real bot (embedded dataset, rules
-// planner, in-memory thread memory) with a fake chart renderer.
-func newSite(tb testing.TB, opts Options) (*bottest.Env, *http.ServeMux) {
+// TestPages runs every page's cases over one real bot (embedded dataset,
+// rules planner, in-memory thread memory): building it is most of the
+// cost, so the cases share it.
+func TestPages(t *testing.T) {
+	env := bottest.NewEnv(t, nil)
+	cases := []struct {
+		name string
+		run  func(*testing.T, *bottest.Env)
+	}{
+		{"the ask page", askPageCases},
+		{"asking without JavaScript", askWithoutJavaScriptCases},
+		{"asking from the script", askFragmentCases},
+		{"escaping", escapingCases},
+		{"a run's page", runPageCases},
+		{"a filter's page", runsPageCases},
+		{"the dataset page", dataPageCases},
+		{"the embedded assets", staticFileCases},
+		{"a base path", basePathCases},
+		{"the API's gate", guardCases},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { c.run(t, env) })
+	}
+}
+
+// siteFor serves the pages over env's bot with a fake chart renderer.
+func siteFor(tb testing.TB, env *bottest.Env, opts Options) *http.ServeMux {
 	tb.Helper()
-	env := bottest.NewEnv(tb, nil)
 	if opts.RenderChart == nil {
 		opts.RenderChart = func(context.Context, bot.Chart) ([]byte, error) { return fakePNG, nil }
 	}
@@ -31,7 +54,7 @@ func newSite(tb testing.TB, opts Options) (*bottest.Env, *http.ServeMux) {
 	}
 	mux := http.NewServeMux()
 	s.Register(mux)
-	return env, mux
+	return mux
 }
 
 // do sends one request to mux and returns the response and its body.
@@ -78,8 +101,8 @@ func mustStatus(tb testing.TB, resp *http.Response, want int) {
 
 var hiddenConversation = regexp.MustCompile(`name="c" value="([A-Za-z0-9_-]+)"`)
 
-func TestAskPage(t *testing.T) {
-	_, mux := newSite(t, Options{})
+func askPageCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 
 	t.Run("the empty page offers a labelled box and eight example chips", func(t *testing.T) {
 		resp, body := get(t, mux, "/")
@@ -140,8 +163,8 @@ func TestAskPage(t *testing.T) {
 	})
 }
 
-func TestAskWithoutJavaScript(t *testing.T) {
-	env, mux := newSite(t, Options{})
+func askWithoutJavaScriptCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 
 	t.Run("a plain form post returns the whole page with the answer, its evidence and links", func(t *testing.T) {
 		resp, body := postForm(t, mux, url.Values{"q": {"Is Dragonfly 25x faster than Redis?"}}, false)
@@ -198,8 +221,8 @@ func TestAskWithoutJavaScript(t *testing.T) {
 	})
 }
 
-func TestAskFragment(t *testing.T) {
-	_, mux := newSite(t, Options{})
+func askFragmentCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 	resp, body := postForm(t, mux, url.Values{"q": {"How does Valkey scale without pipelining?"}}, true)
 	mustStatus(t, resp, http.StatusOK)
 	if strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<li class="turn"`) {
@@ -221,8 +244,8 @@ func TestAskFragment(t *testing.T) {
 	mustStatus(t, resp, http.StatusNotFound)
 }
 
-func TestEscaping(t *testing.T) {
-	_, mux := newSite(t, Options{})
+func escapingCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 	const evil = `<script>alert("x")</script> is <b>dragonfly</b> fast?`
 	for _, fragment := range []bool{false, true} {
 		_, body := postForm(t, mux, url.Values{"q": {evil}}, fragment)
@@ -237,8 +260,8 @@ func TestEscaping(t *testing.T) {
 	}
 }
 
-func TestRunPage(t *testing.T) {
-	_, mux := newSite(t, Options{})
+func runPageCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 	const id = "run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep1"
 
 	t.Run("a run shows every field, its cell's repetitions and median, the session and its line", func(t *testing.T) {
@@ -262,8 +285,8 @@ func TestRunPage(t *testing.T) {
 	})
 }
 
-func TestRunsPage(t *testing.T) {
-	_, mux := newSite(t, Options{})
+func runsPageCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 
 	t.Run("a filter lists per-cell medians and its runs", func(t *testing.T) {
 		resp, body := get(t, mux, "/runs?filter="+url.QueryEscape(`engine == "keydb" && cores == 16 && ratio == "1:10" && pipeline == 16`))
@@ -300,8 +323,8 @@ func TestRunsPage(t *testing.T) {
 	})
 }
 
-func TestDataPage(t *testing.T) {
-	_, mux := newSite(t, Options{})
+func dataPageCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 	resp, body := get(t, mux, "/data")
 	mustStatus(t, resp, http.StatusOK)
 	mustContain(t, body, "478 measured runs", "254 cells",
@@ -313,8 +336,8 @@ func TestDataPage(t *testing.T) {
 		`href="/?q=`)
 }
 
-func TestStaticFiles(t *testing.T) {
-	_, mux := newSite(t, Options{})
+func staticFileCases(t *testing.T, env *bottest.Env) {
+	mux := siteFor(t, env, Options{})
 	for _, name := range []string{"site.css", "ask.js"} {
 		resp, body := get(t, mux, "/static/"+name+"?v=1")
 		mustStatus(t, resp, http.StatusOK)
@@ -330,9 +353,9 @@ func TestStaticFiles(t *testing.T) {
 	mustStatus(t, resp, http.StatusNotFound)
 }
 
-func TestBasePath(t *testing.T) {
+func basePathCases(t *testing.T, env *bottest.Env) {
 	t.Run("every link and route sits under the base path", func(t *testing.T) {
-		_, mux := newSite(t, Options{BasePath: "/oracle"})
+		mux := siteFor(t, env, Options{BasePath: "/oracle"})
 		resp, body := get(t, mux, "/oracle/")
 		mustStatus(t, resp, http.StatusOK)
 		mustContain(t, body, `href="/oracle/static/site.css?v=`, `src="/oracle/static/ask.js?v=`, `action="/oracle/"`, `href="/oracle/data"`)
@@ -359,7 +382,7 @@ func TestBasePath(t *testing.T) {
 	})
 }
 
-func TestGuard(t *testing.T) {
+func guardCases(t *testing.T, env *bottest.Env) {
 	guard := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("Authorization") != "Bearer k" {
@@ -369,7 +392,7 @@ func TestGuard(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	_, mux := newSite(t, Options{Guard: guard})
+	mux := siteFor(t, env, Options{Guard: guard})
 	for _, target := range []string{"/", "/data", "/runs?filter=true", "/runs/run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep1"} {
 		resp, _ := get(t, mux, target)
 		mustStatus(t, resp, http.StatusUnauthorized)
