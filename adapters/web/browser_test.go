@@ -313,13 +313,10 @@ func askWithoutJavaScript(t *testing.T, b *browser, base string) {
 		chromedp.WaitVisible(chromedp.CSS("details.evidence[open] a.runid")),
 	)
 	noHorizontalOverflow(t, b, "answer page without JavaScript")
-	full, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(80))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	if err := os.WriteFile(filepath.Join(screenshotDir(t), "claim-nojs-375.jpg"), full, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t)
+	screenshot(t, b, filepath.Join(shots, "claim-nojs-375.png"))
+	b.do(t, "scrolling to the evidence", chromedp.Evaluate[chromedp.Void](`document.querySelector('details.evidence').scrollIntoView()`))
+	screenshot(t, b, filepath.Join(shots, "claim-evidence-nojs-375.png"))
 	if errs := b.errors(); len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}
