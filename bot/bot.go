@@ -125,7 +125,9 @@ func (b *Bot) Handle(ctx context.Context, m Message) (a Answer) {
 	if err != nil {
 		return b.fail(err, ref, attrs)
 	}
-	if key != "" && b.cfg.Threads != nil {
+	if key != "" && b.cfg.Threads != nil && p.Intent != planner.IntentChatter {
+		// Chatter asks nothing: the thread's last question stays the one
+		// follow-ups continue.
 		if err := b.cfg.Threads.Append(ctx, key, p); err != nil {
 			b.log.Warn("saving thread memory", append(attrs, "err", err)...)
 		}

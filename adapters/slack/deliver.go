@@ -22,6 +22,9 @@ type place struct {
 	// conversation is bot.Message.Thread: the thread memory follow-ups use.
 	conversation string
 	show         shown
+	// unasked marks a message in a bot thread that did not mention the
+	// bot: it is answered only if it asks something (not chatter).
+	unasked bool
 }
 
 // answer asks the bot and delivers its answer.
@@ -42,14 +45,24 @@ func botMessage(p place, text string) bot.Message {
 }
 
 // deliver posts an answer: errors, rate-limit notices and help only to the
-// asker; anything else in the channel or thread, the details in the
-// answer's thread, then the chart. The text is posted before the chart, so
-// a chart that fails never holds back the answer.
+// asker; chatter in a thread (thanks, lol) not at all unless the bot was
+// mentioned; anything else as the reply in the channel or thread, the
+// evidence in the reply's thread, then the chart. A follow-up's sources
+// list only what the thread has not seen. The text is posted before the
+// chart, so a chart that fails never holds back the answer. A post Slack
+// refuses for good is told to the asker privately.
 func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
-	if private(ans) {
-		return a.deliverPrivately(ctx, p, render(ans, shown{Command: a.cfg.Command}))
+	if ans.Kind == bot.KindChatter && p.unasked {
+		return nil
 	}
-	msgs := render(ans, p.show)
+	if private(ans) {
+		return a.deliverPrivately(ctx, p, render(ans, shown{Command: a.cfg.Command, Private: true}))
+	}
+	where := p.show
+	if p.thread != "" {
+		where.Seen = a.seenSources(ctx, p.channel, p.thread, ans.Sources)
+	}
+	msgs := render(ans, where)
 	unlock := a.out.lanes.lock(p.channel)
 	defer unlock()
 	thread, rest := p.thread, msgs
@@ -59,20 +72,49 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 			if p.responseURL != "" && cannotPost(err) {
 				return a.respondInChannel(ctx, p, msgs)
 			}
-			return err
+			return a.refused(ctx, p, err)
 		}
 		thread, rest = ts, msgs[1:]
+		a.seenSources(ctx, p.channel, thread, ans.Sources)
 	}
 	a.markThread(ctx, p.channel, thread, p.conversation)
 	for _, m := range rest {
-		if _, err := a.out.post(ctx, p.channel, thread, m); err != nil {
-			return err
+		if err := a.postInThread(ctx, p.channel, thread, m); err != nil {
+			return a.refused(ctx, p, err)
 		}
 	}
 	if ans.Chart != nil && a.cfg.Charts != nil {
 		a.postChart(ctx, p.channel, thread, *ans.Chart)
 	}
 	return nil
+}
+
+// postInThread posts one message into a thread; when Slack refuses its
+// native table (invalid_blocks), the monospace form goes instead.
+func (a *Adapter) postInThread(ctx context.Context, channel, thread string, m message) error {
+	_, err := a.out.post(ctx, channel, thread, m)
+	if err == nil || len(m.Plain) == 0 || !slackRefused(err, "invalid_blocks") {
+		return err
+	}
+	a.log.Info("Slack refused a table block; posting the table as monospace text", "channel", channel, "err", err)
+	for _, pm := range m.Plain {
+		if _, err := a.out.post(ctx, channel, thread, pm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refused tells the asker privately that Slack would not take the answer
+// (after the retries), and returns err for the log.
+func (a *Adapter) refused(ctx context.Context, p place, err error) error {
+	var b builder
+	b.section("Slack would not take my answer to your question, so it is not in the channel. It has been logged; please ask again, perhaps more narrowly.")
+	note := message{Text: "Slack would not take my answer; please ask again.", Blocks: b.blocks}
+	if terr := a.deliverPrivately(ctx, place{channel: p.channel, user: p.user, thread: p.thread, responseURL: p.responseURL}, []message{note}); terr != nil {
+		a.log.Warn("telling the asker that Slack refused the answer", "channel", p.channel, "user", p.user, "err", terr)
+	}
+	return err
 }
 
 // private reports whether an answer is for the asker's eyes only.

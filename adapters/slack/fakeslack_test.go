@@ -30,6 +30,9 @@ type fakeSlack struct {
 	fail    map[string][]failure // method → failures to return first, in order
 	refuse  map[string]string    // channel → Slack error for chat.postMessage
 	botUser string
+	// noTables makes the fake refuse native table blocks (invalid_blocks),
+	// as a workspace without them does.
+	noTables bool
 
 	seen chan call // every recorded call, for tests to wait on
 
@@ -93,7 +96,10 @@ func (f *fakeSlack) record(c call) call {
 	f.mu.Lock()
 	f.calls = append(f.calls, c)
 	f.mu.Unlock()
-	f.seen <- c
+	select {
+	case f.seen <- c:
+	default: // a test that posts more than it waits for
+	}
 	return c
 }
 
@@ -130,6 +136,33 @@ func (f *fakeSlack) waitFor(methods ...string) call {
 			return call{}
 		}
 	}
+}
+
+// waitAnswer returns the posts of one answer with sources: the reply,
+// then its evidence and sources in the thread, up to the message that
+// lists the sources.
+func (f *fakeSlack) waitAnswer(methods ...string) []call {
+	f.t.Helper()
+	if len(methods) == 0 {
+		methods = []string{"chat.postMessage"}
+	}
+	var posts []call
+	for {
+		c := f.waitFor(methods...)
+		posts = append(posts, c)
+		if strings.Contains(c.textOf(f.t), "*Sources*") {
+			return posts
+		}
+	}
+}
+
+// textOfAll is the text of several posts.
+func textOfAll(t testing.TB, calls []call) string {
+	var b strings.Builder
+	for _, c := range calls {
+		b.WriteString(c.textOf(t))
+	}
+	return b.String()
 }
 
 func (f *fakeSlack) nextFailure(method string) (failure, bool) {
@@ -179,7 +212,11 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case "chat.postMessage":
 		f.mu.Lock()
 		refusal := f.refuse[c.Form.Get("channel")]
+		noTables := f.noTables
 		f.mu.Unlock()
+		if refusal == "" {
+			refusal = slackRules(c.Form.Get("text"), c.Form.Get("blocks"), noTables)
+		}
 		if refusal != "" {
 			f.record(call{Method: method + " (refused)", Form: c.Form})
 			writeJSON(w, map[string]any{"ok": false, "error": refusal})
@@ -189,6 +226,11 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true, "channel": c.Form.Get("channel"), "ts": c.TS})
 	case "chat.postEphemeral":
+		if refusal := slackRules(c.Form.Get("text"), c.Form.Get("blocks"), f.noTables); refusal != "" {
+			f.record(call{Method: method + " (refused)", Form: c.Form})
+			writeJSON(w, map[string]any{"ok": false, "error": refusal})
+			return
+		}
 		c.TS = f.nextTS()
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true, "message_ts": c.TS})
@@ -229,6 +271,17 @@ func (f *fakeSlack) serveUpload(w http.ResponseWriter, r *http.Request) {
 func (f *fakeSlack) serveRespond(w http.ResponseWriter, r *http.Request) {
 	c := call{Method: "response_url", Form: url.Values{"id": {r.PathValue("id")}}}
 	_ = json.NewDecoder(r.Body).Decode(&c.JSON)
+	blocks, _ := json.Marshal(c.JSON["blocks"])
+	text, _ := c.JSON["text"].(string)
+	if c.JSON["blocks"] == nil {
+		blocks = nil
+	}
+	if refusal := slackRules(text, string(blocks), f.noTables); refusal != "" {
+		f.record(call{Method: "response_url (refused)", Form: c.Form, JSON: c.JSON})
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, refusal)
+		return
+	}
 	f.record(c)
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, `{"ok":true}`)
@@ -268,6 +321,87 @@ func (f *fakeSlack) serveSocket(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// Slack's limits on a posted message, as the fake enforces them.
+const (
+	slackMaxText        = 40000 // msg_too_long
+	slackMaxBlocksChars = 13000 // msg_blocks_too_long: text across all blocks
+	slackMaxBlocks      = 50
+	slackMaxSection     = 3000
+	slackMaxContextEls  = 10
+	slackMaxTableRows   = 100
+	slackMaxTableCols   = 20
+)
+
+// slackRules returns the error Slack gives a message with this fallback
+// text and blocks (JSON), or "" when Slack takes it.
+func slackRules(text, blocksJSON string, noTables bool) string {
+	if len([]rune(text)) > slackMaxText {
+		return "msg_too_long"
+	}
+	if blocksJSON == "" {
+		if text == "" {
+			return "no_text"
+		}
+		return ""
+	}
+	var blocks []map[string]any
+	if err := json.Unmarshal([]byte(blocksJSON), &blocks); err != nil {
+		return "invalid_blocks_format"
+	}
+	if len(blocks) > slackMaxBlocks {
+		return "invalid_blocks"
+	}
+	total, tables := 0, 0
+	for _, b := range blocks {
+		switch b["type"] {
+		case "section":
+			t, _ := b["text"].(map[string]any)
+			s, _ := t["text"].(string)
+			if s == "" || len([]rune(s)) > slackMaxSection {
+				return "invalid_blocks"
+			}
+			total += len([]rune(s))
+		case "context":
+			els, _ := b["elements"].([]any)
+			if len(els) == 0 || len(els) > slackMaxContextEls {
+				return "invalid_blocks"
+			}
+			for _, e := range els {
+				m, _ := e.(map[string]any)
+				s, _ := m["text"].(string)
+				total += len([]rune(s))
+			}
+		case "table":
+			tables++
+			if noTables || tables > 1 {
+				return "invalid_blocks"
+			}
+			rows, _ := b["rows"].([]any)
+			if len(rows) == 0 || len(rows) > slackMaxTableRows {
+				return "invalid_blocks"
+			}
+			for _, r := range rows {
+				cells, _ := r.([]any)
+				if len(cells) == 0 || len(cells) > slackMaxTableCols {
+					return "invalid_blocks"
+				}
+				for _, c := range cells {
+					m, _ := c.(map[string]any)
+					s, _ := m["text"].(string)
+					total += len([]rune(s))
+				}
+			}
+		case "actions", "image", "divider", "header", "rich_text":
+		default:
+			return "invalid_blocks"
+		}
+	}
+	if total > slackMaxBlocksChars {
+		return "msg_blocks_too_long"
+	}
+	return ""
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -323,4 +457,11 @@ func (c call) textOf(t testing.TB) string {
 		walk(bl)
 	}
 	return b.String()
+}
+
+// allCalls returns every recorded call, in order.
+func (f *fakeSlack) allCalls() []call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]call(nil), f.calls...)
 }

@@ -39,7 +39,8 @@ func TestSlashCommandIsAcknowledgedWithinThreeSecondsThenAnsweredInTheChannel(t 
 	t.Logf("acknowledged in %v while the bot was still working", ack)
 
 	close(fb.release)
-	top := fs.waitFor("chat.postMessage")
+	posts := fs.waitAnswer()
+	top := posts[0]
 	if top.Form.Get("channel") != "C1" || top.Form.Get("thread_ts") != "" {
 		t.Fatalf("answer not posted at the top of C1: %v", top.Form)
 	}
@@ -47,17 +48,24 @@ func TestSlashCommandIsAcknowledgedWithinThreeSecondsThenAnsweredInTheChannel(t 
 		t.Error("the bot token was not used")
 	}
 	text := top.textOf(t)
-	for _, want := range []string{"<@U1> asked:* Is Dragonfly 25x faster than Redis?", "Answer to: Is Dragonfly 25x faster than Redis?", "40.6M"} {
+	for _, want := range []string{"<@U1> asked:* Is Dragonfly 25x faster than Redis?", "Answer to: Is Dragonfly 25x faster than Redis?", "in the thread."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("top message lacks %q:\n%s", want, text)
 		}
 	}
+	if strings.Contains(text, "40.6M") {
+		t.Errorf("the table is evidence, not the reply:\n%s", text)
+	}
 	if top.Form.Get("text") == "" {
 		t.Error("no fallback text")
 	}
-	details := fs.waitFor("chat.postMessage")
-	if details.Form.Get("thread_ts") != top.TS || !strings.Contains(details.textOf(t), "*Sources*") {
-		t.Fatalf("sources not in the answer's thread: %v", details.Form)
+	for _, details := range posts[1:] {
+		if details.Form.Get("thread_ts") != top.TS {
+			t.Fatalf("evidence not in the answer's thread: %v", details.Form)
+		}
+	}
+	if !strings.Contains(textOfAll(t, posts[1:]), "40.6M") {
+		t.Error("the evidence lacks the table")
 	}
 	if m := fb.messages(); len(m) != 1 || m[0].Platform != "slack" || m[0].Channel != "C1" || m[0].User != "U1" || m[0].Thread == "" {
 		t.Fatalf("bot got %+v", m)
@@ -71,14 +79,13 @@ func TestSlashCommandWhereTheBotIsNotInTheChannelAnswersThroughTheResponseURL(t 
 			fs.refuse["CPRIV"] = refusal
 			h := newHarness(t, fs, newMemStore(), newFakeBot())
 			h.command("CPRIV", "U1", "Dragonfly at 8 cores", "T200")
-			first := fs.waitFor("response_url")
-			second := fs.waitFor("response_url")
-			for _, c := range []call{first, second} {
+			posts := fs.waitAnswer("response_url")
+			for _, c := range posts {
 				if c.JSON["response_type"] != "in_channel" || c.Form.Get("id") != "T200" {
 					t.Fatalf("response URL call %+v", c.JSON)
 				}
 			}
-			if !strings.Contains(first.textOf(t), "Answer to: Dragonfly at 8 cores") || !strings.Contains(second.textOf(t), "*Sources*") {
+			if !strings.Contains(posts[0].textOf(t), "Answer to: Dragonfly at 8 cores") || len(posts) < 2 {
 				t.Error("answer and sources not both delivered through the response URL")
 			}
 			if len(fs.callsOf("chat.postMessage")) != 0 {
@@ -122,13 +129,11 @@ func TestMentionIsAnsweredInAThreadUnderTheMention(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
-	answer := fs.waitFor("chat.postMessage")
-	if answer.Form.Get("thread_ts") != "1700000001.000100" || answer.Form.Get("channel") != "C1" {
-		t.Fatalf("answer not in the mention's thread: %v", answer.Form)
-	}
-	sources := fs.waitFor("chat.postMessage")
-	if sources.Form.Get("thread_ts") != "1700000001.000100" {
-		t.Fatal("sources not in the same thread")
+	posts := fs.waitAnswer()
+	for _, p := range posts {
+		if p.Form.Get("thread_ts") != "1700000001.000100" || p.Form.Get("channel") != "C1" {
+			t.Fatalf("answer not in the mention's thread: %v", p.Form)
+		}
 	}
 	m := fb.messages()
 	if len(m) != 1 || m[0].Text != "what about valkey & redis?" || m[0].Thread != "1700000001.000100" {
@@ -141,8 +146,7 @@ func TestFollowUpInAThreadWithoutMentionContinuesTheConversation(t *testing.T) {
 	fb := newFakeBot()
 	h := newHarness(t, fs, newMemStore(), fb)
 	h.event(mentionEvent("Ev1", "C1", "U1", "1700000001.000100", "", "<@UBOT> Dragonfly at 8 cores"))
-	fs.waitFor("chat.postMessage")
-	fs.waitFor("chat.postMessage")
+	fs.waitAnswer()
 
 	h.event(messageEvent("Ev2", "C1", "channel", "U2", "1700000002.000100", "1700000001.000100", "what about valkey?", ""))
 	followUp := fs.waitFor("chat.postMessage")
@@ -163,8 +167,7 @@ func TestFollowUpInASlashAnswersThreadContinuesThatConversation(t *testing.T) {
 	fb := newFakeBot()
 	h := newHarness(t, fs, newMemStore(), fb)
 	h.command("C1", "U1", "Dragonfly at 8 cores", "T400")
-	top := fs.waitFor("chat.postMessage")
-	fs.waitFor("chat.postMessage")
+	top := fs.waitAnswer()[0]
 	h.event(messageEvent("Ev3", "C1", "channel", "U1", "1700000099.000100", top.TS, "and the p99?", ""))
 	followUp := fs.waitFor("chat.postMessage")
 	if followUp.Form.Get("thread_ts") != top.TS || !strings.Contains(followUp.textOf(t), "follow-up to “Dragonfly at 8 cores”") {
@@ -213,8 +216,7 @@ func TestTheSameEventIsAnsweredOnceEvenAcrossARestart(t *testing.T) {
 	ev := mentionEvent("EvDup", "C1", "U1", "1700000001.000100", "", "<@UBOT> Dragonfly at 8 cores")
 	first.event(ev)
 	first.event(ev, "X-Slack-Retry-Num", "1", "X-Slack-Retry-Reason", "http_timeout")
-	fs.waitFor("chat.postMessage")
-	fs.waitFor("chat.postMessage")
+	fs.waitAnswer()
 	first.stop()
 
 	second := newHarness(t, fs, store, fb) // a restart on the same store
@@ -380,11 +382,12 @@ func TestADirectMessageIsOneConversationPerDM(t *testing.T) {
 	fb := newFakeBot()
 	h := newHarness(t, fs, newMemStore(), fb)
 	h.event(messageEvent("Ev1", "D1", "im", "U1", "1700000001.000100", "", "Dragonfly at 8 cores", ""))
-	top := fs.waitFor("chat.postMessage")
+	posts := fs.waitAnswer()
+	top := posts[0]
 	if top.Form.Get("channel") != "D1" || top.Form.Get("thread_ts") != "" {
 		t.Fatalf("DM answer %v", top.Form)
 	}
-	if src := fs.waitFor("chat.postMessage"); src.Form.Get("thread_ts") != top.TS {
+	if src := posts[len(posts)-1]; src.Form.Get("thread_ts") != top.TS {
 		t.Fatal("sources not in the answer's thread")
 	}
 	h.event(messageEvent("Ev2", "D1", "im", "U1", "1700000003.000100", "", "what about valkey?", ""))

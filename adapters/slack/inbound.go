@@ -100,7 +100,10 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 		if !ok {
 			return nil // a thread the bot is not part of
 		}
-		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: conv}, questionText(e.Text, me))
+		if mentionsSomeoneElse(e.Text, me) {
+			return nil // addressed to another person, not to the bot
+		}
+		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: conv, unasked: true}, questionText(e.Text, me))
 	})
 }
 
@@ -159,9 +162,19 @@ func (a *Adapter) onInteraction(cb slackgo.InteractionCallback) {
 		if channel == "" {
 			channel = cb.Container.ChannelID
 		}
-		p := place{channel: channel, user: cb.User.ID, responseURL: cb.ResponseURL,
+		// A button in a thread answers in that thread, with its memory.
+		thread := cb.Container.ThreadTs
+		if thread == "" {
+			thread = cb.Message.ThreadTimestamp
+		}
+		p := place{channel: channel, user: cb.User.ID, responseURL: cb.ResponseURL, thread: thread,
 			conversation: "btn-" + cb.TriggerID, show: shown{Asker: cb.User.ID, Question: q}}
 		if err := a.queue("button", p, q, func(ctx context.Context) error {
+			if p.thread != "" {
+				if conv, ok, err := a.conversationOf(ctx, p.channel, p.thread); err == nil && ok {
+					p.conversation = conv
+				}
+			}
 			return a.answer(ctx, p, q)
 		}); err != nil && cb.ResponseURL != "" {
 			a.log.Warn("button question not queued", "err", err)
@@ -181,6 +194,17 @@ func busyReply() *reply {
 }
 
 var userMention = regexp.MustCompile(`<@([UW][A-Z0-9]+)(\|[^>]*)?>`)
+
+// mentionsSomeoneElse reports whether text mentions a user other than me:
+// in a thread, such a message talks to that person.
+func mentionsSomeoneElse(text, me string) bool {
+	for _, m := range userMention.FindAllStringSubmatch(text, -1) {
+		if m[1] != me {
+			return true
+		}
+	}
+	return false
+}
 
 // mentions reports whether text mentions the user.
 func mentions(text, user string) bool {

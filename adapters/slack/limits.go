@@ -80,12 +80,23 @@ func blockText(b slackgo.Block) int {
 			}
 		}
 		return n
+	case *slackgo.TableBlock:
+		n := 0
+		for _, row := range v.Rows {
+			for _, c := range row {
+				if rt, ok := c.(*slackgo.TableRawTextCell); ok {
+					n += len(rt.Text)
+				}
+			}
+		}
+		return n
 	}
 	return 0
 }
 
 // paginate groups blocks into messages of at most maxBlocks blocks and
-// about maxMessageText characters, keeping their order.
+// about maxMessageText characters, keeping their order. A native table
+// ends its message: Slack takes one table per message.
 func paginate(blocks []slackgo.Block) [][]slackgo.Block {
 	var pages [][]slackgo.Block
 	var cur []slackgo.Block
@@ -98,6 +109,10 @@ func paginate(blocks []slackgo.Block) [][]slackgo.Block {
 		}
 		cur = append(cur, b)
 		size += n
+		if _, ok := b.(*slackgo.TableBlock); ok {
+			pages = append(pages, cur)
+			cur, size = nil, 0
+		}
 	}
 	if len(cur) > 0 {
 		pages = append(pages, cur)

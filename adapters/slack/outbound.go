@@ -163,6 +163,12 @@ func cannotPost(err error) bool {
 	return false
 }
 
+// slackRefused reports whether Slack answered a call with the error code.
+func slackRefused(err error, code string) bool {
+	se, ok := errors.AsType[slackgo.SlackErrorResponse](err)
+	return ok && se.Err == code
+}
+
 // hideURL keeps a response URL — a credential for posting — out of error
 // messages and so out of logs.
 func hideURL(err error) error {

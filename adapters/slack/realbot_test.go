@@ -16,10 +16,9 @@ func TestTheRealBotAnswersThroughSlack(t *testing.T) {
 	env := bottest.NewEnv(t, nil)
 	fs := newFakeSlack(t)
 	h := newHarness(t, fs, newMemStore(), env.Bot)
-	posts := func(n int) (text string, calls []call) {
+	posts := func() (text string, calls []call) {
 		t.Helper()
-		for range n {
-			c := fs.waitFor("chat.postMessage")
+		for _, c := range fs.waitAnswer() {
 			assertPostWithinLimits(t, c)
 			calls = append(calls, c)
 			text += c.textOf(t)
@@ -28,7 +27,7 @@ func TestTheRealBotAnswersThroughSlack(t *testing.T) {
 	}
 
 	h.event(mentionEvent("Ev1", "C1", "U1", "1700000001.000100", "", "<@UBOT> Is Dragonfly 25x faster than Redis?"))
-	claim, calls := posts(2)
+	claim, calls := posts()
 	for _, c := range calls {
 		if c.Form.Get("thread_ts") != "1700000001.000100" {
 			t.Fatalf("claim answer outside the mention's thread: %v", c.Form)
@@ -42,13 +41,13 @@ func TestTheRealBotAnswersThroughSlack(t *testing.T) {
 	}
 
 	h.event(messageEvent("Ev2", "C1", "channel", "U1", "1700000002.000100", "1700000001.000100", "what about valkey?", ""))
-	followUp, calls := posts(2)
+	followUp, calls := posts()
 	if calls[0].Form.Get("thread_ts") != "1700000001.000100" || !strings.Contains(followUp, "Valkey") || !strings.Contains(followUp, "48 cores") {
 		t.Errorf("the follow-up was not answered in the thread with the earlier conditions:\n%s", followUp)
 	}
 
 	h.command("C1", "U1", "Give me the Redis single-process result at 8 cores with pipeline 64.", "T9")
-	noData, _ := posts(2)
+	noData, _ := posts()
 	for _, want := range []string{"<@U1> asked:*", "ever measured", "5.0M", "9.2M", "run-s1-20260901-083406-redis-cluster-sat-8c-p16-1-10-d100-rep1"} {
 		if !strings.Contains(noData, want) {
 			t.Errorf("the no_data answer lacks %q", want)

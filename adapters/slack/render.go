@@ -12,10 +12,13 @@ import (
 )
 
 // message is one Slack message: the fallback text (notifications, screen
-// readers, clients without Block Kit) and its blocks.
+// readers, clients without Block Kit) and its blocks. Plain, for a message
+// with a native table, is the same content with the table as monospace
+// text: posted only when Slack refuses the table (invalid_blocks).
 type message struct {
 	Text   string          `json:"text"`
 	Blocks []slackgo.Block `json:"blocks"`
+	Plain  []message       `json:"-"`
 }
 
 // shown says where an answer appears, which changes what it must repeat.
@@ -26,6 +29,12 @@ type shown struct {
 	Question string
 	// Command is the slash command's name, which help mentions.
 	Command string
+	// Private answers (help, errors) show their evidence right below the
+	// reply, not in a thread.
+	Private bool
+	// Seen are the filters and run IDs this thread's earlier answers
+	// already listed: a follow-up's sources list only what is new.
+	Seen map[string]bool
 }
 
 // askAction is the action_id of the example-question buttons in help.
@@ -35,19 +44,76 @@ const askAction = "oracle_ask"
 const runIDsShown = 8
 
 // render lays out an answer as Slack messages. The first message is the
-// answer; the rest follow in its thread: continuations of a long answer,
-// then the sources (filters, run IDs, knowledge entries). Every message
-// has fallback text and keeps to Block Kit's limits; long content is
-// split across messages, never cut.
+// reply layer (what the channel sees: at most four short lines and where
+// the details are); the rest follow in its thread: the evidence (table,
+// claim, caveats, terms, plain words) and its sources. bot.Split decides
+// what is reply and what is evidence; this only lays them out. Every
+// message has fallback text and keeps to Block Kit's limits; long content
+// is split across messages, never cut.
 func render(a bot.Answer, where shown) []message {
+	l := bot.Split(a)
+	out := []message{renderReply(a, l.Reply, where)}
+	if l.EvidenceEmpty() {
+		return out
+	}
+	fallback := fallbackText(l.Reply)
+	ev := l.Evidence
+	for _, page := range paginate(evidenceBlocks(ev, where, true)) {
+		m := message{Text: truncate("Details: "+fallback, maxFallbackText), Blocks: page}
+		if hasTable(page) {
+			for _, plain := range paginate(plainTables(page)) {
+				m.Plain = append(m.Plain, message{Text: m.Text, Blocks: plain})
+			}
+		}
+		out = append(out, m)
+	}
+	for _, page := range paginate(sources(ev.Sources, where.Seen)) {
+		out = append(out, message{Text: truncate("Sources: "+fallback, maxFallbackText), Blocks: page})
+	}
+	return out
+}
+
+// renderReply is the reply layer as one message: the question when the
+// channel did not see it, the reply's lines, the example buttons of help
+// and clarify, and a context line saying where the details are.
+func renderReply(a bot.Answer, r bot.Reply, where shown) message {
 	var b builder
 	if where.Question != "" {
 		asker := "Asked"
 		if where.Asker != "" {
 			asker = "<@" + where.Asker + "> asked"
 		}
-		b.section("*" + asker + ":* " + escape(where.Question))
+		b.context("*" + asker + ":* " + escape(where.Question))
 	}
+	lines := make([]string, 0, len(r.Lines))
+	for _, l := range r.Lines {
+		lines = append(lines, mrkdwnText(l))
+	}
+	if text := strings.Join(lines, "\n"); text != "" {
+		b.section(text)
+	}
+	if len(a.Examples) > 0 {
+		b.buttons(a.Examples)
+	}
+	if r.Details != "" {
+		place := "in the thread"
+		if where.Private {
+			place = "below"
+		}
+		b.context(escape(r.Details) + " " + place + ".")
+	}
+	fallback := fallbackText(r)
+	if len(b.blocks) == 0 {
+		b.section(escape(fallback)) // an answer with nothing else still says something
+	}
+	return message{Text: truncate(fallback, maxFallbackText), Blocks: b.blocks}
+}
+
+// evidenceBlocks lays out the evidence layer: the full headline and
+// reading, the body, the table (native, or monospace when tables is
+// false), the claim, caveats, terms, examples and plain words.
+func evidenceBlocks(a bot.Answer, where shown, tables bool) []slackgo.Block {
+	var b builder
 	if a.Headline != "" {
 		b.section("*" + mrkdwnText(a.Headline) + "*")
 	}
@@ -57,12 +123,12 @@ func render(a bot.Answer, where shown) []message {
 	b.markdown(strings.Join(a.Body, "\n\n"))
 	switch {
 	case a.Table != nil && len(a.Table.Rows) > 0:
-		b.code(alignRows(a.Table.Columns, a.Table.Rows))
+		b.table(a.Table.Columns, a.Table.Rows)
 	case len(a.Rows) > 0:
-		b.code(alignRows(rowsTable(a.Rows)))
+		b.table(rowsTable(a.Rows))
 	case len(a.Nearest) > 0:
 		b.section("*Nearest measured rows* (medians across repetitions)")
-		b.code(alignRows(rowsTable(a.Nearest)))
+		b.table(rowsTable(a.Nearest))
 	}
 	if c := a.Claim; c != nil {
 		b.claim(*c)
@@ -83,40 +149,20 @@ func render(a bot.Answer, where shown) []message {
 			label = "*Did you mean:*"
 		}
 		b.section(label + "\n" + bullets(a.Examples))
-		b.buttons(a.Examples)
 	}
 	if a.Kind == bot.KindHelp && where.Command != "" {
-		b.context("In Slack: `" + escape(where.Command) + " QUESTION` anywhere, a mention in a channel (answered in a thread), or a direct message. Follow-ups in my threads need no mention.")
+		b.context("In Slack: `" + escape(where.Command) + " QUESTION` anywhere, a mention in a channel (answered in a thread), or a direct message. Follow-ups in my threads need no mention when they ask something; thanks and chatter get no reply.")
 	}
 	if a.PlainWords != "" {
 		b.section("*In plain words:* " + mrkdwnText(a.PlainWords))
 	}
-	src := sources(a.Sources)
-	if len(src) > 0 {
-		n := len(a.Sources.RunIDs)
-		b.context(fmt.Sprintf("Filters, %d run %s and sources are in the thread.", n, plural(n, "ID", "IDs")))
-	}
-	fallback := fallbackText(a)
-	if len(b.blocks) == 0 {
-		b.section(fallback) // an answer with nothing else still says something
-	}
-	var out []message
-	for i, page := range paginate(b.blocks) {
-		text := fallback
-		if i > 0 {
-			text = "(continued) " + fallback
-		}
-		out = append(out, message{Text: truncate(text, maxFallbackText), Blocks: page})
-	}
-	for _, page := range paginate(src) {
-		out = append(out, message{Text: truncate("Sources: "+fallback, maxFallbackText), Blocks: page})
-	}
-	return out
+	return b.blocks
 }
 
 // sources lays out the filters (verbatim), the run IDs (the first eight,
 // then "and N more") and the knowledge entries an answer rests on.
-func sources(s bot.Sources) []slackgo.Block {
+func sources(s bot.Sources, seen map[string]bool) []slackgo.Block {
+	s = unseen(s, seen)
 	if len(s.Filters) == 0 && len(s.RunIDs) == 0 && len(s.Entries) == 0 {
 		return nil
 	}
@@ -156,14 +202,41 @@ func sources(s bot.Sources) []slackgo.Block {
 }
 
 // fallbackText is the message text Slack shows in notifications: the
-// headline, or the interpretation when there is none.
-func fallbackText(a bot.Answer) string {
-	for _, s := range []string{a.Headline, a.Interpretation, string(a.Kind)} {
-		if s != "" {
+// reply's first line, which answers.
+func fallbackText(r bot.Reply) string {
+	for _, s := range r.Lines {
+		if s = strings.TrimSpace(s); s != "" {
 			return mrkdwnText(s)
 		}
 	}
 	return "memdb-oracle answer"
+}
+
+// unseen is the part of a follow-up's sources this thread has not listed
+// yet: filters and run IDs already shown are not repeated.
+func unseen(s bot.Sources, seen map[string]bool) bot.Sources {
+	if len(seen) == 0 {
+		return s
+	}
+	out := bot.Sources{Entries: s.Entries}
+	for _, f := range s.Filters {
+		if !seen[f] {
+			out.Filters = append(out.Filters, f)
+		}
+	}
+	for _, id := range s.RunIDs {
+		if !seen[id] {
+			out.RunIDs = append(out.RunIDs, id)
+		}
+	}
+	var entries []bot.SourceEntry
+	for _, e := range s.Entries {
+		if !seen[e.ID] {
+			entries = append(entries, e)
+		}
+	}
+	out.Entries = entries
+	return out
 }
 
 // mrkdwnText converts a one-paragraph Markdown string.

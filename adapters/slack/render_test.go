@@ -76,11 +76,11 @@ func TestRenderShowsTheFactsOfAnAnswer(t *testing.T) {
 	if strings.Contains(all, "<!channel>") {
 		t.Error("a question's <!channel> reached Slack unescaped")
 	}
-	if len(msgs) != 2 {
-		t.Fatalf("want the answer and its sources as two messages, got %d", len(msgs))
+	if len(msgs) < 3 {
+		t.Fatalf("want the reply, the evidence and its sources as messages, got %d", len(msgs))
 	}
-	if !strings.Contains(allText(msgs[1:]), "*Sources*") || strings.Contains(allText(msgs[:1]), "*Sources*") {
-		t.Error("the sources belong in the second (threaded) message")
+	if !strings.Contains(allText(msgs[len(msgs)-1:]), "*Sources*") || strings.Contains(allText(msgs[:1]), "*Sources*") || strings.Contains(allText(msgs[:1]), "15.5M") {
+		t.Error("the table and the sources belong in the threaded messages, not the reply")
 	}
 }
 
@@ -199,6 +199,13 @@ func allText(msgs []message) string {
 			case *slackgo.ContextBlock:
 				for _, e := range v.ContextElements.Elements {
 					b.WriteString(e.(*slackgo.TextBlockObject).Text + "\n")
+				}
+			case *slackgo.TableBlock:
+				for _, row := range v.Rows {
+					for _, c := range row {
+						b.WriteString(c.(*slackgo.TableRawTextCell).Text + " | ")
+					}
+					b.WriteString("\n")
 				}
 			}
 		}

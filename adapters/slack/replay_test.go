@@ -30,10 +30,8 @@ func TestAReplayedSlashCommandIsAnsweredOnce(t *testing.T) {
 	other := newHarness(t, fs, store, fb)
 	other.send(CommandsPath, "application/x-www-form-urlencoded", form, hdr)
 	h.command("C1", "U1", "sentinel", "T2") // a fresh command: answered
-	fs.waitFor("chat.postMessage")
-	fs.waitFor("chat.postMessage")
-	fs.waitFor("chat.postMessage")
-	fs.waitFor("chat.postMessage")
+	fs.waitAnswer()
+	fs.waitAnswer()
 	var texts []string
 	for _, m := range fb.messages() {
 		texts = append(texts, m.Text)

@@ -40,11 +40,12 @@ func TestSocketModeAcknowledgesAndAnswersASlashCommandAndAMention(t *testing.T) 
 	if ack["envelope_id"] != "env-1" || payload["text"] != "Looking into: Dragonfly at 8 cores" || payload["response_type"] != "ephemeral" {
 		t.Fatalf("slash command ack %+v", ack)
 	}
-	top := fs.waitFor("chat.postMessage")
+	posts := fs.waitAnswer()
+	top := posts[0]
 	if top.Form.Get("channel") != "C1" || top.Form.Get("thread_ts") != "" || !strings.Contains(top.textOf(t), "<@U1> asked:* Dragonfly at 8 cores") {
 		t.Fatalf("slash answer %v", top.Form)
 	}
-	if src := fs.waitFor("chat.postMessage"); src.Form.Get("thread_ts") != top.TS {
+	if src := posts[len(posts)-1]; src.Form.Get("thread_ts") != top.TS {
 		t.Fatal("slash answer's sources not in its thread")
 	}
 
@@ -54,11 +55,10 @@ func TestSocketModeAcknowledgesAndAnswersASlashCommandAndAMention(t *testing.T) 
 	if ack := fs.waitAck(); ack["envelope_id"] != "env-2" {
 		t.Fatalf("mention ack %+v", ack)
 	}
-	reply := fs.waitFor("chat.postMessage")
+	reply := fs.waitAnswer()[0]
 	if reply.Form.Get("channel") != "C2" || reply.Form.Get("thread_ts") != "1700000010.000100" {
 		t.Fatalf("mention answer %v", reply.Form)
 	}
-	fs.waitFor("chat.postMessage")
 
 	// Slack re-sends the envelope (same event_id): acknowledged, not answered again.
 	fs.envelopes <- strings.Replace(strings.Replace(mention, "env-2", "env-3", 1), `"retry_attempt":0`, `"retry_attempt":1`, 1)

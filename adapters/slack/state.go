@@ -8,6 +8,8 @@ import (
 	"time"
 
 	slackgo "github.com/slack-go/slack"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // How long the adapter remembers an event (Slack retries for about an
@@ -68,6 +70,35 @@ func (a *Adapter) markThread(ctx context.Context, channel, ts, conversation stri
 	if _, err := a.cfg.Store.SetIfAbsent(ctx, threadKey(channel, ts), []byte(conversation), threadTTL); err != nil {
 		a.log.Warn("noting a thread the bot answers in; follow-ups there need a mention", "channel", channel, "thread", ts, "err", err)
 	}
+}
+
+// seenSources notes the filters, run IDs and knowledge entries an answer
+// lists in a thread, and returns those the thread had already seen, so a
+// follow-up repeats none of them. When the store fails, nothing counts as
+// seen: a repeated source beats a missing one.
+func (a *Adapter) seenSources(ctx context.Context, channel, thread string, s bot.Sources) map[string]bool {
+	seen := map[string]bool{}
+	ids := append(append(append([]string(nil), s.Filters...), s.RunIDs...), entryIDs(s.Entries)...)
+	for _, id := range ids {
+		sum := sha256.Sum256([]byte(id))
+		first, err := a.cfg.Store.SetIfAbsent(ctx, "slack/seen/"+channel+"/"+thread+"/"+hex.EncodeToString(sum[:12]), []byte{'1'}, threadTTL)
+		if err != nil {
+			a.log.Warn("noting the sources a thread has seen", "channel", channel, "thread", thread, "err", err)
+			return map[string]bool{}
+		}
+		if !first {
+			seen[id] = true
+		}
+	}
+	return seen
+}
+
+func entryIDs(es []bot.SourceEntry) []string {
+	ids := make([]string, len(es))
+	for i, e := range es {
+		ids[i] = e.ID
+	}
+	return ids
 }
 
 // conversationOf returns the conversation a thread continues, and whether

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	slackgo "github.com/slack-go/slack"
 )
 
 // alignRows lays out a header and rows as monospace lines: columns padded
@@ -78,4 +80,99 @@ func looksNumeric(s string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsDigit(r)
+}
+
+// Slack's table block limits.
+const (
+	maxTableColumns = 20
+	maxTableRows    = 100 // the header row included
+)
+
+// table lays out a grid as Slack's native table block (a header row, then
+// up to 99 rows per table; a longer grid continues in further tables,
+// header repeated). Numbers are right-aligned. A grid wider than a table
+// allows goes monospace.
+func (b *builder) table(header []string, rows [][]string) {
+	if len(header) == 0 && len(rows) == 0 {
+		return
+	}
+	if len(header) > maxTableColumns {
+		b.code(alignRows(header, rows))
+		return
+	}
+	settings := make([]slackgo.ColumnSetting, len(header))
+	for c := range header {
+		settings[c] = slackgo.ColumnSetting{Align: slackgo.ColumnAlignmentLeft, IsWrapped: true}
+		if numericColumn(rows, c) {
+			settings[c].Align = slackgo.ColumnAlignmentRight
+		}
+	}
+	for start := 0; start < len(rows) || start == 0; start += maxTableRows - 1 {
+		t := slackgo.NewTableBlock("").WithColumnSettings(settings...)
+		t.AddRow(tableCells(header, len(header))...)
+		for _, r := range rows[start:min(len(rows), start+maxTableRows-1)] {
+			t.AddRow(tableCells(r, len(header))...)
+		}
+		b.blocks = append(b.blocks, t)
+		if len(rows) == 0 {
+			break
+		}
+	}
+}
+
+func tableCells(r []string, n int) []slackgo.TableCell {
+	cells := make([]slackgo.TableCell, n)
+	for c := range n {
+		cells[c] = slackgo.NewTableRawTextCell(cellAt(r, c))
+	}
+	return cells
+}
+
+func numericColumn(rows [][]string, c int) bool {
+	any := false
+	for _, r := range rows {
+		cell := cellAt(r, c)
+		if cell != "" && !looksNumeric(cell) {
+			return false
+		}
+		any = any || cell != ""
+	}
+	return any
+}
+
+// hasTable reports whether a message carries a native table.
+func hasTable(blocks []slackgo.Block) bool {
+	for _, b := range blocks {
+		if _, ok := b.(*slackgo.TableBlock); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// plainTables is blocks with every native table as monospace text, for
+// a workspace where Slack refuses table blocks.
+func plainTables(blocks []slackgo.Block) []slackgo.Block {
+	var b builder
+	for _, bl := range blocks {
+		t, ok := bl.(*slackgo.TableBlock)
+		if !ok {
+			b.blocks = append(b.blocks, bl)
+			continue
+		}
+		var grid [][]string
+		for _, row := range t.Rows {
+			line := make([]string, len(row))
+			for i, c := range row {
+				if rt, ok := c.(*slackgo.TableRawTextCell); ok {
+					line[i] = rt.Text
+				}
+			}
+			grid = append(grid, line)
+		}
+		if len(grid) > 0 {
+			b.code(alignRows(grid[0], grid[1:]))
+		}
+	}
+	return b.blocks
 }

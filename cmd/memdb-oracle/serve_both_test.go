@@ -77,7 +77,7 @@ func TestServeRunsSlackAndDiscordInOneProcess(t *testing.T) {
 		if c.Form.Get("channel") != "C1" || c.Form.Get("thread_ts") != "1700000010.000100" {
 			t.Fatalf("Slack answer posted to %v, want the mention's thread", c.Form)
 		}
-		if got := c.Form.Get("text") + c.Form.Get("blocks"); !strings.Contains(got, "Dragonfly (single process)") || !strings.Contains(got, "48 cores") {
+		if got := c.Form.Get("text") + c.Form.Get("blocks"); !strings.Contains(got, "Dragonfly: throughput of 15.5M ops/s") || !strings.Contains(got, "48 cores") {
 			t.Fatalf("the Slack answer does not answer the question:\n%s", got)
 		}
 		break
