@@ -79,28 +79,12 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 	}
 	a.markThread(ctx, p.channel, thread, p.conversation)
 	for _, m := range rest {
-		if err := a.postInThread(ctx, p.channel, thread, m); err != nil {
+		if _, err := a.out.postMessage(ctx, p.channel, thread, m); err != nil {
 			return a.refused(ctx, p, err)
 		}
 	}
 	if ans.Chart != nil && a.cfg.Charts != nil {
 		a.postChart(ctx, p.channel, thread, *ans.Chart)
-	}
-	return nil
-}
-
-// postInThread posts one message into a thread; when Slack refuses its
-// native table (invalid_blocks), the monospace form goes instead.
-func (a *Adapter) postInThread(ctx context.Context, channel, thread string, m message) error {
-	_, err := a.out.post(ctx, channel, thread, m)
-	if err == nil || len(m.Plain) == 0 || !slackRefused(err, "invalid_blocks") {
-		return err
-	}
-	a.log.Info("Slack refused a table block; posting the table as monospace text", "channel", channel, "err", err)
-	for _, pm := range m.Plain {
-		if _, err := a.out.post(ctx, channel, thread, pm); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -107,6 +107,16 @@ func emphasis(s string) string {
 // pipeTable turns Markdown pipe-table lines into aligned monospace rows,
 // dropping the |---| separator.
 func pipeTable(lines []string) []string {
+	rows := pipeRows(lines)
+	if len(rows) == 0 {
+		return nil
+	}
+	return alignRows(rows[0], rows[1:])
+}
+
+// pipeRows reads a Markdown pipe table's header and rows (the separator
+// line dropped).
+func pipeRows(lines []string) [][]string {
 	var rows [][]string
 	for _, l := range lines {
 		cells := strings.Split(strings.Trim(l, "|"), "|")
@@ -122,8 +132,5 @@ func pipeTable(lines []string) []string {
 		}
 		rows = append(rows, cells)
 	}
-	if len(rows) == 0 {
-		return nil
-	}
-	return alignRows(rows[0], rows[1:])
+	return rows
 }

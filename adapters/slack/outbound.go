@@ -51,6 +51,31 @@ func (o *outbound) post(ctx context.Context, channel, thread string, m message) 
 	return ts, err
 }
 
+// postMessage posts a message like post; when Slack refuses its native
+// table (invalid_blocks), the same content with the table as monospace
+// text goes instead. It returns the first posted message's timestamp.
+func (o *outbound) postMessage(ctx context.Context, channel, thread string, m message) (string, error) {
+	ts, err := o.post(ctx, channel, thread, m)
+	if err == nil || len(m.Plain) == 0 || !slackRefused(err, "invalid_blocks") {
+		return ts, err
+	}
+	o.log.Info("Slack refused a table block; posting the table as monospace text", "channel", channel, "err", err)
+	first := ""
+	for _, pm := range m.Plain {
+		ts, err := o.post(ctx, channel, thread, pm)
+		if err != nil {
+			return first, err
+		}
+		if first == "" {
+			first = ts
+		}
+		if thread == "" {
+			thread = ts // the rest of a refused top message follows in its thread
+		}
+	}
+	return first, nil
+}
+
 // ephemeral shows a message to one user only.
 func (o *outbound) ephemeral(ctx context.Context, channel, user, thread string, m message) error {
 	opts := []slackgo.MsgOption{slackgo.MsgOptionText(m.Text, false), slackgo.MsgOptionBlocks(m.Blocks...)}

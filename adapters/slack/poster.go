@@ -65,12 +65,12 @@ func (p *Poster) PostTop(ctx context.Context, channel, markdown string) (string,
 	msgs := markdownMessages(markdown)
 	unlock := p.out.lanes.lock(channel)
 	defer unlock()
-	ts, err := p.out.post(ctx, channel, "", msgs[0])
+	ts, err := p.out.postMessage(ctx, channel, "", msgs[0])
 	if err != nil {
 		return "", err
 	}
 	for _, m := range msgs[1:] {
-		if _, err := p.out.post(ctx, channel, ts, m); err != nil {
+		if _, err := p.out.postMessage(ctx, channel, ts, m); err != nil {
 			return ts, err
 		}
 	}
@@ -83,7 +83,7 @@ func (p *Poster) PostReply(ctx context.Context, channel, threadRef, markdown str
 	unlock := p.out.lanes.lock(channel)
 	defer unlock()
 	for _, m := range markdownMessages(markdown) {
-		if _, err := p.out.post(ctx, channel, threadRef, m); err != nil {
+		if _, err := p.out.postMessage(ctx, channel, threadRef, m); err != nil {
 			return err
 		}
 	}
@@ -123,6 +123,7 @@ func markdownMessages(md string) []message {
 		if i > 0 {
 			msgs[i].Text = "(continued) " + text
 		}
+		msgs[i].Plain = plainMessages(msgs[i])
 	}
 	return msgs
 }

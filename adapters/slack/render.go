@@ -60,11 +60,7 @@ func render(a bot.Answer, where shown) []message {
 	ev := l.Evidence
 	for _, page := range paginate(evidenceBlocks(ev, where, true)) {
 		m := message{Text: truncate("Details: "+fallback, maxFallbackText), Blocks: page}
-		if hasTable(page) {
-			for _, plain := range paginate(plainTables(page)) {
-				m.Plain = append(m.Plain, message{Text: m.Text, Blocks: plain})
-			}
-		}
+		m.Plain = plainMessages(m)
 		out = append(out, m)
 	}
 	for _, page := range paginate(sources(ev.Sources, where.Seen)) {
@@ -389,10 +385,10 @@ func (b *builder) markdown(md string) {
 		}
 	}
 	flushTable := func() {
-		if len(table) > 0 {
-			b.code(pipeTable(table))
-			table = nil
+		if rows := pipeRows(table); len(rows) > 0 {
+			b.table(rows[0], rows[1:])
 		}
+		table = nil
 	}
 	for _, line := range strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n") {
 		trimmed := strings.TrimSpace(line)

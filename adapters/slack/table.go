@@ -150,6 +150,19 @@ func hasTable(blocks []slackgo.Block) bool {
 	return false
 }
 
+// plainMessages is a message with a native table as the messages that
+// carry it as monospace text instead (nil without a table).
+func plainMessages(m message) []message {
+	if !hasTable(m.Blocks) {
+		return nil
+	}
+	var out []message
+	for _, page := range paginate(plainTables(m.Blocks)) {
+		out = append(out, message{Text: m.Text, Blocks: page})
+	}
+	return out
+}
+
 // plainTables is blocks with every native table as monospace text, for
 // a workspace where Slack refuses table blocks.
 func plainTables(blocks []slackgo.Block) []slackgo.Block {
