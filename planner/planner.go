@@ -127,16 +127,14 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if !confident {
 		pl, confident = p.ordinary(question, threadBase(prev))
 	}
-	found := p.markUnbound(&pl)
-	if (!confident || len(found) > 0) && p.opts.Completer != nil {
+	p.markUnbound(&pl)
+	if (!confident || len(pl.Unbound) > 0) && p.opts.Completer != nil {
 		if llm, ok := p.complete(ctx, question, prev, pl.Unbound); ok {
 			pl = llm
-			found = p.markUnbound(&pl)
+			p.markUnbound(&pl)
 		}
 	}
-	if len(found) > 0 {
-		pl.UnboundReading = p.unboundReading(pl, found)
-	}
+	pl.UnboundReading = p.unboundReading(pl)
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err
 	}

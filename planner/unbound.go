@@ -166,15 +166,28 @@ func (l *unboundLexicon) unbound(question string, pl Plan) []unboundFinding {
 	return out
 }
 
-// unboundReading is the sentence an answer opens with for the findings:
-// the reading applied instead of each phrase, and whether what the phrase
-// asks for was measured for the plan's engines. It stays short: the
+// unboundReading is the sentence an answer opens with for the plan's
+// unbound words: the reading applied instead of each phrase the detector
+// knows, and whether what it asks for was measured for the plan's engines;
+// words only the reader flagged are named as not read. It stays short: the
 // answer's verdict follows on the same line.
-func (p *Planner) unboundReading(pl Plan, found []unboundFinding) string {
+func (p *Planner) unboundReading(pl Plan) string {
+	if len(pl.Unbound) == 0 {
+		return ""
+	}
+	found := p.ulex.unbound(pl.Question, pl)
 	m := p.measuredFor(pl.Slots.Engines)
-	var parts []string
+	var parts, unread []string
 	for _, u := range found {
 		parts = append(parts, "Read as "+appliedPhrase(u.family.slot, pl.Slots)+" — the question mentioned "+u.words+": "+u.family.status(pl.Slots, m))
+	}
+	for _, w := range pl.Unbound {
+		if !slices.ContainsFunc(found, func(u unboundFinding) bool { return strings.EqualFold(u.words, w) }) {
+			unread = append(unread, w)
+		}
+	}
+	if len(unread) > 0 {
+		parts = append(parts, "Read with the defaults — the question mentioned "+joinAnd(unread)+", not read as any setting")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -241,14 +254,22 @@ func (p *Planner) measuredFor(engines []string) measuredValues {
 	return m
 }
 
-// markUnbound fills pl.Unbound from the detector when the reader did not
-// and returns the findings behind it.
-func (p *Planner) markUnbound(pl *Plan) []unboundFinding {
-	found := p.ulex.unbound(pl.Question, *pl)
-	if pl.Unbound == nil {
-		for _, u := range found {
-			pl.Unbound = append(pl.Unbound, u.words)
+// markUnbound adds the detector's phrases to the words the reader left
+// unbound. Words that are not in this question (a "why?" copies the
+// previous plan) are dropped, and so is a reading written for another
+// plan.
+func (p *Planner) markUnbound(pl *Plan) {
+	pl.UnboundReading = ""
+	var words []string
+	for _, w := range pl.Unbound {
+		if strings.Contains(strings.ToLower(pl.Question), strings.ToLower(w)) {
+			words = append(words, w)
 		}
 	}
-	return found
+	for _, u := range p.ulex.unbound(pl.Question, *pl) {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(w, u.words) }) {
+			words = append(words, u.words)
+		}
+	}
+	pl.Unbound = words
 }

@@ -98,10 +98,12 @@ func TestUnboundSettingWordsGoToTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := &scriptedCompleter{reply: `{"intent":"unclear"}`}
+	p := planner.New(st, kb, planner.Options{Completer: c})
 	for _, ph := range settingPhrasings() {
 		t.Run(ph.question, func(t *testing.T) {
-			c := &scriptedCompleter{reply: `{"intent":"unclear"}`}
-			pl, err := planner.New(st, kb, planner.Options{Completer: c}).Plan(t.Context(), ph.question, nil)
+			c.calls, c.prompts = 0, nil
+			pl, err := p.Plan(t.Context(), ph.question, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,5 +161,28 @@ func TestWordsTheRulesDidNotNeedAreNotUnbound(t *testing.T) {
 		if len(pl.Unbound) != 0 || pl.UnboundReading != "" {
 			t.Errorf("%q: unbound %q, reading %q", q, pl.Unbound, pl.UnboundReading)
 		}
+	}
+}
+
+// A follow-up that reuses the previous plan ("why?") does not carry the
+// previous question's unbound words or their statement.
+func TestAFollowUpDoesNotRepeatThePreviousQuestionsUnboundWords(t *testing.T) {
+	p := realPlanner(t)
+	first, err := p.Plan(t.Context(), "which engine should I use for a leaderboard with heavy writes on a 16 core box", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Unbound) == 0 {
+		t.Skip("the reader binds these words now; nothing to carry over")
+	}
+	why, err := p.Plan(t.Context(), "why?", &first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(why.Unbound) != 0 || why.UnboundReading != "" {
+		t.Errorf("the follow-up says unbound %q, reading %q", why.Unbound, why.UnboundReading)
+	}
+	if len(first.Unbound) == 0 || first.UnboundReading == "" {
+		t.Errorf("planning the follow-up changed the first plan: %q %q", first.Unbound, first.UnboundReading)
 	}
 }
