@@ -1,5 +1,20 @@
 package planner
 
+import "slices"
+
+// find returns where re matches the corrected text, else the text before
+// typo correction, which can turn a word the kind rules know into another
+// ("percentage").
+func (r reading) find(re *rx) []int {
+	if loc := re.re.FindStringIndex(r.text); loc != nil {
+		return loc
+	}
+	if r.plain != r.text {
+		return re.re.FindStringIndex(r.plain)
+	}
+	return nil
+}
+
 // engines lists the engines the question names, in order.
 func (r reading) engines() []string {
 	out := make([]string, 0, len(r.x.engines))
@@ -37,8 +52,8 @@ func (p *Planner) planKindOf(question string, prev *Plan, splitCompound bool) (P
 		return Plan{}, false
 	}
 	r := p.read(question)
-	if r.text == "" {
-		return Plan{}, false
+	if r.text == "" || p.g.injection.MatchString(r.text) || p.g.code.MatchString(r.text) {
+		return Plan{}, false // the ordinary rules refuse these
 	}
 	base := threadBase(prev)
 	type kind func(reading, *Plan) (Plan, bool)
@@ -103,4 +118,19 @@ func (p *Planner) ordinary(question string, prev *Plan) (Plan, bool) {
 		pl, ok = p.rules(question, prev)
 	}
 	return pl, ok
+}
+
+// stateSlots copies the knob values a question stated (and only those: no
+// defaults) into the plan's slots.
+func stateSlots(s *Slots, x *parsed) {
+	s.Cores = slices.Clone(x.cores)
+	if len(x.ratios) > 0 {
+		s.Ratio = x.ratios[0]
+	}
+	if len(x.values) > 0 {
+		s.ValueBytes = x.values[0]
+	}
+	if len(x.pipelines) > 0 {
+		s.Pipeline = x.pipelines[0]
+	}
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,8 +21,10 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	if !p.k.compoundStrong.MatchString(r.text) {
 		// Only "and": one ask the ordinary rules answer whole ("what is
 		// Garnet's peak and how does it compare with Dragonfly's?") stays
-		// one; a definition answers one half only, so it splits.
-		if whole, ok := p.ordinary(r.question, prev); ok {
+		// one, unless its first half asks for a definition, which the
+		// whole would answer alone.
+		first, _ := p.ordinary(parts[0], prev)
+		if whole, ok := p.ordinary(r.question, prev); ok && first.Intent != IntentDefine {
 			switch whole.Intent {
 			case IntentDefine, IntentHelp, IntentClarify, IntentOutOfScope:
 			default:
@@ -36,7 +39,7 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 		if !ok {
 			pl, ok = p.ordinary(part, last)
 		}
-		if !ok || !answerable(pl.Intent) {
+		if !ok || !answerable(pl) {
 			return Plan{}, false
 		}
 		pl.ThreadEngines = threadEngines(last, pl)
@@ -56,48 +59,93 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 // answerable reports whether a part's plan asks something of the data or
 // the knowledge base (a split that leaves small talk or a clarify is no
 // split).
-func answerable(in Intent) bool {
-	switch in {
-	case IntentClarify, IntentChatter, IntentOutOfScope, IntentHelp, IntentCompound, "":
+func answerable(pl Plan) bool {
+	switch pl.Intent {
+	case IntentHelp:
+		return pl.Slots.TermID != "" // a setup question ("what hardware was used?")
+	case IntentClarify, IntentChatter, IntentOutOfScope, IntentCompound, "":
 		return false
 	}
 	return true
 }
 
-// splitAsks cuts the question where a second ask begins. Each cut keeps the
-// question word that starts the next ask; a part shorter than two words is
-// no ask.
+// splitAsks cuts the question where a second ask begins: after a question
+// mark, a semicolon, "also,", "plus" or "second," (strong joins, after
+// which any words may start the next ask), or at an "and" followed by a
+// question word. A part shorter than two words is no ask.
 func (p *Planner) splitAsks(question string) []string {
 	q := strings.TrimSpace(question)
 	lower := strings.ToLower(q)
 	if len(lower) != len(q) {
 		q = lower // byte offsets must agree
 	}
+	listed := false // "two questions: A, and B"
+	if m := p.k.compoundLead.re.FindStringIndex(lower); m != nil {
+		listed = strings.HasPrefix(lower, "two")
+		q, lower = q[m[1]:], lower[m[1]:]
+	}
+	type cut struct{ end, next int } // end of one part, start of the next
+	var cuts []cut
+	for _, m := range p.k.compoundStrongJoin.re.FindAllStringIndex(lower, -1) {
+		end := m[0]
+		if lower[m[0]] == '?' {
+			end++ // the question mark stays with its ask
+		}
+		if strings.HasPrefix(lower[m[0]:], "two questions") {
+			// "two questions: A, and B": the ", and " is the cut.
+			j := strings.LastIndex(lower[m[0]:m[1]], ", and ")
+			if j < 0 {
+				continue
+			}
+			end = m[0] + j
+		}
+		cuts = append(cuts, cut{end, m[1]})
+	}
+	if listed {
+		if j := strings.LastIndex(lower, ", and "); j > 0 {
+			cuts = append(cuts, cut{j, j + len(", and ")})
+		}
+	}
+	for _, m := range p.k.compoundJoin.re.FindAllStringIndex(lower, -1) {
+		if lower[m[0]] == '?' || lower[m[0]] == ';' {
+			continue // a strong join, taken above
+		}
+		next := m[1]
+		for next > m[0] && lower[next-1] != ' ' {
+			next--
+		}
+		cuts = append(cuts, cut{m[0], next})
+	}
+	if len(cuts) == 0 {
+		if m := p.k.defineAnd.re.FindStringIndex(lower); m != nil {
+			// "define ops per core and dragonfly's at 48": a definition and
+			// a second ask joined by a bare "and".
+			cuts = append(cuts, cut{m[1] - len(" and "), m[1]})
+		}
+	}
+	slices.SortFunc(cuts, func(a, b cut) int { return a.end - b.end })
 	var parts []string
 	start := 0
-	for _, m := range p.k.compoundJoin.re.FindAllStringIndex(lower, -1) {
-		// The join ends at the next ask's first word; find where that word
-		// starts inside the match.
-		cut := m[1]
-		for cut > m[0] && lower[cut-1] != ' ' {
-			cut--
+	for _, c := range cuts {
+		if c.end < start {
+			continue
 		}
-		head := strings.TrimSpace(q[start:m[0]])
-		if strings.HasPrefix(q[m[0]:], "?") {
-			head += "?"
-		}
+		head := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(q[start:c.end]), ",.;"))
 		if len(strings.Fields(head)) < 2 {
 			continue
 		}
 		parts = append(parts, head)
-		start = cut
+		start = c.next
 	}
 	if len(parts) == 0 {
 		return nil
 	}
 	tail := strings.TrimSpace(q[start:])
-	if len(strings.Fields(tail)) < 2 {
-		return nil
+	if len(strings.Fields(tail)) < 2 && !strings.HasPrefix(tail, "at ") {
+		// "… and at 48 cores?" is short but an ask; one word is not.
+		if len(strings.Fields(tail)) < 1 || !strings.ContainsAny(tail, "0123456789") {
+			return nil
+		}
 	}
 	parts = append(parts, tail)
 	if len(parts) > maxParts {

@@ -16,8 +16,8 @@ func (p *Planner) correction(r reading, prev *Plan) (Plan, bool) {
 		return Plan{}, false
 	}
 	lead := p.k.correctionLead.FindString(r.text)
-	if lead == "" {
-		return Plan{}, false
+	if lead == "" && !strings.HasPrefix(r.text, "not ") {
+		return Plan{}, false // "not p99, p99.9" is a correction by its own shape
 	}
 	rest := strings.TrimSpace(r.text[len(lead):])
 	if rest == "" || len(strings.Fields(rest)) > 6 && !p.k.correctionExplicit.MatchString(lead) {
@@ -51,6 +51,18 @@ func (p *Planner) correction(r reading, prev *Plan) (Plan, bool) {
 	}
 	nx := p.g.extract(fresh)
 	ox := p.g.extract(dropped)
+	if n, err := strconv.Atoi(strings.Trim(fresh, " ?!.")); err == nil && !nx.hasKnobValue() && len(nx.engines) == 0 {
+		// "no, 16": a bare number sets the knob the thread varies, else
+		// the cores.
+		switch base.Slots.Knob {
+		case slotPipeline:
+			nx.pipelines = []int{n}
+		case slotValue:
+			nx.values = []int{n}
+		default:
+			nx.cores = []int{n}
+		}
+	}
 	w := fromPlan(base)
 	w.question = r.question
 	var changed []string

@@ -32,7 +32,8 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	if len(engines) == 1 && !everyOther && prev != nil && len(prev.Slots.Engines) > 0 && !slices.Contains(prev.Slots.Engines, engines[0]) {
 		engines = append(engines, prev.Slots.Engines[0]) // "is Valkey faster, though?" after a Redis answer
 	}
-	if len(engines) == 0 || len(engines) == 1 && !everyOther || len(engines) > 2 {
+	always := k.always.MatchString(t) || k.never.MatchString(t)
+	if len(engines) == 0 || len(engines) == 1 && !everyOther && !always || len(engines) > 2 {
 		return Plan{}, false
 	}
 	pr := Premise{Subject: engines[0], Metric: defaultOr(r.metric(), defaultMetric), Better: better}
@@ -113,6 +114,15 @@ func (p *Planner) premisePlan(r reading, pr Premise) Plan {
 	}
 	pl.Slots.Metric = pr.Metric
 	pl.Slots.Cores = slices.Clone(x.cores)
+	if len(x.ratios) > 0 {
+		pl.Slots.Ratio = x.ratios[0]
+	}
+	if len(x.values) > 0 {
+		pl.Slots.ValueBytes = x.values[0]
+	}
+	if len(x.pipelines) > 0 {
+		pl.Slots.Pipeline = x.pipelines[0]
+	}
 	pl.Queries = []Query{{Label: engineName(pr.Subject), Filter: with(`engine == ` + strconv.Quote(pr.Subject)), Metric: pr.Metric, Engine: pr.Subject}}
 	if pr.Object != "" {
 		pl.Queries = append(pl.Queries, Query{Label: engineName(pr.Object), Filter: with(`engine == ` + strconv.Quote(pr.Object)), Metric: pr.Metric, Engine: pr.Object})

@@ -5,7 +5,7 @@ package planner
 type kindGrammar struct {
 	greeting, capability *rx
 
-	compoundJoin, compoundStrong *rx
+	compoundJoin, compoundStrong, compoundStrongJoin, compoundLead, defineAnd *rx
 
 	correctionLead, correctionExplicit, notThis *rx
 
@@ -33,17 +33,22 @@ func newKindGrammar() *kindGrammar {
 
 		// A second ask starts after a question mark, a semicolon, or an
 		// "and"/"also"/"plus" followed by a question word.
-		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|\bplus\b|\bsecond(?:ly)?\b|\btwo questions\b`),
-		compoundJoin:   re(`(?:\?|;|,?\s+(?:and also|and then|and|also|plus|then)|\s+-{1,2}|\s+—)\s+(?:what|what's|how|which|is|are|does|do|did|can|could|who|where|when|why|tell me|show me|give me|list|compare)\b`),
+		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|[,.]\s+second(?:ly)?,|\b(?:two|2) questions\b|\. (?:then|also|next)\b`),
+		// After a question mark, a semicolon, "also," or "plus" a new ask
+		// may start with any word ("…? and valkey at 16 cores?").
+		compoundStrongJoin: re(`\?\s+(?:(?:and|also|plus|then|and then|and also|second(?:ly)?|next)\b[,:]?\s*)?|;\s*(?:(?:and|also|then)\b[,:]?\s*)?|\.\s+(?:then|also|and|second(?:ly)?|next)\b[,:]?\s*|,?\s+also\b[,:]?\s*|[,.]\s+second(?:ly)?,\s*|\btwo questions\b[:,]?.*?,\s+and\s+`),
+		compoundLead:       re(`^(?:two questions|first(?:ly)?|1\))\b[:,]?\s*`),
+		defineAnd:          re(`^(?:define|what is|what's|what are|what does)\b.*?\s+and\s+`),
+		compoundJoin:       re(`(?:\?|;|,?\s+(?:and also|and then|and|also|plus|then)|\s+-{1,2}|\s+—)\s+(?:what|what's|how|which|is|are|does|do|did|can|could|who|where|when|why|tell me|show me|give me|list|compare)\b`),
 
 		correctionLead:     re(`^(?:(?:oh|oops|sorry|my bad|apologies|correction|wait|hm+|er+m?|ah|ugh|no+|nope|nah|not quite|scratch that|actually|i mean|i meant|meant|rather|instead)\b[\s,.:;!—–-]*)+(?:i (?:meant|mean|wanted|was asking about|was asking for|asked about)\s+|make (?:that|it)\s+|change (?:that|it) to\s+|(?:try|use|do)\s+|what about\s+|for\s+)?|^make (?:that|it)\s+|^change (?:that|it|the \w+) to\s+|^i meant\s+`),
 		correctionExplicit: re(`\b(?:meant|mean|make (?:that|it)|change (?:that|it|the \w+) to|instead|rather|correction|not quite|scratch that)\b`),
 		notThis:            re(`\b(?:not|instead of|rather than|in place of)\s+`),
 
-		extrapolate: re(`\bestimat\w*|\bextrapolat\w*|\bproject(?:ed|ion|ions)?\b|\bpredict\w*|\bforecast\w*|\bguess\w*|\bexpect(?:ed)?\b|\bwould (?:it|they|that|dragonfly|redis|valkey|keydb|garnet|we) (?:do|get|reach|hit|scale|be|manage|handle|achieve|see|look)\b|\bwhat would\b|\bhow (?:much|fast|far|many) (?:would|will|could)\b|\bif (?:we|i|you|one) (?:doubled?|tripled?|quadrupled?|had|gave it|went to|move[ds]? to|used|use|ran (?:it |them )?on|run (?:it |them )?on|scaled? (?:it |them )?(?:up )?to|added)\b|\b(?:doubl\w+|tripl\w+) the (?:cores|cpus?|threads|pipeline)\b|\btwice (?:the|as many) (?:cores|cpus?|threads)\b|\bwill (?:it|they) (?:scale|reach|do)\b`),
+		extrapolate: re(`\bestimat\w*|\bextrapolat\w*|\bproject(?:ed|ion|ions)?\b|\bpredict\w*|\bforecast\w*|\bguess\w*|\bexpect(?:ed)?\b|\bwould (?:it|they|that|dragonfly|redis|valkey|keydb|garnet|we) (?:do|get|reach|hit|scale|be|manage|handle|achieve|see|look)\b|\bwhat would\b|\bhow (?:much|fast|far|many) (?:would|will|could)\b|\bif (?:we|i|you|one) (?:doubled?|tripled?|quadrupled?|had|gave it|went to|move[ds]? to|used|use|ran (?:it |them )?on|run (?:it |them )?on|scaled? (?:it |them )?(?:up )?to|added)\b|\b(?:doubl\w+|tripl\w+) the (?:cores|cpus?|threads|pipeline)\b|\btwice (?:the|as many) (?:cores|cpus?|threads)\b|\bwill \w+ (?:scale|reach|do|get|hit|handle|manage)\b|\bscale (?:up )?to \d+`),
 		doubled:     re(`\b(?:doubl\w+|twice)\b`),
 
-		provenance:   re(`\b(?:what|which) (?:box|boxes|machine|machines|host|hosts|instance|instances|instance types?|server|servers|hardware|vm|vms|ec2|cpu|cpus|processor|client|tool|load tool|version|versions|date|dates|os|kernel)\b|\bclient (?:machine|box|host|instance|side|hardware)\b|\bran the (?:client|load|server|benchmark|tests?|runs?)\b|\bload (?:tool|generator|client)\b|\bmemtier\b|\bhow long (?:was|were|did|does)? ?(?:each|every|the|a|one)? ?(?:run|runs|test|tests|benchmark|measurement)\b|\b(?:duration|test[- ]?time|test_time)\b|\bwhen (?:was|were|did) (?:it|they|the (?:runs?|benchmark|tests?|data|measurements?|sessions?)) ?(?:run|measured|captured|taken|done|happen)?\b|\bwhat dates?\b|\bwhich dates?\b|\bprovenance\b|\bwhere (?:did|does|do) (?:the )?(?:data|numbers|runs|figures|measurements) come from\b|\bhow many (?:repetitions|reps|times (?:was|were) (?:each|every))\b|\bwho ran\b|\bclient (?:threads|connections|settings)\b|\bthreads and connections\b|\bconnections per\b|\bversions? (?:tested|used|of)\b|\b(?:tested|used) versions?\b|\bsoftware versions?\b`),
+		provenance:   re(`\b(?:what|which) (?:box|boxes|machine|machines|host|hosts|instance|instances|instance types?|server|servers|hardware|vm|vms|ec2|cpu|cpus|processor|client|tool|load tool|version|versions|date|dates|os|kernel)\b|\bclient (?:machine|box|host|instance|side|hardware)\b|\bran the (?:client|load|server|benchmark|tests?|runs?)\b|\bload (?:tool|generator|client)\b|\bmemtier\b|\bhow long (?:was|were|did|does|do|is|are)\b|\bhow long (?:each|every|the|a|one)? ?(?:run|runs|test|tests|benchmark|measurement)\b|\b(?:duration|test[- ]?time|test_time)\b|\bwhen (?:was|were|did) (?:it|they|the (?:runs?|benchmark|tests?|data|measurements?|sessions?)) ?(?:run|measured|captured|taken|done|happen)?\b|\bwhen (?:was|were|did) (?:\w+ ){1,3}(?:run|measured|captured|taken|tested|benchmarked|happen|recorded)\b|\bwhat dates?\b|\bwhich dates?\b|\bprovenance\b|\bwhere (?:did|does|do) (?:the )?(?:data|numbers|runs|figures|measurements) come from\b|\bhow many (?:repetitions|reps|times (?:was|were) (?:each|every))\b|\bwho ran\b|\bclient (?:threads|connections|settings)\b|\bthreads and connections\b|\bconnections per\b|\bversions? (?:tested|used|of)\b|\b(?:tested|used) versions?\b|\bsoftware versions?\b`),
 		provClient:   re(`\bclient\b|\bload (?:generator|tool)\b|\bmemtier\b`),
 		provServer:   re(`\bserver\b|\bhardware\b|\bmachines?\b|\bbox(?:es)?\b|\bhosts?\b|\binstances?\b|\bec2\b|\bcpus?\b|\bprocessor\b|\bvms?\b`),
 		provTool:     re(`\btool\b|\bmemtier\b|\bload (?:generator|client)\b|\bthreads\b|\bconnections\b|\bsettings\b`),
@@ -52,13 +57,13 @@ func newKindGrammar() *kindGrammar {
 		provDates:    re(`\bwhen\b|\bdates?\b|\bday\b|\bcaptured\b`),
 		provVersions: re(`\bversions?\b|\breleases?\b`),
 
-		searchScope:    re(`\bany (?:run|runs|cell|cells|setup|setups|config|configs|configuration|configurations|test|tests|measurement|measurements|combination|combinations|rep|reps|repetition|repetitions)\b|\bin any\b|\bever\b|\banywhere\b|\boverall\b|\bacross (?:all|every|everything|the (?:whole|entire) \w+)\b|\b(?:whole|entire) (?:dataset|data set|data|benchmark)\b|\bin the (?:dataset|data set|data|runs|measurements)\b|\b(?:of|in|across|over|among) (?:all|every) (?:the )?(?:runs|cells|measurements|tests|setups|configurations|configs|combinations|data|results|rows|reps|repetitions)\b|\bevery (?:run|cell|measurement|setup|configuration|combination)\b|\bseen\b|\brecorded\b|\bwhich (?:cells|setups|configurations|configs|combinations|runs|rows|settings)\b|\bof all time\b|\bin total\b|\bwhat (?:cells|setups|configurations|combinations|runs)\b`),
+		searchScope:    re(`\bany (?:\w+ )?(?:run|runs|cell|cells|setup|setups|config|configs|configuration|configurations|test|tests|measurement|measurements|combination|combinations|rep|reps|repetition|repetitions)\b|\bin any\b|\bever\b|\banywhere\b|\boverall\b|\bacross (?:all|every|everything|the (?:whole|entire) \w+)\b|\b(?:whole|entire) (?:dataset|data set|data|benchmark)\b|\bin the (?:dataset|data set|data|runs|measurements)\b|\b(?:of|in|across|over|among) (?:all|every) (?:the )?(?:runs|cells|measurements|tests|setups|configurations|configs|combinations|data|results|rows|reps|repetitions)\b|\bevery (?:run|cell|measurement|setup|configuration|combination)\b|\bseen\b|\brecorded\b|\bwhich (?:cells|setups|configurations|configs|combinations|runs|rows|settings)\b|\bof all time\b|\bin total\b|\bwhat (?:cells|setups|configurations|combinations|runs)\b`),
 		searchHigh:     re(`\b(?:highest|max|maximum|peak|top|most|biggest|largest|greatest|record|fastest|best throughput|highest throughput|worst latency|worst p\w+|worst tail|longest)\b`),
 		searchLow:      re(`\b(?:lowest|min|minimum|least|smallest|fewest|slowest|bottom|best latency|best p\w+|shortest)\b`),
 		searchBest:     re(`\bbest\b`),
 		searchWorst:    re(`\bworst\b`),
-		searchRuns:     re(`\bany (?:run|runs|rep|reps|repetition|repetitions|test|tests|measurement|measurements)\b|\bever\b|\bseen\b|\brecorded\b|\bsingle (?:run|rep|repetition|measurement)\b|\bindividual (?:run|runs|reps|repetitions)\b|\bwhich runs\b|\bin any\b`),
-		misses:         re(`\bmiss(?:es|ed|ing)?\b|\bcache miss\w*\b|\bhit rate (?:below|under|less than|lower than|not)\b|\bhit rate of less\b`),
+		searchRuns:     re(`\bany (?:\w+ )?(?:run|runs|rep|reps|repetition|repetitions|test|tests|measurement|measurements)\b|\bever\b|\bseen\b|\brecorded\b|\bsingle (?:run|rep|repetition|measurement)\b|\bindividual (?:run|runs|reps|repetitions)\b|\bwhich runs\b|\bin any\b`),
+		misses:         re(`\bmiss(?:es|ed|ing)?\b|\bcache miss\w*\b|\bhit rate\b.*\b(?:below|under|less than|lower than|not)\b|\bhit rate of less\b`),
 		slowestRequest: re(`\bslowest (?:request|response|reply|call|command|op|operation|query)s?\b|\blongest (?:request|response|wait|call|command|op|operation)s?\b|\bworst[- ]case (?:latency|request|response)\b|\bmax(?:imum)? (?:latency|response time|request time)\b|\bhighest (?:latency|response time)\b|\bworst (?:latency|response time)\b`),
 		thresholdUp:    re(`\b(?:reach|reaches|reached|hit|hits|exceed|exceeds|exceeded|above|over|more than|at least|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|surpass\w*|break|breaks|clear|clears|>=|>)\s*(\d+(?:\.\d+)?)\s*(million|mil|thousand|m|k)?\b`),
 		thresholdDown:  re(`\b(?:below|under|less than|at most|within|lower than|beneath|<=|<)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|millis|us|µs|μs|microseconds?|s|sec|secs|seconds?)\b`),

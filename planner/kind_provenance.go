@@ -28,7 +28,11 @@ func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 	// The setup and glossary entries already answer "what hardware was
 	// used?", "what is memtier?", "how many reps per run?"; provenance
 	// takes the client machine, durations and dates, and what they leave.
-	if ord, ok := p.ordinary(r.question, prev); ok && (ord.Intent == IntentHelp || ord.Intent == IntentDefine || ord.Explain) {
+	ord, ok := p.ordinary(r.question, prev)
+	if ord.Intent == IntentFailover || ord.Intent == IntentMemory || ord.Intent == IntentClaim || ord.Requested == IntentFailover {
+		return Plan{}, false // "how long does a failover take?" is the failover table
+	}
+	if ok && (ord.Intent == IntentHelp || ord.Intent == IntentDefine || ord.Explain) {
 		clientBox := k.provClient.MatchString(t) && k.provServer.MatchString(t) && !strings.Contains(t, "memtier")
 		if !clientBox && !k.provDuration.MatchString(t) && !k.provDates.MatchString(t) {
 			return Plan{}, false

@@ -17,12 +17,12 @@ const searchLimit = 5
 func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	k := p.k
 	t := r.text
-	if _, ok := p.g.matchClaim(t, r.engines()); ok {
-		return Plan{}, false
+	scope := k.searchScope.MatchString(t)
+	if _, ok := p.g.matchClaim(t, r.engines()); ok && !(scope && len(r.x.engines) == 0) {
+		return Plan{}, false // a claim's wording, unless it asks over everything
 	}
 	misses := k.misses.MatchString(t)
 	slowest := k.slowestRequest.MatchString(t)
-	scope := k.searchScope.MatchString(t)
 	high, low := k.searchHigh.MatchString(t), k.searchLow.MatchString(t)
 	best, worst := k.searchBest.MatchString(t), k.searchWorst.MatchString(t)
 	fewest := k.fewestCores.MatchString(t)

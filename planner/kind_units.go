@@ -27,11 +27,11 @@ func (p *Planner) units(r reading, prev *Plan) (Plan, bool) {
 	case k.unitOps.MatchString(t):
 		u.Throughput = "ops"
 	}
-	if loc := k.share.re.FindStringIndex(t); loc != nil {
+	if loc := r.find(k.share); loc != nil {
 		u.Share = true
 		u.Of = engineAfter(r, loc[1]-3)
 	}
-	if loc := k.slower.re.FindStringIndex(t); loc != nil {
+	if loc := r.find(k.slower); loc != nil {
 		u.Slower = true
 		if i := indexWord(t, "than", loc[1]); i >= 0 {
 			u.Of = engineAfter(r, i)

@@ -34,6 +34,10 @@ type reading struct {
 	// x is what the slot grammar extracted from the text (set by read,
 	// not by readTokens).
 	x *parsed
+	// plain is the normalized text before typo correction (set by read),
+	// which the kind rules also match: a correction can turn a word they
+	// know into another ("percentage" → "percentile").
+	plain string
 }
 
 // readTokens normalizes, corrects typos, tokenizes and tags a question.
@@ -49,6 +53,7 @@ func (p *Planner) readTokens(question string) reading {
 func (p *Planner) read(question string) reading {
 	r := p.readTokens(question)
 	r.x = p.g.extract(r.text)
+	r.plain = p.g.normalize(strings.TrimSpace(question))
 	return r
 }
 
