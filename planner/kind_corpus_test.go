@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -129,13 +130,7 @@ func readKindCorpus(t *testing.T, path string) []kindCase {
 // kindField renders one plan field in the corpus vocabulary.
 func kindField(pl planner.Plan, k string) string {
 	s := pl.Slots
-	ints := func(ns []int) string {
-		var parts []string
-		for _, n := range ns {
-			parts = append(parts, strconv.Itoa(n))
-		}
-		return strings.Join(parts, ",")
-	}
+	ints := func(ns []int) string { return strings.Join(strings.Fields(strings.Trim(fmt.Sprint(ns), "[]")), ",") }
 	switch k {
 	case "intent":
 		return string(pl.Intent)

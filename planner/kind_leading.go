@@ -113,16 +113,7 @@ func (p *Planner) premisePlan(r reading, pr Premise) Plan {
 		pl.Slots.Engines = append(pl.Slots.Engines, pr.Object)
 	}
 	pl.Slots.Metric = pr.Metric
-	pl.Slots.Cores = slices.Clone(x.cores)
-	if len(x.ratios) > 0 {
-		pl.Slots.Ratio = x.ratios[0]
-	}
-	if len(x.values) > 0 {
-		pl.Slots.ValueBytes = x.values[0]
-	}
-	if len(x.pipelines) > 0 {
-		pl.Slots.Pipeline = x.pipelines[0]
-	}
+	stateSlots(&pl.Slots, x)
 	pl.Queries = []Query{{Label: engineName(pr.Subject), Filter: with(`engine == ` + strconv.Quote(pr.Subject)), Metric: pr.Metric, Engine: pr.Subject}}
 	if pr.Object != "" {
 		pl.Queries = append(pl.Queries, Query{Label: engineName(pr.Object), Filter: with(`engine == ` + strconv.Quote(pr.Object)), Metric: pr.Metric, Engine: pr.Object})

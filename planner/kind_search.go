@@ -232,18 +232,9 @@ func (p *Planner) searchPlan(r reading, s Search, prev *Plan) Plan {
 	}
 	pl.Slots.Engines = slices.Clone(engines)
 	pl.Slots.Modes = slices.Clone(modes)
-	pl.Slots.Cores = slices.Clone(x.cores)
+	stateSlots(&pl.Slots, x)
 	pl.Slots.Session = x.session
 	pl.Slots.Metric = s.Metric
-	if len(x.ratios) > 0 {
-		pl.Slots.Ratio = x.ratios[0]
-	}
-	if len(x.values) > 0 {
-		pl.Slots.ValueBytes = x.values[0]
-	}
-	if len(x.pipelines) > 0 {
-		pl.Slots.Pipeline = x.pipelines[0]
-	}
 	pl.Search = &s
 	pl.Order = s.Order
 	pl.Queries = []Query{{Label: "scope", Filter: filter, Metric: s.Metric}}
