@@ -61,9 +61,10 @@ func (p *Planner) planKindOf(question string, prev *Plan, splitCompound bool) (P
 	if splitCompound {
 		kinds = append(kinds, p.greeting, p.compound)
 	}
-	if p.hasDomainContent(&r) || prev != nil {
-		// A question naming nothing of the domain ("recommend a good
-		// pizza place") is out of scope, whatever its shape.
+	if p.hasDomainContent(&r) || prev != nil || p.k.provenance.MatchString(r.text) {
+		// A question naming nothing of the domain ("recommend a good pizza
+		// place") is out of scope, whatever its shape; the runs' own setup
+		// ("how long did each test last?") is the domain.
 		kinds = append(kinds, p.provenance, p.extrapolation, p.search, p.recommendation, p.spread, p.leading, p.units)
 	}
 	if pl, ok := p.correction(r, prev); ok {
