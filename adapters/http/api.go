@@ -56,6 +56,11 @@ type Options struct {
 	// Guard admits requests to POST /api/ask (keys, per-client limits);
 	// nil admits everyone, unlimited.
 	Guard *Guard
+	// Importer and AdminToken enable POST /api/import (both needed);
+	// MaxImportBytes caps its body (default DefaultMaxImportBytes).
+	Importer       Importer
+	AdminToken     string
+	MaxImportBytes int64
 	// Health lists the dependencies GET /healthz reports on (the shared
 	// state store, say). A failing one makes the status "degraded" but
 	// stays 200: the replica still answers from local state.
@@ -76,6 +81,9 @@ type API struct {
 func NewAPI(h Handler, opts Options) *API {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxImportBytes <= 0 {
+		opts.MaxImportBytes = DefaultMaxImportBytes
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
@@ -98,6 +106,9 @@ func (api *API) Register(mux *http.ServeMux) {
 		ask = api.opts.Guard.Wrap(ask)
 	}
 	mux.Handle("POST /api/ask", ask)
+	if api.opts.Importer != nil && api.opts.AdminToken != "" {
+		mux.HandleFunc("POST /api/import", api.serveImport)
+	}
 }
 
 // AskRequest is the body POST /api/ask accepts.

@@ -76,6 +76,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// go-redis logs each failed dial itself; during an outage that is a
+	// line per command. Keep those at debug level: the transitions are
+	// logged once, below. (Its logger is process-wide.)
+	goredis.SetLogger(debugLogger{log})
 	s := &Store{c: goredis.NewClient(ro), prefix: opts.Prefix, log: log, probe: opts.Probe, done: make(chan struct{})}
 	pctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	err = s.c.Ping(pctx).Err()
@@ -193,4 +197,11 @@ func (s *Store) usable() error {
 // key is a name in this deployment's space.
 func (s *Store) key(parts ...string) string {
 	return s.prefix + strings.Join(parts, ":")
+}
+
+// debugLogger hands go-redis's own log lines to slog at debug level.
+type debugLogger struct{ log *slog.Logger }
+
+func (d debugLogger) Printf(ctx context.Context, format string, v ...any) {
+	d.log.DebugContext(ctx, fmt.Sprintf(format, v...), "source", "go-redis")
 }

@@ -15,6 +15,7 @@ import (
 type importCmd struct {
 	Session int    `name:"session" default:"1" help:"Benchmark session the file belongs to (1: Dragonfly/Redis/Valkey, 2: KeyDB/Garnet)."`
 	File    string `arg:"" name:"file" type:"existingfile" help:"CSV file with the capture header." placeholder:"FILE.csv"`
+	Remote  string `name:"remote" placeholder:"URL" help:"Import through a running serve at URL (POST /api/import with MEMDB_ORACLE_ADMIN_TOKEN); with shared state it reaches every replica."`
 }
 
 // Run validates the whole file, writes its kept rows, and prints the report.
@@ -22,6 +23,13 @@ type importCmd struct {
 func (c importCmd) Run(a *app) error {
 	if c.Session < 1 {
 		return usageError{fmt.Errorf("--session must be 1 or more, got %d", c.Session)}
+	}
+	if c.Remote != "" {
+		csv, err := os.ReadFile(c.File)
+		if err != nil {
+			return err
+		}
+		return c.remote(a, filepath.Base(c.File), csv)
 	}
 	st, err := a.importStore()
 	if err != nil {
@@ -49,6 +57,11 @@ func (c importCmd) Run(a *app) error {
 	}
 	if err != nil {
 		return err
+	}
+	// Recorded in the data directory, so a replica started on it later
+	// publishes the file to the others.
+	if err := a.recordImport(a.ctx, st, name, c.Session, c.File); err != nil {
+		fmt.Fprintf(a.stderr, "warning: %v; replicas sharing state will not receive this file from this directory\n", err)
 	}
 	w := a.stdout
 	fmt.Fprintf(w, "Imported %s as session %d: %d rows read, %d kept, %d added, %d already present.\n",

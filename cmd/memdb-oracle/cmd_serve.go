@@ -61,6 +61,9 @@ func (serveCmd) Run(a *app) error {
 		Metrics: a.metrics(),
 		Guard:   guard,
 		Health:  health,
+
+		Importer:   importer{a},
+		AdminToken: a.cfg.HTTP.AdminToken,
 		RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) {
 			return chart.Render(c)
 		},
@@ -99,6 +102,9 @@ func (serveCmd) Run(a *app) error {
 		}})
 	}
 
+	if sh != nil {
+		runners = append(runners, serveRunner{"imports", func(ctx context.Context) error { return a.syncImports(ctx, sh) }})
+	}
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s (set --http-addr or MEMDB_ORACLE_HTTP_ADDR): %w", a.cfg.HTTPAddr, err)

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	redisadapter "github.com/memdb-oracle/memdb-oracle/adapters/redis"
+	"github.com/memdb-oracle/memdb-oracle/adapters/redis/redistest"
+)
+
+// replica is one `memdb-oracle serve` process of the built binary.
+type replica struct {
+	name string
+	cmd  *exec.Cmd
+	logs *logWatch
+	base string
+	done chan struct{}
+}
+
+func startReplica(t *testing.T, name string, env []string) *replica {
+	t.Helper()
+	r := &replica{name: name, logs: newLogWatch(), done: make(chan struct{})}
+	r.cmd = exec.Command(binary(t), "serve")
+	r.cmd.Env = append([]string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "MEMDB_ORACLE_DATA=" + t.TempDir(),
+		"MEMDB_ORACLE_HTTP_ADDR=127.0.0.1:0", "MEMDB_ORACLE_REPLICA_NAME=" + name}, env...)
+	r.cmd.Stderr = r.logs
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = r.cmd.Wait()
+		close(r.done)
+	}()
+	t.Cleanup(func() {
+		_ = r.cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-r.done:
+		case <-time.After(15 * time.Second):
+			_ = r.cmd.Process.Kill()
+			<-r.done
+		}
+		if t.Failed() {
+			t.Logf("replica %s's log:\n%s", name, r.logs.String())
+		}
+	})
+	addr, ok := r.logs.addr(r.done)
+	if !ok {
+		t.Fatalf("replica %s stopped before listening:\n%s", name, r.logs.String())
+	}
+	r.base = "http://" + addr
+	return r
+}
+
+// kill ends the replica as a crash would: no shutdown, no lease released.
+func (r *replica) kill() {
+	_ = r.cmd.Process.Kill()
+	<-r.done
+}
+
+// recorder drains a fake's channel into a list tests can wait on.
+type recorder[T any] struct {
+	mu    sync.Mutex
+	items []T
+}
+
+func record[T any](t *testing.T, ch <-chan T) *recorder[T] {
+	r := &recorder[T]{}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case v := <-ch:
+				r.mu.Lock()
+				r.items = append(r.items, v)
+				r.mu.Unlock()
+			}
+		}
+	}()
+	return r
+}
+
+func (r *recorder[T]) count(match func(T) bool) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, v := range r.items {
+		if match(v) {
+			n++
+		}
+	}
+	return n
+}
+
+// await waits until at least n items match and returns the last match.
+func (r *recorder[T]) await(t *testing.T, what string, n int, match func(T) bool) T {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r.mu.Lock()
+		var last T
+		got := 0
+		for _, v := range r.items {
+			if match(v) {
+				got, last = got+1, v
+			}
+		}
+		r.mu.Unlock()
+		if got >= n {
+			return last
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s (%d of %d)", what, got, n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func postSigned(t *testing.T, url, secret, contentType, body string) int {
+	t.Helper()
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(mac, "v0:%s:%s", ts, body)
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("X-Slack-Request-Timestamp", ts)
+	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+	return postRequest(t, req)
+}
+
+func postRequest(t *testing.T, req *http.Request) int {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func slackEvent(id, channel, user, ts, threadTS, text string) string {
+	thread := ""
+	if threadTS != "" {
+		thread = `,"thread_ts":"` + threadTS + `"`
+	}
+	typ := "app_mention"
+	if !strings.Contains(text, "<@UBOT>") {
+		typ = "message"
+	}
+	return `{"token":"x","team_id":"T1","api_app_id":"A1","type":"event_callback","event_id":"` + id + `","event_time":1700000000,` +
+		`"event":{"type":"` + typ + `","user":"` + user + `","text":"` + text + `","ts":"` + ts + `","channel":"` + channel +
+		`","channel_type":"channel","event_ts":"` + ts + `"` + thread + `}}`
+}
+
+// TestTwoReplicasShareOneRedis runs two real serve processes on one
+// redis-server with a fake Slack (Events API) and a fake Discord.
+func TestTwoReplicasShareOneRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	// A digest slot both replicas will find missed at start: the schedule
+	// "ran" two hours ago, so both catch up the top of this hour at once.
+	seed, err := redisadapter.Open(t.Context(), redisadapter.Options{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := seed.KV("digest").Set(t.Context(), "since", []byte(time.Now().Add(-2*time.Hour).UTC().Format(time.RFC3339)), 0); err != nil {
+		t.Fatal(err)
+	}
+	seed.Close()
+
+	slack := newLoopbackSlack(t)
+	discord := newLoopbackDiscord(t)
+	calls := record(t, slack.calls)
+	requests := record(t, discord.requests)
+	identified := record(t, discord.identified)
+	const secret = "replica-signing-secret"
+	env := []string{
+		"MEMDB_ORACLE_STATE_URL=" + srv.URL(),
+		"MEMDB_ORACLE_LEASE_TTL=2s", "MEMDB_ORACLE_LEASE_RENEW=300ms",
+		"MEMDB_ORACLE_HTTP_RATE_BURST=2", "MEMDB_ORACLE_HTTP_RATE_PER_MINUTE=0.01",
+		"MEMDB_ORACLE_ADMIN_TOKEN=admin-token",
+		"SLACK_BOT_TOKEN=xoxb-replicas", "SLACK_SIGNING_SECRET=" + secret, "SLACK_API_URL=" + slack.srv.URL + "/api",
+		"DISCORD_BOT_TOKEN=replicas.discord", "DISCORD_APP_ID=800", "DISCORD_GUILD_ID=700", "DISCORD_API_BASE=" + discord.srv.URL,
+		"MEMDB_ORACLE_DIGEST_CRON=0 * * * *", "MEMDB_ORACLE_DIGEST_SLACK_CHANNELS=CDIG",
+	}
+	var a, b *replica
+	var wg sync.WaitGroup
+	wg.Go(func() { a = startReplica(t, "A", env) })
+	wg.Go(func() { b = startReplica(t, "B", env) })
+	wg.Wait()
+	if a == nil || b == nil {
+		t.FailNow()
+	}
+	replicas := map[string]*replica{"A": a, "B": b}
+	posts := func(match func(slackCall) bool) func(slackCall) bool {
+		return func(c slackCall) bool { return c.Method == "chat.postMessage" && match(c) }
+	}
+
+	// Slack: the same event to both replicas is answered once.
+	ask := slackEvent("EvSame", "C1", "U1", "1700000010.000100", "", "<@UBOT> What is Dragonfly's throughput at 48 cores?")
+	for _, r := range []*replica{a, b} {
+		if code := postSigned(t, r.base+"/slack/events", secret, "application/json", ask); code != 200 {
+			t.Fatalf("replica %s: event got %d", r.name, code)
+		}
+	}
+	inThread := posts(func(c slackCall) bool { return c.Form.Get("thread_ts") == "1700000010.000100" })
+	textOf := func(c slackCall) string { return c.Form.Get("text") + c.Form.Get("blocks") }
+	calls.await(t, "the answer's sources, its last post", 1, func(c slackCall) bool { return inThread(c) && strings.Contains(textOf(c), "Sources") })
+	oneAnswer := calls.count(inThread)
+
+	// A follow-up sent to B in a thread started on A keeps A's memory.
+	postSigned(t, a.base+"/slack/events", secret, "application/json",
+		slackEvent("EvRoot", "C4", "U1", "1700000040.000100", "", "<@UBOT> What is Dragonfly's throughput at 48 cores?"))
+	calls.await(t, "the answer on A", 1, posts(func(c slackCall) bool { return c.Form.Get("thread_ts") == "1700000040.000100" }))
+	postSigned(t, b.base+"/slack/events", secret, "application/json",
+		slackEvent("EvFollow", "C4", "U1", "1700000050.000100", "1700000040.000100", "and Valkey?"))
+	calls.await(t, "B's answer to the follow-up, about Valkey at A's 48 cores", 1, posts(func(c slackCall) bool {
+		return c.Form.Get("thread_ts") == "1700000040.000100" && strings.Contains(textOf(c), "Valkey") && strings.Contains(textOf(c), "48 cores")
+	}))
+
+	// The same slash command to both replicas is answered once.
+	form := url.Values{"command": {"/oracle"}, "text": {"Dragonfly at 8 cores"}, "channel_id": {"C2"}, "user_id": {"U2"},
+		"team_id": {"T1"}, "trigger_id": {"TR1"}, "response_url": {slack.srv.URL + "/respond"}}.Encode()
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	for _, r := range []*replica{a, b} {
+		mac := hmac.New(sha256.New, []byte(secret))
+		fmt.Fprintf(mac, "v0:%s:%s", ts, form)
+		req, _ := http.NewRequest(http.MethodPost, r.base+"/slack/commands", strings.NewReader(form))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Slack-Request-Timestamp", ts)
+		req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+		postRequest(t, req)
+	}
+	topInC2 := posts(func(c slackCall) bool { return c.Form.Get("channel") == "C2" && c.Form.Get("thread_ts") == "" })
+	calls.await(t, "the slash command's answer", 1, topInC2)
+
+	// The digest slot both replicas caught up at start posted once.
+	digestTop := posts(func(c slackCall) bool { return c.Form.Get("channel") == "CDIG" && c.Form.Get("thread_ts") == "" })
+	calls.await(t, "the digest", 1, digestTop)
+
+	// Rate limits are shared: a burst of 2 spent on A leaves nothing on B.
+	askHTTP := func(r *replica) int {
+		req, _ := http.NewRequest(http.MethodPost, r.base+"/api/ask", strings.NewReader(`{"question":"Dragonfly at 8 cores"}`))
+		return postRequest(t, req)
+	}
+	if c1, c2, c3 := askHTTP(a), askHTTP(a), askHTTP(b); c1 != 200 || c2 != 200 || c3 != http.StatusTooManyRequests {
+		t.Errorf("HTTP asks got %d %d %d, want 200 200 429 (one burst across replicas)", c1, c2, c3)
+	}
+
+	// An import through A reaches B.
+	csv := filepath.Join(t.TempDir(), "extra.csv")
+	header, row := "run_id,note,engine,mode,shards,server_threads,shard_io_threads,cores_used,server_cpus,client_cpus,client_threads,client_conns,pipeline,ratio,data_bytes,key_max,test_time,populate,rep,ops_per_sec,ops_per_core,p50_ms,p99_ms,p999_ms,hit_rate,hits_per_sec,misses_per_sec,conn_errors,kb_per_sec",
+		"20261201-000001,scale-4c,keydb,single,4,4,1,4,0-3,0-95,48,20,1,1:10,100,1000000,20,1,9,126094.44,31523.61,1.447,43.519,83.455,1.0,114610.28,0.0,0,17528.18"
+	if err := os.WriteFile(csv, []byte(header+"\n"+row+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	imported := time.Now()
+	out, errOut, code := runBinary(t, t.TempDir(), "", []string{"MEMDB_ORACLE_ADMIN_TOKEN=admin-token"}, "import", "--session", "2", "--remote", a.base, csv)
+	if code != 0 || !strings.Contains(out, "1 added") || !strings.Contains(out, "reaches every replica") {
+		t.Fatalf("import --remote: %d\n%s%s", code, out, errOut)
+	}
+	if !awaitLog(b.logs, "applied an import from another replica") || time.Since(imported) > 10*time.Second {
+		t.Errorf("the import did not reach B within 10 s (%v)", time.Since(imported))
+	}
+
+	// Discord: one replica holds the gateway; killing it hands over.
+	identified.await(t, "the first gateway session", 1, func(map[string]any) bool { return true })
+	holder, other := a, b
+	if !awaitLog(a.logs, `"msg":"lease acquired; running"`) || b.logs.has(`"msg":"lease acquired; running"`) {
+		holder, other = b, a
+	}
+	if other.logs.has(`"msg":"lease acquired; running"`) {
+		t.Fatal("both replicas hold the Discord lease")
+	}
+	killed := time.Now()
+	holder.kill()
+	delete(replicas, holder.name)
+	identified.await(t, "the gateway on the other replica", 2, func(map[string]any) bool { return true })
+	if took := time.Since(killed); took > 15*time.Second {
+		t.Errorf("the gateway moved after %v, want within 15 s", took)
+	}
+	mention, _ := json.Marshal(map[string]any{"op": 0, "t": "MESSAGE_CREATE", "d": map[string]any{
+		"id": "3001", "channel_id": "100", "guild_id": "700", "type": 0,
+		"content": "<@" + discord.selfID + "> Dragonfly at 8 cores", "author": map[string]any{"id": "42", "username": "asker"},
+		"mentions":  []any{map[string]any{"id": discord.selfID, "username": "oracle", "bot": true}},
+		"timestamp": "2026-05-01T09:00:00.000000+00:00",
+	}})
+	discord.dispatches <- mention
+	answered := func(r discordRequest) bool { return r.Method == "POST" && r.Path == "/channels/3001/messages" }
+	requests.await(t, "the Discord answer", 1, answered)
+
+	// Losing Redis degrades the survivor to local state and it recovers.
+	srv.Stop()
+	postSigned(t, other.base+"/slack/events", secret, "application/json",
+		slackEvent("EvDown", "C3", "U3", "1700000030.000100", "", "<@UBOT> Dragonfly at 8 cores"))
+	calls.await(t, "an answer while Redis is down", 1, posts(func(c slackCall) bool { return c.Form.Get("channel") == "C3" }))
+	if h := get(t, other.base+"/healthz"); !strings.Contains(h, `"shared_state":"unavailable"`) || !strings.Contains(h, `"degraded"`) {
+		t.Errorf("healthz while Redis is down: %s", h)
+	}
+	if m := get(t, other.base+"/metrics"); !strings.Contains(m, "memdb_oracle_shared_state_up 0") {
+		t.Errorf("metrics do not show the outage")
+	}
+	srv.Restart()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(get(t, other.base+"/healthz"), `"shared_state":"ok"`) {
+		if time.Now().After(deadline) {
+			t.Fatal("the replica did not recover its shared state")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := strings.Count(other.logs.String(), "shared state store unreachable"); n != 1 {
+		t.Errorf("the outage was logged %d times, want once", n)
+	}
+
+	// Exactly one answer per question, whatever reached both replicas.
+	time.Sleep(500 * time.Millisecond) // let a duplicate that would follow arrive
+	if n := calls.count(inThread); n != oneAnswer {
+		t.Errorf("the mention sent to both replicas got %d posts, one answer is %d", n, oneAnswer)
+	}
+	for what, match := range map[string]func(slackCall) bool{"slash command": topInC2, "digest": digestTop} {
+		if n := calls.count(match); n != 1 {
+			t.Errorf("%s: %d top-level posts, want 1", what, n)
+		}
+	}
+	if n := requests.count(answered); n != 1 {
+		t.Errorf("the Discord mention was answered %d times", n)
+	}
+	for _, r := range replicas {
+		select {
+		case <-r.done:
+			t.Errorf("replica %s crashed:\n%s", r.name, r.logs.String())
+		default:
+		}
+	}
+}
