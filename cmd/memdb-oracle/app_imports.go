@@ -12,8 +12,8 @@ import (
 	"time"
 
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
-	"github.com/memdb-oracle/memdb-oracle/analytics"
 	redisadapter "github.com/memdb-oracle/memdb-oracle/adapters/redis"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
 // kvImports is the data directory's record of imported files: "record/ID"
@@ -194,4 +194,3 @@ func (a *app) applyImports(ctx context.Context, feed redisadapter.Imports) error
 	}
 	return nil
 }
-
