@@ -11,7 +11,7 @@ import (
 // filter text: see filterCache), selects matching runs and aggregates them
 // into cells (median across reps).
 func (s *Store) Query(ctx context.Context, filter string) (Result, error) {
-	f, err := s.filters.compile(filter)
+	f, err := s.filters.compile(ctx, filter)
 	if err != nil {
 		return Result{Filter: filter}, err
 	}

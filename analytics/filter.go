@@ -155,6 +155,13 @@ func CompileFilter(filter string) (*Filter, error) {
 	if strings.TrimSpace(filter) == "" {
 		return nil, &FilterError{Filter: filter, Pos: -1, Msg: `empty filter (write "true" to match every run)`}
 	}
+	if fe := checkTree(filter); fe != nil {
+		fe.Filter = filter
+		if fe.Pos >= 0 {
+			fe.Pos = byteOffset(filter, fe.Pos)
+		}
+		return nil, fe
+	}
 	g := &gate{}
 	opts := []expr.Option{
 		expr.Env(runEnv{}),
@@ -196,7 +203,7 @@ func (f *Filter) match(m *vm.VM, env *runEnv) (bool, error) {
 			// example arithmetic on it) does not hold for runs without reads.
 			return false, nil
 		}
-		return false, fmt.Errorf("filter %q on run %s: %w", f.text, env.ID, err)
+		return false, f.runtimeError(err)
 	}
 	b, _ := out.(bool) // AsBool guarantees a bool
 	return b, nil

@@ -1,6 +1,8 @@
 package analytics
 
 import (
+	"context"
+
 	lru "github.com/hashicorp/golang-lru/v2"
 )
 
@@ -28,14 +30,14 @@ func newFilterCache() *filterCache {
 
 // compile returns the compiled filter for text, compiling it on a miss. A
 // nil cache compiles every time.
-func (c *filterCache) compile(text string) (*Filter, error) {
+func (c *filterCache) compile(ctx context.Context, text string) (*Filter, error) {
 	if c == nil {
-		return CompileFilter(text)
+		return CompileFilterContext(ctx, text)
 	}
 	if f, ok := c.lru.Get(text); ok {
 		return f, nil
 	}
-	f, err := CompileFilter(text)
+	f, err := CompileFilterContext(ctx, text)
 	if err != nil {
 		return nil, err
 	}

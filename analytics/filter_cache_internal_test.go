@@ -13,11 +13,11 @@ import (
 // with the same error rather than being remembered as valid.
 func TestFilterCacheCompilesEachFilterOnceAndAnswersTheSame(t *testing.T) {
 	s := openDefault(t)
-	first, err := s.filters.compile(selectiveFilter)
+	first, err := s.filters.compile(t.Context(), selectiveFilter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := s.filters.compile(selectiveFilter)
+	again, err := s.filters.compile(t.Context(), selectiveFilter)
 	if err != nil || again != first {
 		t.Fatalf("second compile of the same text = %p, %v; want the cached %p", again, err, first)
 	}
@@ -53,7 +53,7 @@ func TestFilterCacheCompilesEachFilterOnceAndAnswersTheSame(t *testing.T) {
 func TestFilterCacheIsBounded(t *testing.T) {
 	c := newFilterCache()
 	for i := range filterCacheSize + 10 {
-		if _, err := c.compile(fmt.Sprintf("cores == %d", i)); err != nil {
+		if _, err := c.compile(t.Context(), fmt.Sprintf("cores == %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package analytics_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -49,6 +50,12 @@ func TestFilterErrorsSayWhatIsWrongAndWhere(t *testing.T) {
 			`filter too long: 10000 characters (the limit is 1000)`, -1},
 		{"a filter with too many parts is refused", strings.Repeat("-", 300) + "1 == cores",
 			`filter too complex: more than 200 parts (split it into simpler questions)`, -1},
+		{"nested text functions are refused before expr checks them", nestedTrim(22),
+			`trim() inside trim(): text functions cannot be nested; apply one to the field`, 5},
+		{"calls nested more than four deep are refused", `abs(abs(abs(abs(abs(cores))))) == 4`,
+			`functions nested too deeply: more than 4 calls inside each other`, 16},
+		{"long quoted text is refused", `note == "` + strings.Repeat("x", 201) + `"`,
+			`quoted text too long: 201 bytes (the limit is 200)`, 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,4 +198,54 @@ func TestAMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nestedTrim is trim(trim(…trim(note)…)) == "x", depth calls deep: the
+// shape of filter whose type check in expr doubles in time per level.
+func nestedTrim(depth int) string {
+	return strings.Repeat("trim(", depth) + "note" + strings.Repeat(")", depth) + ` == "x"`
+}
+
+func TestARunTimeFilterErrorIsAUserErrorAtItsColumn(t *testing.T) {
+	s := analyticstest.OpenStore(t)
+	_, err := s.Query(t.Context(), `cores % 0 == 1`)
+	var fe *analytics.FilterError
+	if !errors.As(err, &fe) {
+		t.Fatalf("error = %v, want a *FilterError", err)
+	}
+	if want := "the filter fails at column 7: division by zero"; fe.Msg != want {
+		t.Errorf("message = %q, want %q", fe.Msg, want)
+	}
+}
+
+func TestAQueryStopsWhenItsContextEnds(t *testing.T) {
+	s := analyticstest.OpenStore(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := s.Query(ctx, `cores == 4 && engine != "nothing"`); !errors.Is(err, context.Canceled) {
+		t.Errorf("error = %v, want context.Canceled", err)
+	}
+	if _, err := analytics.CompileFilterContext(ctx, nestedTrim(3)); !errors.Is(err, context.Canceled) {
+		t.Errorf("compile error = %v, want context.Canceled", err)
+	}
+}
+
+// BenchmarkDeeplyNestedFilterRefused measures refusing the 232-character
+// filter of 22 nested trim() calls (the target is well under 100 ms; a
+// plain filter's compile is the baseline in the same run).
+func BenchmarkDeeplyNestedFilterRefused(b *testing.B) {
+	b.Run("nested-trim-22", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := analytics.CompileFilter(nestedTrim(22)); err == nil {
+				b.Fatal("accepted")
+			}
+		}
+	})
+	b.Run("baseline-plain-filter", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := analytics.CompileFilter(`engine == "redis" && cores == 48`); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -7,7 +7,7 @@ import "context"
 // or search single runs. The filter goes through the one gate
 // (CompileFilter).
 func (s *Store) MatchRuns(ctx context.Context, filter string) ([]Run, error) {
-	f, err := s.filters.compile(filter)
+	f, err := s.filters.compile(ctx, filter)
 	if err != nil {
 		return nil, err
 	}

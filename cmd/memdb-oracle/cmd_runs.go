@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
@@ -14,22 +16,35 @@ import (
 
 // runsCmd prints the runs matching a raw expr filter, as medians per cell.
 type runsCmd struct {
-	JSON   bool   `name:"json" help:"Print the cells as a JSON array."`
-	Filter string `arg:"" name:"filter" help:"expr filter over the run fields, e.g. 'engine == \"dragonfly\" && cores == 48'."`
+	JSON    bool          `name:"json" help:"Print the cells as a JSON array."`
+	Timeout time.Duration `name:"timeout" default:"2s" help:"Give up on a filter that takes longer than this (Ctrl-C also stops it)."`
+	Filter  string        `arg:"" name:"filter" help:"expr filter over the run fields, e.g. 'engine == \"dragonfly\" && cores == 48'."`
 }
 
 // Run queries the store and prints a table (or JSON) of cells.
 func (c runsCmd) Run(a *app) error {
-	st, err := a.store()
-	if err != nil {
-		return err
+	// The filter is checked before the store opens (a refused filter costs
+	// no data-directory work); compiling and running each get the timeout.
+	ctx, cancel := context.WithTimeout(a.ctx, c.Timeout)
+	f, err := analytics.CompileFilterContext(ctx, c.Filter)
+	cancel()
+	var res analytics.Result
+	if err == nil {
+		var st *analytics.Store
+		if st, err = a.store(); err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(a.ctx, c.Timeout)
+		defer cancel()
+		res, err = st.QueryFilter(ctx, f)
 	}
-	res, err := st.Query(a.ctx, c.Filter)
 	var fe *analytics.FilterError
-	if errors.As(err, &fe) {
+	switch {
+	case errors.As(err, &fe):
 		return usageError{errors.New(filterProblem(fe))}
-	}
-	if err != nil {
+	case errors.Is(err, context.DeadlineExceeded) && a.ctx.Err() == nil:
+		return usageError{fmt.Errorf("the filter took longer than %s and was stopped; simplify it or give --timeout", c.Timeout)}
+	case err != nil:
 		return err
 	}
 	if c.JSON {
