@@ -282,6 +282,19 @@ func askFollowUpAndOpenARun(t *testing.T, b *browser, base string) {
 	noHorizontalOverflow(t, b, "run page")
 	screenshot(t, b, filepath.Join(shots, "run-375.png"))
 
+	// The run's cell is a filter; its page lists the runs and the median.
+	b.do(t, "following the cell's filter",
+		chromedp.Click(chromedp.CSS(".crumbs a[href*='filter=']")),
+		chromedp.WaitVisible(chromedp.CSS("a.runid")),
+	)
+	if got := eval[string](t, b, `document.getElementById('filter').value`); !strings.Contains(got, "session == ") {
+		t.Errorf("the filter page shows the filter %q", got)
+	}
+	if n := eval[int](t, b, `document.querySelectorAll('a.runid').length`); n < 1 {
+		t.Error("the cell's filter lists no runs")
+	}
+	noHorizontalOverflow(t, b, "filter page")
+
 	b.do(t, "opening the dataset page", chromedp.Navigate(base+"/data"), chromedp.WaitVisible(chromedp.ID("coverage")))
 	noHorizontalOverflow(t, b, "dataset page")
 
