@@ -3,6 +3,7 @@ package knowledge
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Base is the loaded, validated knowledge base. It is immutable after Load
@@ -25,7 +26,10 @@ type Base struct {
 	aliases   map[string]int // alias key → index in terms
 	entries   []Entry
 	entryByID map[string]int
+	// index is built on the first Search: most processes (ask, serve
+	// answering measured questions) never search.
 	index     *searchIndex
+	indexOnce sync.Once
 }
 
 // Term looks a glossary term up by id ("term:pipelining").

@@ -185,7 +185,6 @@ func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {
 		return nil, l.err()
 	}
 	b.buildEntries()
-	b.index = newSearchIndex(b.entries)
 	return b, nil
 }
 

@@ -96,6 +96,7 @@ func (b *Base) Search(query string) []Hit {
 	if len(q) == 0 {
 		return nil
 	}
+	b.indexOnce.Do(func() { b.index = newSearchIndex(b.entries) })
 	ix := b.index
 	n := float64(len(ix.docs))
 	qKey := aliasKey(cleanQuery(query))
