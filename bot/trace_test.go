@@ -170,8 +170,9 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 		default:
 			p.ops = append(p.ops, vs...)
 		}
-		p.ratios = append(p.ratios, ratiosOf(vs)...)
-		for _, q := range ratiosOf(vs) {
+		qs := ratiosOf(vs)
+		p.ratios = append(p.ratios, qs...)
+		for _, q := range qs {
 			p.percents = append(p.percents, q*100, math.Abs(q-1)*100)
 		}
 	}
@@ -252,7 +253,11 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 	return p
 }
 
+// ratiosOf lists every ratio between two of the values. Repeated values
+// (an answer citing hundreds of runs repeats its cells' medians) are
+// counted once: they add no ratio, only time.
 func ratiosOf(vs []float64) []float64 {
+	vs = slices.Compact(slices.Sorted(slices.Values(vs)))
 	var out []float64
 	for _, a := range vs {
 		for _, b := range vs {
