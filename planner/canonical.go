@@ -93,6 +93,10 @@ func (r *reading) rewrites() []rewrite {
 				continue
 			}
 			out = append(out, rewrite{t.from, t.to, workloadSpelling(t.value), false})
+		case mPolite:
+			if t.value == "drop" {
+				out = append(out, rewrite{t.from, t.to, "", false})
+			}
 		case mRelation:
 			switch t.value {
 			case "crossover":
@@ -223,6 +227,10 @@ func workloadSpelling(ratio string) string {
 		return "read-only"
 	case "1:0":
 		return "write-only"
+	case "mget10":
+		return "multi-gets of 10 keys"
+	case "mset10":
+		return "multi-sets of 10 keys"
 	}
 	return ratio
 }

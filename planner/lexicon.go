@@ -101,7 +101,7 @@ func lexiconTables() []table {
 			{"failover", "outage_s"}, {"outage", "outage_s"}, {"downtime", "outage_s"}, {"promotion", "outage_s"}, {"unavailable", "outage_s"},
 		}},
 		{mNegation, []entry{
-			{"no", "pre"}, {"not", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
+			{"no", "pre"}, {"not", "pre"}, {"anything but", "pre"}, {"except", "pre"}, {"other than", "pre"}, {"anything except", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
 			{"disable", "pre"}, {"disabling", "pre"}, {"turn off", "pre"}, {"turning off", "pre"}, {"switch off", "pre"},
 			{"off", "post"}, {"disabled", "post"}, {"turned off", "post"}, {"switched off", "post"},
 		}},
@@ -181,11 +181,13 @@ func lexiconTables() []table {
 			{"right", ""}, {"true", ""}, {"fair", ""}, {"fair enough", ""}, {"this", ""}, {"so", ""}, {"very", ""},
 			{"a lot", ""}, {"much", ""}, {"all", ""}, {"man", ""}, {"dude", ""}, {"mate", ""}, {"guys", ""}, {"folks", ""},
 			{"bot", ""}, {"again", ""}, {"that", ""}, {"helps", ""}, {"helped", ""}, {"for", ""}, {"the", ""}, {"info", ""},
-			{"answer", ""}, {"s", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""},
+			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""}, {"1", ""},
 		}},
 		{mPolite, []entry{
 			{"please", ""}, {"pls", ""}, {"plz", ""}, {"hey", ""}, {"hi", ""}, {"hello", ""}, {"bot", ""}, {"oracle", ""},
 			{"kindly", ""}, {"could you", ""}, {"can you", ""},
+			// "drop": asides the slot grammar would misread ("quick" is a speed word)
+			{"quick q", "drop"}, {"quick question", "drop"}, {"real talk", "drop"}, {"honestly", "drop"},
 		}},
 		{mFollowUp, []entry{
 			{"tell me more", ""}, {"more", ""}, {"go on", ""}, {"elaborate", ""}, {"continue", ""}, {"details", ""},

@@ -115,17 +115,30 @@ func choicesFor(r *reading) []string {
 // recogniseNegatedWorkload asks back when a workload is negated ("not
 // read-heavy"): several measured workloads are "not read-heavy", and
 // picking one silently would answer for a cell the user did not ask.
-func (p *Planner) recogniseNegatedWorkload(question string, r *reading, _ *Plan) (Plan, bool) {
+func (p *Planner) recogniseNegatedWorkload(question string, r *reading, prev *Plan) (Plan, bool) {
 	for _, t := range r.tags {
 		if t.meaning != mWorkload || !t.negated {
 			continue
 		}
+		// The readings are the other workloads measured for the engines
+		// named (all engines when none is).
 		var choices []string
-		for _, alt := range []string{"1:10", "1:1", "mget10", "mset10"} {
+		for _, alt := range p.measuredFor(r.values(mEngine)).ratios {
 			if alt == t.value || len(choices) == 3 {
 				continue
 			}
 			choices = append(choices, r.spliced(t.spanFrom, t.spanTo, workloadSpelling(alt)))
+		}
+		if len(choices) == 0 {
+			continue
+		}
+		if len(choices) == 1 {
+			// One other workload was measured: that is the reading, and
+			// the answer's first line says so.
+			pl, _ := p.rules(choices[0], prev)
+			pl.Question = question
+			pl.UnboundReading = "Read “" + r.words(t.spanFrom, t.spanTo) + "” as " + ratioPhrase(pl.Slots.Ratio) + ", the only other workload measured here"
+			return pl, true
 		}
 		pl := clarifyPlan(question, "“"+r.words(t.spanFrom, t.spanTo)+"” can be read as several measured workloads; which one did you mean?", choices)
 		pl.Interpretation = "Ambiguous: “" + r.words(t.spanFrom, t.spanTo) + "” is not one workload — " + joinMap(choices[:min(len(choices), 3)], func(s string) string { return "“" + s + "”" })

@@ -84,6 +84,15 @@ func (g *grammar) correction(word string) string {
 	if n < 5 || n > 16 || g.protected[word] || hasDigit(word) || negatedKeyword(word, g.keywords) {
 		return ""
 	}
+	// A negating prefix on a misspelt keyword ("unippelined"): correct the
+	// keyword, keep the prefix, so the negation is still read.
+	for _, pre := range [...]string{"non", "un", "de", "dis"} {
+		if rest, ok := strings.CutPrefix(word, pre); ok && len(rest) >= 6 {
+			if fix := g.correction(rest); fix != "" {
+				return pre + fix
+			}
+		}
+	}
 	best, bestDist := "", 3
 	for _, k := range g.keywords {
 		if k == word {
