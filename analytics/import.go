@@ -259,6 +259,7 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	if err := s.syncIfOnDisk(); err != nil {
 		return fail(err)
 	}
+	s.stage("marker")
 	committed := false
 	defer func() {
 		if !committed {
@@ -323,6 +324,7 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 		return fail(err)
 	}
 	s.log.Debug("import rows written", "file", name, "runs", written, "took", time.Since(started))
+	s.stage("flushed")
 	if written != plan.fresh {
 		return fail(fmt.Errorf("the file changed while importing: %d new runs on the second pass, %d on the first", written, plan.fresh))
 	}
@@ -349,6 +351,7 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 		return fail(err)
 	}
 	committed, src.kept = true, true
+	s.stage("committed")
 	if err := s.syncIfOnDisk(); err != nil {
 		return fmt.Errorf("import %s: committed, but syncing failed: %w", name, err)
 	}
@@ -369,6 +372,12 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 		}
 	}
 	return nil
+}
+
+func (s *Store) stage(name string) {
+	if s.atStage != nil {
+		s.atStage(name)
+	}
 }
 
 // abandon rolls back a failed import at once, as the next open would.

@@ -84,6 +84,9 @@ type Store struct {
 	// beforeWrite, when set (tests only), is called before the i-th run of
 	// an import is written; an error aborts the import.
 	beforeWrite func(i int) error
+	// atStage, when set (tests only), is called at each step of an
+	// import's commit protocol: "marker", "flushed", "committed".
+	atStage func(stage string)
 }
 
 // snapshot is an immutable view of the stored runs.
@@ -118,7 +121,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		WithValueLogFileSize(valueLogFileSize).
 		WithNumVersionsToKeep(1).
 		WithNumCompactors(2).
-		WithChecksumVerificationMode(options.OnTableAndBlockRead).
+		WithChecksumVerificationMode(options.OnBlockRead). // tables: verifyTables, before Badger opens
+
 		WithVerifyValueChecksum(true).
 		WithReadOnly(opts.ReadOnly)
 	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache()}
@@ -139,6 +143,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			}
 		}
 		if err := checkBadgerFiles(opts.Dir); err != nil {
+			return nil, err
+		}
+		if err := verifyTables(opts.Dir); err != nil {
 			return nil, err
 		}
 	}

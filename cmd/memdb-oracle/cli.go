@@ -27,6 +27,7 @@ type cli struct {
 	Digest  digestCmd  `cmd:"" help:"Compose the findings digest; print it or post it to the configured channels."`
 	Serve   serveCmd   `cmd:"" help:"Run the enabled adapters (HTTP, Slack, Discord) and the digest schedule."`
 	Version versionCmd `cmd:"" help:"Print the version and the embedded dataset's fingerprint."`
+	Doctor  doctorCmd  `cmd:"" help:"Check the data directory's store (tables, manifest, every run); --repair rebuilds a damaged one."`
 }
 
 // usageError marks errors in how the command was called (exit code 2).

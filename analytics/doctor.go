@@ -1,0 +1,159 @@
+package analytics
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// RepairReport says what Repair rebuilt and what it could not.
+type RepairReport struct {
+	Embedded []ImportReport // the embedded sessions, rebuilt from the binary
+	Restored []ImportReport // imported files restored from their copies
+	Lost     []string       // imports that could not be restored, with why
+	Damaged  string         // where the damaged files were moved
+}
+
+// repairDir and damagedPrefix name Repair's working directories inside
+// the data directory.
+const (
+	repairDir     = "repair-in-progress"
+	damagedPrefix = "damaged-"
+)
+
+// Repair rebuilds the store in dir: a fresh store gets the embedded
+// dataset and every imported file whose copy under sources/ still matches
+// the SHA-256 recorded at import (nothing unverifiable is imported); the
+// old files move to dir/damaged-TIME/, and the fresh store takes their
+// place. The list of imports comes from the manifest kept outside Badger,
+// so Badger's own files need not be readable.
+func Repair(ctx context.Context, dir string, log *slog.Logger) (RepairReport, error) {
+	var rep RepairReport
+	mirror, _, err := readManifestFile(dir)
+	if err != nil {
+		mirror = emptyManifest() // unreadable too: rebuild what the binary holds
+		rep.Lost = append(rep.Lost, fmt.Sprintf("the list of imports (%s) is unreadable: %v", manifestFile, err))
+	}
+	work := filepath.Join(dir, repairDir)
+	if err := os.RemoveAll(work); err != nil {
+		return rep, err
+	}
+	fresh, err := Open(ctx, Options{Dir: work, DeferLoad: true, Logger: log})
+	if err != nil {
+		return rep, fmt.Errorf("starting the rebuilt store: %w", err)
+	}
+	defer fresh.Close()
+	if rep.Embedded, err = fresh.ImportDefault(ctx); err != nil {
+		return rep, err
+	}
+	for _, src := range mirror.Sources {
+		if src.Embedded {
+			continue
+		}
+		r, why := restoreSource(ctx, fresh, dir, src)
+		if why != "" {
+			rep.Lost = append(rep.Lost, fmt.Sprintf("%s (session %d, %d runs): %s", src.Name, src.Session, src.Added, why))
+			continue
+		}
+		rep.Restored = append(rep.Restored, r)
+	}
+	if err := fresh.Close(); err != nil {
+		return rep, err
+	}
+	rep.Damaged = filepath.Join(dir, damagedPrefix+time.Now().UTC().Format("20060102T150405Z"))
+	if err := swapIn(dir, work, rep.Damaged); err != nil {
+		return rep, fmt.Errorf("moving the rebuilt store into place: %w", err)
+	}
+	return rep, nil
+}
+
+// restoreSource imports one kept copy after checking it is the file that
+// was imported; why says why it could not.
+func restoreSource(ctx context.Context, s *Store, dir string, src importSource) (ImportReport, string) {
+	if src.Copy == "" {
+		return ImportReport{}, "no copy was kept"
+	}
+	path := filepath.Join(dir, src.Copy)
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportReport{}, fmt.Sprintf("its copy cannot be read (%v)", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ImportReport{}, fmt.Sprintf("its copy cannot be read (%v)", err)
+	}
+	if hex.EncodeToString(h.Sum(nil)) != src.SHA256 {
+		return ImportReport{}, "its copy no longer matches the file imported (checksum differs)"
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return ImportReport{}, err.Error()
+	}
+	r, err := s.Import(ctx, src.Name, f, src.Session)
+	if err != nil {
+		return r, fmt.Sprintf("re-importing it failed (%v)", err)
+	}
+	return r, ""
+}
+
+// swapIn moves everything in dir except the work and damaged directories
+// into damaged, then the rebuilt store's files from work into dir.
+func swapIn(dir, work, damaged string) error {
+	if err := os.MkdirAll(damaged, 0o700); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == repairDir || strings.HasPrefix(name, damagedPrefix) {
+			continue
+		}
+		if err := os.Rename(filepath.Join(dir, name), filepath.Join(damaged, name)); err != nil {
+			return err
+		}
+	}
+	entries, err = os.ReadDir(work)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(work, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	if err := os.Remove(work); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// Check opens the store in dir read-only and verifies it (tables,
+// manifest, every run); nil means it is sound.
+func Check(ctx context.Context, dir string) (map[int]int, error) {
+	if !HasStore(dir) {
+		if err := CheckDataDir(dir); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	s, err := Open(ctx, Options{Dir: dir, ReadOnly: true})
+	if errors.Is(err, ErrNeedsRecovery) {
+		s, err = Open(ctx, Options{Dir: dir})
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.StoredRuns(), nil
+}

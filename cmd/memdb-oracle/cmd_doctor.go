@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+)
+
+// doctorCmd checks the data directory's store and, with --repair, rebuilds
+// a damaged one.
+type doctorCmd struct {
+	Repair bool `name:"repair" help:"Rebuild a damaged store: the embedded dataset, plus every imported file whose kept copy still matches; the damaged files are moved aside, not deleted."`
+}
+
+// Run verifies the store (tables, manifest, every run) and says what is
+// wrong; with --repair it rebuilds the store when it is damaged.
+func (c doctorCmd) Run(a *app) error {
+	dir := a.cfg.DataDir
+	counts, err := analytics.Check(a.ctx, dir)
+	switch {
+	case err == nil && counts == nil:
+		_, err := fmt.Fprintf(a.stdout, "%s holds no store yet; the first ask, runs or chat creates it.\n", dir)
+		return err
+	case err == nil:
+		_, err := fmt.Fprintf(a.stdout, "The store in %s is sound: %d runs (%s), every table and run verified against its manifest.\n",
+			dir, total(counts), perSession(counts))
+		return err
+	case !errors.Is(err, analytics.ErrCorrupt):
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Problem: %v\n", err)
+	if !c.Repair {
+		fmt.Fprintln(a.stdout, "Nothing is answered from this store until it is repaired. `memdb-oracle doctor --repair` rebuilds it from the embedded dataset and the copies of imported files kept in the data directory; the damaged files are moved aside.")
+		return fmt.Errorf("the store needs repair (details above): %w", analytics.ErrCorrupt)
+	}
+	rep, rerr := analytics.Repair(a.ctx, dir, a.log)
+	if rerr != nil {
+		return fmt.Errorf("repair failed: %w", rerr)
+	}
+	w := a.stdout
+	for _, r := range rep.Embedded {
+		fmt.Fprintf(w, "Rebuilt session %d from the embedded %s: %d runs.\n", r.Session, r.File, r.Added)
+	}
+	for _, r := range rep.Restored {
+		fmt.Fprintf(w, "Restored %s as session %d from its kept copy: %d runs.\n", r.File, r.Session, r.Added)
+	}
+	for _, l := range rep.Lost {
+		fmt.Fprintf(w, "Not restored: %s\n", l)
+	}
+	_, err = fmt.Fprintf(w, "The damaged files are in %s.\n", rep.Damaged)
+	return err
+}
