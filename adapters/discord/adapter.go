@@ -97,6 +97,7 @@ type Adapter struct {
 	log      *slog.Logger
 	channels *channelCache
 	notices  *onceSet
+	bursts   *burstSet
 }
 
 // New returns an adapter that answers with h and draws charts with charts
@@ -149,6 +150,7 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 		log:      log,
 		channels: newChannelCache(),
 		notices:  newOnceSet(),
+		bursts:   newBurstSet(),
 	}, nil
 }
 

@@ -41,6 +41,7 @@ type fakeDiscord struct {
 	resumes   chan map[string]any
 	conn      *websocket.Conn // the current gateway connection
 	seq       int
+	intents   int // of the last IDENTIFY
 }
 
 // request is one REST call as the fake saw it.
@@ -321,6 +322,9 @@ func (f *fakeDiscord) endpoint(r *request) (int, http.Header, []byte) {
 		return noContent()
 
 	case seg[0] == "channels" && len(seg) == 3 && seg[2] == "messages" && r.Method == http.MethodPost:
+		if bad := discordRules(r.JSON); bad != "" {
+			return http.StatusBadRequest, nil, mustJSON(map[string]any{"message": "Invalid Form Body: " + bad, "code": 50035})
+		}
 		return ok(f.message(seg[1], r.JSON))
 
 	case seg[0] == "channels" && len(seg) == 5 && seg[4] == "threads" && r.Method == http.MethodPost:
@@ -347,6 +351,9 @@ func (f *fakeDiscord) endpoint(r *request) (int, http.Header, []byte) {
 			delete(f.originals, seg[2])
 			return noContent()
 		case http.MethodPatch:
+			if bad := discordRules(r.JSON); bad != "" {
+				return http.StatusBadRequest, nil, mustJSON(map[string]any{"message": "Invalid Form Body: " + bad, "code": 50035})
+			}
 			msg := f.message(f.tokenChan[seg[2]], r.JSON)
 			msg["id"] = orig
 			return ok(msg)
@@ -354,6 +361,9 @@ func (f *fakeDiscord) endpoint(r *request) (int, http.Header, []byte) {
 		return ok(map[string]any{"id": orig, "channel_id": f.tokenChan[seg[2]], "content": ""})
 
 	case seg[0] == "webhooks" && len(seg) == 3 && r.Method == http.MethodPost:
+		if bad := discordRules(r.JSON); bad != "" {
+			return http.StatusBadRequest, nil, mustJSON(map[string]any{"message": "Invalid Form Body: " + bad, "code": 50035})
+		}
 		return ok(f.message(f.tokenChan[seg[2]], r.JSON))
 	}
 	return http.StatusNotFound, nil, []byte(`{"message":"fake discord: no such endpoint","code":0}`)
@@ -370,6 +380,64 @@ func (f *fakeDiscord) message(channel string, body map[string]any) map[string]an
 	return msg
 }
 
+// discordRules returns what Discord finds wrong with a message body (its
+// embed limits, 6,000 characters across embeds, 2,000 of content), or "".
+func discordRules(body map[string]any) string {
+	runes := func(v any) int { s, _ := v.(string); return len([]rune(s)) }
+	if runes(body["content"]) > 2000 {
+		return "content longer than 2000"
+	}
+	embeds, _ := body["embeds"].([]any)
+	if len(embeds) > 10 {
+		return "more than 10 embeds"
+	}
+	if len(embeds) == 0 && runes(body["content"]) == 0 {
+		if _, files := body["attachments"]; !files {
+			return "empty message"
+		}
+	}
+	total := 0
+	for _, e := range embeds {
+		em, _ := e.(map[string]any)
+		if runes(em["title"]) > 256 || runes(em["description"]) > 4096 {
+			return "embed title or description too long"
+		}
+		total += runes(em["title"]) + runes(em["description"])
+		fields, _ := em["fields"].([]any)
+		if len(fields) > 25 {
+			return "more than 25 fields"
+		}
+		for _, f := range fields {
+			fm, _ := f.(map[string]any)
+			if runes(fm["name"]) == 0 || runes(fm["name"]) > 256 || runes(fm["value"]) == 0 || runes(fm["value"]) > 1024 {
+				return "field name or value empty or too long"
+			}
+			total += runes(fm["name"]) + runes(fm["value"])
+		}
+		if ft, ok := em["footer"].(map[string]any); ok {
+			if runes(ft["text"]) > 2048 {
+				return "footer too long"
+			}
+			total += runes(ft["text"])
+		}
+		if au, ok := em["author"].(map[string]any); ok {
+			if runes(au["name"]) > 256 {
+				return "author name too long"
+			}
+			total += runes(au["name"])
+		}
+		if runes(em["title"]) == 0 && runes(em["description"]) == 0 && len(fields) == 0 {
+			if _, img := em["image"]; !img {
+				return "empty embed"
+			}
+		}
+	}
+	if total > 6000 {
+		return "embeds longer than 6000 in total"
+	}
+	return ""
+}
+
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -378,12 +446,27 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// dispatch sends a gateway event (op 0) of type typ with data d.
+// dispatch sends a gateway event (op 0) of type typ with data d. Like
+// Discord, a MESSAGE_CREATE reaches a bot without the message-content
+// intent with empty content unless it mentions the bot or is a DM.
 func (f *fakeDiscord) dispatch(typ string, d any) {
 	f.mu.Lock()
 	f.seq++
 	seq := f.seq
+	intents := f.intents
 	f.mu.Unlock()
+	if m, ok := d.(map[string]any); ok && typ == "MESSAGE_CREATE" && intents&int(discordgo.IntentMessageContent) == 0 {
+		content, _ := m["content"].(string)
+		_, inGuild := m["guild_id"]
+		if inGuild && !strings.Contains(content, "<@"+f.selfID+">") && !strings.Contains(content, "<@!"+f.selfID+">") {
+			c := make(map[string]any, len(m))
+			for k, v := range m {
+				c[k] = v
+			}
+			c["content"] = ""
+			d = c
+		}
+	}
 	f.events <- mustJSON(map[string]any{"op": 0, "t": typ, "s": seq, "d": d})
 }
 
@@ -433,6 +516,11 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 	var first map[string]any
 	switch ident.Op {
 	case 2: // IDENTIFY
+		if in, ok := ident.D["intents"].(float64); ok {
+			f.mu.Lock()
+			f.intents = int(in)
+			f.mu.Unlock()
+		}
 		f.identify <- ident.D
 		first = map[string]any{"op": 0, "t": "READY", "s": seq, "d": map[string]any{
 			"v": 10, "session_id": "fake-session", "guilds": []any{},

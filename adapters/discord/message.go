@@ -54,18 +54,64 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 	}
 	switch {
 	case info.thread && (mentioned || (self != "" && info.owner == self)):
-		// Inside a thread: answer there, with the thread's memory.
+		// Inside a thread: answer there, with the thread's memory; a
+		// message that asks the bot nothing (thanks, lol, words to
+		// someone else) gets no reply unless it mentions the bot.
+		if !mentioned && mentionsOthers(m, self) {
+			return
+		}
 		q.Channel, q.Thread = info.parent, m.ChannelID
-		a.answerInPlace(ctx, m, q, "", nil)
+		ans := a.ask(ctx, m.ChannelID, q)
+		if !mentioned && ans.Kind == bot.KindChatter {
+			return
+		}
+		if err := a.postAnswer(ctx, m.ChannelID, ans, "", nil); err != nil {
+			a.reportPostFailure(m.ChannelID, err)
+		}
 	case mentioned && !info.thread:
-		a.answerInNewThread(ctx, m, q)
+		// A thread started from a message shares its id: the answer's
+		// memory is that thread's before it exists.
+		q.Thread = m.ID
+		ans := a.ask(ctx, m.ChannelID, q)
+		if private(ans) {
+			// Notices (rate limits, errors, help, chatter) never open a
+			// public thread: a brief reply in place, once per burst.
+			if a.bursts.first(m.ChannelID+"/"+m.Author.ID, time.Now()) {
+				if err := a.postAnswer(ctx, m.ChannelID, ans, "", reply(m)); err != nil {
+					a.reportPostFailure(m.ChannelID, err)
+				}
+			}
+			return
+		}
+		a.answerInNewThread(ctx, m, q, ans)
 	}
+}
+
+// private reports whether an answer is a notice for the asker rather than
+// something to discuss in a thread.
+func private(ans bot.Answer) bool {
+	switch ans.Kind {
+	case bot.KindError, bot.KindRateLimited, bot.KindHelp, bot.KindChatter:
+		return true
+	}
+	return ans.Ephemeral
+}
+
+// mentionsOthers reports whether the message mentions someone other than
+// the bot: in a thread, it talks to them.
+func mentionsOthers(m *discordgo.Message, self string) bool {
+	for _, u := range m.Mentions {
+		if u != nil && u.ID != self {
+			return true
+		}
+	}
+	return strings.Contains(m.Content, "<@") && !strings.Contains(m.Content, "<@"+self+">") && !strings.Contains(m.Content, "<@!"+self+">")
 }
 
 // answerInNewThread starts a public thread from the mentioning message and
 // answers there. Without permission to start it (or to post in it) the
 // answer goes in the channel as a reply, and the channel is told why once.
-func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q bot.Message) {
+func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q bot.Message, ans bot.Answer) {
 	threadID := ""
 	th, err := a.s.MessageThreadStart(m.ChannelID, m.ID, threadName(q.Text), threadArchiveMinutes, rest(ctx))
 	_, code := restCode(err)
@@ -84,13 +130,17 @@ func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q
 		if missingPermission(err) && a.notices.first("threads/"+m.ChannelID) {
 			notice = noticeNoThreads
 		}
-		a.answerInPlace(ctx, m, q, notice, reply(m))
+		if err := a.postAnswer(ctx, m.ChannelID, ans, notice, reply(m)); err != nil {
+			a.reportPostFailure(m.ChannelID, err)
+		}
 		return
 	}
 	a.channels.put(threadID, channelInfo{thread: true, parent: m.ChannelID, owner: a.selfID()})
-	q.Thread = threadID
-	ans := a.ask(ctx, threadID, q)
-	err = a.postAnswer(ctx, threadID, ans, "", nil)
+	notice := ""
+	if !a.cfg.MessageContent {
+		notice = noticeFollowUps
+	}
+	err = a.postAnswer(ctx, threadID, ans, notice, nil)
 	if err == nil {
 		return
 	}
@@ -98,7 +148,7 @@ func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q
 		a.log.Error("discord: posting the answer in its thread failed", "thread", threadID, "err", err)
 		return
 	}
-	notice := ""
+	notice = ""
 	if a.notices.first("thread-posts/" + m.ChannelID) {
 		notice = noticeNoThreadPost
 	}

@@ -1,6 +1,9 @@
 package discord
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // onceSet remembers which notices were already given, so a missing
 // permission is reported to users once per channel (per process).
@@ -21,6 +24,37 @@ func (o *onceSet) first(key string) bool {
 	o.seen[key] = true
 	return true
 }
+
+// burstWindow is how long a burst of mentions from one person lasts: one
+// notice (rate limit, error, help) per burst.
+const burstWindow = time.Minute
+
+// burstSet lets one notice through per key and burst.
+type burstSet struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+func newBurstSet() *burstSet { return &burstSet{last: map[string]time.Time{}} }
+
+// first reports whether key had no notice within burstWindow before now,
+// and records now. A message inside the burst extends it.
+func (b *burstSet) first(key string, now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	prev, seen := b.last[key]
+	b.last[key] = now
+	for k, t := range b.last {
+		if now.Sub(t) > burstWindow {
+			delete(b.last, k) // keep the set small
+		}
+	}
+	return !seen || now.Sub(prev) > burstWindow
+}
+
+// noticeFollowUps opens an answer thread when the bot cannot read messages
+// that do not mention it (no message-content intent).
+const noticeFollowUps = "Follow-ups in this thread need a mention (@ me) or `/oracle`: I only see messages addressed to me."
 
 // Notices shown to users when the bot lacks a permission.
 const (

@@ -41,22 +41,40 @@ type outMessage struct {
 // field is an embed field before it is cut to Discord's limits.
 type field struct{ name, value string }
 
-// renderAnswer lays an answer out as embeds: the headline, interpretation,
-// body and table (as a code block) in descriptions; claim, caveats, terms,
-// examples, plain words and sources in fields; everything within Discord's
-// limits, split across embeds and messages when longer. With chart set the
-// first embed shows the attached chart image.
+// maxCodeWidth is the widest line a code block may have: wider lines wrap
+// into noise on a phone. A wider table is laid out as one line per row.
+const maxCodeWidth = 60
+
+// renderAnswer lays an answer out as Discord messages. The first is the
+// reply layer (bot.Split): one embed with the reply's lines and, in its
+// footer, what the evidence holds. The evidence follows in the next
+// messages: the full headline and reading, body and table in
+// descriptions; claim, caveats, terms, examples, plain words and sources
+// in fields; everything within Discord's limits, split across embeds and
+// messages when longer. With chart set the first embed shows the
+// attached chart image.
 func renderAnswer(a bot.Answer, chart bool) []outMessage {
+	l := bot.Split(a)
 	title, color := kindStyle(a.Kind)
+	reply := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: title, Color: color,
+		Description: truncate(strings.Join(l.Reply.Lines, "\n"), maxDescription)}
+	if l.Reply.Details != "" {
+		reply.Footer = &discordgo.MessageEmbedFooter{Text: l.Reply.Details + " below."}
+	}
+	if chart {
+		reply.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + chartFile}
+	}
+	out := []outMessage{{Embeds: []*discordgo.MessageEmbed{reply}}}
+	if l.EvidenceEmpty() {
+		return out
+	}
+	ev := l.Evidence
 	var footer string
-	if len(a.Rows) > 0 || len(a.Nearest) > 0 || a.Table != nil {
+	if len(ev.Rows) > 0 || len(ev.Nearest) > 0 || ev.Table != nil {
 		footer = "memdb-oracle · numbers are medians across repetitions of measured runs"
 	}
-	embeds := packEmbeds(title, color, descriptionParts(a), answerFields(a), footer)
-	if chart {
-		embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + chartFile}
-	}
-	return packMessages(embeds)
+	embeds := packEmbeds("Details", color, descriptionParts(ev), answerFields(ev), footer)
+	return append(out, packMessages(embeds)...)
 }
 
 // kindStyle is the embed title and colour for each kind of answer.
@@ -96,11 +114,11 @@ func descriptionParts(a bot.Answer) []string {
 	}
 	for _, p := range a.Body {
 		if strings.TrimSpace(p) != "" {
-			parts = append(parts, p)
+			parts = append(parts, withNarrowTables(p))
 		}
 	}
 	if a.Table != nil && len(a.Table.Rows) > 0 {
-		parts = append(parts, codeTable(*a.Table))
+		parts = append(parts, narrowTable(*a.Table))
 	}
 	return parts
 }
@@ -137,6 +155,9 @@ func answerFields(a bot.Answer) []field {
 		examples = append(examples, "“"+e+"”")
 	}
 	add("Try asking", bullets(examples))
+	if a.Kind == bot.KindHelp {
+		add("In Discord", "Mention me in a channel and I answer in a thread, or use `/oracle`. Follow-ups in my threads need a mention or `/oracle` (unless this server gave me the message-content intent); thanks and chatter get no reply.")
+	}
 	add("In plain words", a.PlainWords)
 	fs = append(fs, sourceFields(a.Sources)...)
 	return fs
@@ -151,7 +172,11 @@ func sourceFields(s bot.Sources) []field {
 		if len(s.Filters) > 1 {
 			name = "Filters"
 		}
-		fs = append(fs, field{name, fence + "\n" + strings.Join(s.Filters, "\n") + "\n" + fence})
+		lines := make([]string, len(s.Filters))
+		for i, f := range s.Filters {
+			lines[i] = "`" + strings.ReplaceAll(f, "`", "'") + "`" // inline code wraps on a phone
+		}
+		fs = append(fs, field{name, strings.Join(lines, "\n")})
 	}
 	if len(s.RunIDs) > 0 {
 		fs = append(fs, field{"Runs (" + strconv.Itoa(len(s.RunIDs)) + ")", runIDList(s.RunIDs)})
@@ -201,6 +226,86 @@ func bullets(lines []string) string {
 		return ""
 	}
 	return "• " + strings.Join(lines, "\n• ")
+}
+
+// narrowTable lays a table out for a phone: an aligned grid in a code block
+// when it is at most maxCodeWidth wide, else one line per row, its first
+// cell in bold and the others labelled by their column.
+func narrowTable(t bot.Table) string {
+	code := codeTable(t)
+	for _, l := range strings.Split(code, "\n") {
+		if len([]rune(l)) > maxCodeWidth {
+			return rowLines(t)
+		}
+	}
+	return code
+}
+
+// rowLines is a table as one line per row: "**Dragonfly (single process)**
+// — ops/s 15.5M · p50 ms 0.883 · …".
+func rowLines(t bot.Table) string {
+	lines := make([]string, 0, len(t.Rows))
+	for _, r := range t.Rows {
+		var cells []string
+		for i := 1; i < len(r) && i < len(t.Columns); i++ {
+			if strings.TrimSpace(r[i]) != "" {
+				cells = append(cells, t.Columns[i]+" "+r[i])
+			}
+		}
+		line := "**" + cellOf(r, 0) + "**"
+		if len(cells) > 0 {
+			line += " — " + strings.Join(cells, " · ")
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func cellOf(r []string, i int) string {
+	if i < len(r) {
+		return r[i]
+	}
+	return ""
+}
+
+// withNarrowTables lays out the Markdown pipe tables of a paragraph with
+// narrowTable (Discord shows no pipe tables).
+func withNarrowTables(md string) string {
+	var out, table []string
+	flush := func() {
+		if len(table) == 0 {
+			return
+		}
+		var rows [][]string
+		for _, l := range table {
+			cells := strings.Split(strings.Trim(strings.TrimSpace(l), "|"), "|")
+			sep := true
+			for i, c := range cells {
+				cells[i] = strings.TrimSpace(c)
+				if strings.Trim(cells[i], ":-") != "" {
+					sep = false
+				}
+			}
+			if !sep {
+				rows = append(rows, cells)
+			}
+		}
+		if len(rows) > 0 {
+			out = append(out, narrowTable(bot.Table{Columns: rows[0], Rows: rows[1:]}))
+		}
+		table = nil
+	}
+	for _, l := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(l)
+		if len(t) > 1 && strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") {
+			table = append(table, l)
+			continue
+		}
+		flush()
+		out = append(out, l)
+	}
+	flush()
+	return strings.Join(out, "\n")
 }
 
 // codeTable renders a table as an aligned plain-text grid in a code block.

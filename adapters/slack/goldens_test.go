@@ -1,7 +1,6 @@
 package slack
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,30 +10,6 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
 	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 )
-
-// goldenQuestions are the bot's golden cases: each file's questions, asked
-// in one thread, the last one answered.
-func goldenQuestions(t *testing.T) map[string][]string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "bot", "testdata", "answers", "*.md"))
-	if err != nil || len(files) < 60 {
-		t.Fatalf("golden answers: %d files, %v", len(files), err)
-	}
-	out := map[string][]string{}
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		head, _, _ := strings.Cut(string(raw), "==========\n")
-		for _, l := range strings.Split(head, "\n") {
-			if q, ok := strings.CutPrefix(l, "Q: "); ok {
-				out[strings.TrimSuffix(filepath.Base(f), ".md")] = append(out[strings.TrimSuffix(filepath.Base(f), ".md")], q)
-			}
-		}
-	}
-	return out
-}
 
 // figureRE finds the figures and identifiers a reader must be able to find
 // somewhere in the answer: numbers, run IDs.
@@ -49,7 +24,7 @@ var figureRE = regexp.MustCompile(`run-s\d[\w-]+|\d[\d.,]*[0-9]|\d`)
 func TestEveryGoldenAnswerPassesSlacksRules(t *testing.T) {
 	env := bottest.NewEnv(t, nil)
 	answers := map[string]bot.Answer{}
-	for name, qs := range goldenQuestions(t) {
+	for name, qs := range bottest.GoldenQuestions(t, filepath.Join("..", "..", "bot", "testdata", "answers")) {
 		for _, q := range qs {
 			answers[name] = env.Ask(t, "slack-golden-"+name, q)
 		}

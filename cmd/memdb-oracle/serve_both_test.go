@@ -107,7 +107,7 @@ func TestServeRunsSlackAndDiscordInOneProcess(t *testing.T) {
 		}
 		embeds, _ := r.JSON["embeds"].([]any)
 		raw, _ := json.Marshal(embeds)
-		if len(embeds) == 0 || !strings.Contains(string(raw), "Dragonfly (single process)") || !strings.Contains(string(raw), "48 cores") {
+		if len(embeds) == 0 || !strings.Contains(string(raw), "Dragonfly: throughput of 15.5M ops/s") || !strings.Contains(string(raw), "48 cores") {
 			t.Fatalf("the Discord answer does not answer the question: %s", raw)
 		}
 		am, _ := r.JSON["allowed_mentions"].(map[string]any)
