@@ -301,7 +301,18 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 		"timestamp": "2026-05-01T09:00:00.000000+00:00",
 	}})
 	discord.dispatches <- mention
-	answered := func(r discordRequest) bool { return r.Method == "POST" && r.Path == "/channels/3001/messages" }
+	// One answer is its reply message (the evidence follows, titled "Details").
+	answered := func(r discordRequest) bool {
+		if r.Method != "POST" || r.Path != "/channels/3001/messages" {
+			return false
+		}
+		embeds, _ := r.JSON["embeds"].([]any)
+		if len(embeds) == 0 {
+			return true
+		}
+		first, _ := embeds[0].(map[string]any)
+		return first["title"] != "Details"
+	}
 	requests.await(t, "the Discord answer", 1, answered)
 
 	// Losing Redis degrades the survivor to local state and it recovers.
