@@ -21,15 +21,18 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 		}
 		parts = append(parts, a)
 	}
-	out := Answer{Kind: parts[0].Kind, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
+	// The reply answers each ask in one line: the first part's answer is
+	// the headline, the next ones open the body (the reading follows them,
+	// so the reply's second line is the second answer, not the reading).
+	out := Answer{Kind: parts[0].Kind, Rows: []Row{}, Nearest: []Row{}}
 	s := newSourcer(b.cfg.Knowledge)
 	var plain []string
 	for i, a := range parts {
 		n := strconv.Itoa(i+1) + ") "
 		if i == 0 {
-			out.Headline = n + a.Headline
+			out.Headline = n + partLine(a)
 		} else {
-			out.Body = append(out.Body, "**"+n+a.Headline+"**")
+			out.Body = append(out.Body, "**"+n+partLine(a)+"**")
 		}
 		if a.Kind == KindAnswer {
 			out.Kind = KindAnswer
@@ -53,10 +56,11 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 			s.entry(e.ID)
 		}
 	}
+	out.Body = append(out.Body, "_Read as: "+p.Interpretation+"_")
 	for i, a := range parts {
 		ev := a
 		ev.Headline, ev.Caveats, ev.Terms, ev.PlainWords, ev.Sources = "", nil, nil, "", Sources{}
-		text := strings.TrimSpace(Markdown(ev))
+		text := strings.TrimSpace(EvidenceMarkdown(ev))
 		if text == "" {
 			continue
 		}
@@ -81,4 +85,19 @@ func containsTerm(ts []TermGist, id string) bool {
 		}
 	}
 	return false
+}
+
+// partLine is one ask's answer in a line: its headline, and for a
+// headline that only names (a term) what the answer's first paragraph
+// says of it.
+func partLine(a Answer) string {
+	h := strings.TrimSpace(a.Headline)
+	if titleOnly(h) && len(a.Body) > 0 {
+		first := flatten(a.Body[0])
+		if i := strings.Index(first, ". "); i > 0 {
+			first = first[:i+1]
+		}
+		return strings.TrimSuffix(h, ":") + " — " + first
+	}
+	return h
 }

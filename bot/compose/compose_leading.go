@@ -94,22 +94,17 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	case len(pro) == 0 && len(against) == 0:
 		verdict = "Undecided"
 	}
-	lead := verdict + " — " + pr.Statement
-	switch verdict {
-	case "Yes":
-		lead += ": it holds in every pair measured"
-	case "No":
-		lead += ": it holds in no pair measured"
-	case "Partly":
-		lead += ": it holds in some pairs, not all"
-	case "Undecided":
-		lead += ": every pair involves Garnet's floor, which cannot settle it"
-	}
-	if len(against) > 0 {
+	lead := verdict
+	holds := map[string]string{"Yes": "it holds in every pair measured", "No": "it holds in no pair measured",
+		"Partly": "it holds in some pairs, not all", "Undecided": "every pair involves Garnet's floor, which cannot settle it"}[verdict]
+	switch {
+	case len(against) > 0:
 		c := against[0]
-		lead += "; for example at " + rowConditions(c.subject) + " " + versus(c, metric)
-	} else if len(pro) > 0 {
-		lead += "; for example at " + rowConditions(pro[0].subject) + " " + versus(pro[0], metric)
+		lead += " — at " + rowConditions(c.subject) + " " + versus(c, metric)
+	case len(pro) > 0:
+		lead += " — for example at " + rowConditions(pro[0].subject) + " " + versus(pro[0], metric)
+	default:
+		lead += " — " + holds
 	}
 	a.Headline = lead + "."
 	ordered := append(append(append([]premisePair{}, against...), pro...), unsure...)
@@ -130,6 +125,7 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 			shortSeries(pp.subject.Engine, pp.subject.Mode), cellValue(pp.subject, metric, vx), shortSeries(pp.object.Engine, pp.object.Mode), cellValue(pp.object, metric, vy), mark})
 		rows = appendRow(appendRow(rows, pp.subject), pp.object)
 	}
+	a.Body = append(a.Body, "The statement checked: "+pr.Statement+" — "+holds+".")
 	a.Body = append(a.Body, "Pairs measured under the same cores, workload, value size and pipeline, where the premise fails first (medians across repetitions; single run where there was one):")
 	if len(ordered) > len(shown) {
 		a.Body = append(a.Body, "The table shows the first pairs; the filters below select every cell compared.")
