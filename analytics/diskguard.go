@@ -172,3 +172,12 @@ func (g *diskGuard) mergeKeys(keys []string, nsPrefix, prefix string) []string {
 	}
 	return out
 }
+
+// CheckDisk checks free space now: nil when writes may grow the store,
+// an ErrDiskFull error while it is short (serve's /healthz asks).
+func (s *Store) CheckDisk(context.Context) error {
+	if s.readOnly {
+		return nil
+	}
+	return s.disk.check(0)
+}

@@ -118,7 +118,7 @@ func (s *Store) Import(ctx context.Context, name string, r io.Reader, session in
 // or the new ones, never a mix. Rows already stored with identical values
 // are counted as AlreadyPresent, so re-importing a file changes nothing; a
 // stored run with the same ID but different values is a problem on that
-// line. Memory does not grow with the file beyond 24 bytes per row (the
+// line. Memory does not grow with the file beyond about 40 bytes per row (the
 // duplicate check).
 func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, session int, opts ImportOptions) (ImportReport, error) {
 	rep := ImportReport{File: name, Session: session, Skipped: map[string]int{}}

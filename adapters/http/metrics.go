@@ -130,3 +130,17 @@ func (m *Metrics) WatchSharedState(up func() bool, fallbacks func() uint64) {
 		}, func() float64 { return float64(fallbacks()) }),
 	)
 }
+
+// WatchDisk adds memdb_oracle_disk_degraded: 1 while the data directory is
+// short of disk space, so bot state (threads, counters) is kept in memory.
+func (m *Metrics) WatchDisk(degraded func() bool) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "memdb_oracle_disk_degraded",
+		Help: "1 while the data directory's disk is nearly full and thread memory and counters are kept in memory only.",
+	}, func() float64 {
+		if degraded() {
+			return 1
+		}
+		return 0
+	}))
+}

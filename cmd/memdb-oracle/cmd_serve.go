@@ -51,6 +51,12 @@ func (serveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	if st, err := a.store(); err == nil {
+		// A nearly full disk degrades serve (bot state held in memory)
+		// rather than stopping it: /healthz and /metrics say so.
+		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk})
+		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded })
+	}
 	guard, err := a.httpGuard()
 	if err != nil {
 		return err

@@ -1,0 +1,90 @@
+package analytics
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// mountSmallDisk mounts a size-capped tmpfs (root only, as in CI) and
+// returns its path; it skips the test, saying why, where it cannot.
+func mountSmallDisk(t *testing.T, size string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("a full disk is simulated with a size-capped tmpfs, which needs root to mount")
+	}
+	dir := t.TempDir()
+	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
+		t.Skipf("cannot mount a size-capped tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(dir, unix.MNT_DETACH) })
+	return dir
+}
+
+func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
+	disk := mountSmallDisk(t, "96m")
+	const floor = 32 << 20
+	s, err := Open(t.Context(), Options{Dir: filepath.Join(disk, "data"), MinFreeBytes: floor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ImportDefault(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if degraded, _ := s.Degraded(); degraded {
+		t.Fatal("degraded with space to spare")
+	}
+
+	// Fill the disk until less than the floor is free.
+	free, ok := freeBytes(disk)
+	if !ok {
+		t.Skip("free space cannot be read here")
+	}
+	filler := filepath.Join(disk, "filler")
+	if err := os.WriteFile(filler, make([]byte, free-floor/2), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	kv := s.KV("threads")
+	if err := kv.Set(t.Context(), "t1", []byte("plan"), 0); err != nil {
+		t.Fatalf("a thread write on a full disk failed instead of degrading: %v", err)
+	}
+	if v, found, err := kv.Get(t.Context(), "t1"); err != nil || !found || string(v) != "plan" {
+		t.Errorf("held write reads back as %q, %v, %v", v, found, err)
+	}
+	if degraded, why := s.Degraded(); !degraded || why == "" {
+		t.Error("not reported degraded on a full disk")
+	}
+	if err := s.CheckDisk(t.Context()); !errors.Is(err, ErrDiskFull) {
+		t.Errorf("CheckDisk = %v, want ErrDiskFull", err)
+	}
+	b, _ := DefaultDataset()[0].Open()
+	if _, err := s.Import(t.Context(), "mine.csv", bytes.NewReader(b), 3); !errors.Is(err, ErrDiskFull) {
+		t.Errorf("import on a full disk = %v, want ErrDiskFull", err)
+	}
+	if n := len(s.Runs()); n != 478 {
+		t.Errorf("runs = %d after a refused import, want 478", n)
+	}
+	if _, err := s.Query(t.Context(), `cores == 48`); err != nil {
+		t.Errorf("queries stop on a full disk: %v", err)
+	}
+
+	// Space freed: writes go to the store again.
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.Set(t.Context(), "t2", []byte("later"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if degraded, _ := s.Degraded(); degraded {
+		t.Error("still degraded after space was freed")
+	}
+	if keys, err := kv.Keys(t.Context(), ""); err != nil || len(keys) != 2 {
+		t.Errorf("keys = %v, %v; want t1 (held) and t2 (stored)", keys, err)
+	}
+}
