@@ -127,6 +127,14 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if !confident {
 		pl, confident = p.ordinary(question, threadBase(prev))
 	}
+	// A reading the reader wrote for this question ("not read-heavy" read
+	// as the only other workload measured) opens the answer unless the
+	// unbound words call for their own.
+	own := ""
+	if !pl.Explain {
+		own = pl.UnboundReading
+	}
+	p.readerUnbound(&pl)
 	p.markUnbound(&pl)
 	if (!confident || len(pl.Unbound) > 0) && p.opts.Completer != nil {
 		if llm, ok := p.complete(ctx, question, prev, pl.Unbound); ok {
@@ -135,6 +143,9 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		}
 	}
 	pl.UnboundReading = p.unboundReading(pl)
+	if pl.UnboundReading == "" && pl.Source != "llm" {
+		pl.UnboundReading = own
+	}
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err
 	}
