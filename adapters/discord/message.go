@@ -61,10 +61,17 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 			return
 		}
 		q.Channel, q.Thread = info.parent, m.ChannelID
-		ans := a.ask(ctx, m.ChannelID, q)
-		if !mentioned && ans.Kind == bot.KindChatter {
+		if !mentioned {
+			// No typing indicator before knowing the message asks
+			// something: chatter gets no sign of the bot at all.
+			if ans := a.handle(ctx, q); ans.Kind != bot.KindChatter {
+				if err := a.postAnswer(ctx, m.ChannelID, ans, "", nil); err != nil {
+					a.reportPostFailure(m.ChannelID, err)
+				}
+			}
 			return
 		}
+		ans := a.ask(ctx, m.ChannelID, q)
 		if err := a.postAnswer(ctx, m.ChannelID, ans, "", nil); err != nil {
 			a.reportPostFailure(m.ChannelID, err)
 		}

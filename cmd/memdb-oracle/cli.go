@@ -23,6 +23,7 @@ type cli struct {
 	Runs    runsCmd    `cmd:"" help:"Runs matching a raw expr filter, with medians per cell."`
 	Import  importCmd  `cmd:"" help:"Add runs from a CSV file; validates everything before writing anything. No row limit: the file is streamed (memory does not grow with it); free disk space of about 3x the file's size is needed."`
 	Plan    planCmd    `cmd:"" help:"Show how a question is understood (the plan), without answering."`
+	Preview previewCmd `cmd:"" help:"Print the exact API requests the Slack or Discord adapter would make for a question, as JSON."`
 	KB      kbCmd      `cmd:"" name:"kb" help:"Inspect the knowledge base."`
 	Digest  digestCmd  `cmd:"" help:"Compose the findings digest; print it or post it to the configured channels."`
 	Serve   serveCmd   `cmd:"" help:"Run the enabled adapters (HTTP, Slack, Discord) and the digest schedule."`
