@@ -18,17 +18,18 @@ type cli struct {
 	Data    string `name:"data" help:"Data directory (env MEMDB_ORACLE_DATA; default $XDG_DATA_HOME/memdb-oracle or ~/.local/share/memdb-oracle)." placeholder:"DIR"`
 	Verbose bool   `name:"verbose" short:"v" help:"Log debug details to stderr."`
 
-	Ask     askCmd     `cmd:"" help:"Answer one question."`
-	Chat    chatCmd    `cmd:"" help:"Interactive session: one thread, follow-ups work, /new starts over."`
-	Runs    runsCmd    `cmd:"" help:"Runs matching a raw expr filter, with medians per cell."`
-	Import  importCmd  `cmd:"" help:"Add runs from a CSV file; validates everything before writing anything. No row limit: the file is streamed (memory does not grow with it); free disk space of about 3x the file's size is needed."`
-	Plan    planCmd    `cmd:"" help:"Show how a question is understood (the plan), without answering."`
-	Preview previewCmd `cmd:"" help:"Print the exact API requests the Slack or Discord adapter would make for a question, as JSON."`
-	KB      kbCmd      `cmd:"" name:"kb" help:"Inspect the knowledge base."`
-	Digest  digestCmd  `cmd:"" help:"Compose the findings digest; print it or post it to the configured channels."`
-	Serve   serveCmd   `cmd:"" help:"Run the enabled adapters (HTTP, Slack, Discord) and the digest schedule."`
-	Version versionCmd `cmd:"" help:"Print the version and the embedded dataset's fingerprint."`
-	Doctor  doctorCmd  `cmd:"" help:"Check the data directory's store (tables, manifest, every run); --repair rebuilds a damaged one."`
+	Ask         askCmd         `cmd:"" help:"Answer one question."`
+	Chat        chatCmd        `cmd:"" help:"Interactive session: one thread, follow-ups work, /new starts over."`
+	Runs        runsCmd        `cmd:"" help:"Runs matching a raw expr filter, with medians per cell."`
+	Import      importCmd      `cmd:"" help:"Add runs from a CSV file; validates everything before writing anything. No row limit: the file is streamed (memory does not grow with it); free disk space of about 3x the file's size is needed."`
+	Plan        planCmd        `cmd:"" help:"Show how a question is understood (the plan), without answering."`
+	Preview     previewCmd     `cmd:"" help:"Print the exact API requests the Slack or Discord adapter would make for a question, as JSON."`
+	KB          kbCmd          `cmd:"" name:"kb" help:"Inspect the knowledge base."`
+	Digest      digestCmd      `cmd:"" help:"Compose the findings digest; print it or post it to the configured channels."`
+	Serve       serveCmd       `cmd:"" help:"Run the enabled adapters (HTTP, Slack, Discord) and the digest schedule."`
+	Version     versionCmd     `cmd:"" help:"Print the version and the embedded dataset's fingerprint."`
+	Doctor      doctorCmd      `cmd:"" help:"Check the data directory's store (tables, manifest, every run); --repair rebuilds a damaged one."`
+	Healthcheck healthcheckCmd `cmd:"" help:"Exit 0 when a running serve answers GET /healthz (for container health checks)."`
 }
 
 // usageError marks errors in how the command was called (exit code 2).

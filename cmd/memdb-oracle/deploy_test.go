@@ -1,0 +1,166 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// knownSettings are the environment variables the program reads: every
+// quoted MEMDB_ORACLE_*, SLACK_* and DISCORD_* name in its source.
+func knownSettings(t *testing.T) map[string]bool {
+	t.Helper()
+	name := regexp.MustCompile(`"((?:MEMDB_ORACLE|SLACK|DISCORD)_[A-Z0-9_]+)"`)
+	known := map[string]bool{}
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range name.FindAllStringSubmatch(string(src), -1) {
+			known[m[1]] = true
+		}
+	}
+	if !known["MEMDB_ORACLE_STATE_URL"] || !known["SLACK_BOT_TOKEN"] {
+		t.Fatalf("the settings scan found too little: %v", known)
+	}
+	return known
+}
+
+// knownCommand reports whether the program has the subcommand.
+func knownCommand(t *testing.T, name string) bool {
+	t.Helper()
+	err := run(t.Context(), []string{name, "--help"}, env("HOME", t.TempDir()), strings.NewReader(""), io.Discard, io.Discard)
+	return err == nil
+}
+
+func TestDeployFilesUseOnlySettingsTheBinaryKnows(t *testing.T) {
+	known := knownSettings(t)
+	check := func(t *testing.T, where string, keys []string) {
+		t.Helper()
+		if len(keys) == 0 {
+			t.Errorf("%s sets no settings; the parse found nothing", where)
+		}
+		for _, k := range keys {
+			if !known[k] {
+				t.Errorf("%s sets %s, which the binary does not read", where, k)
+			}
+		}
+	}
+	t.Run("compose: two replicas on Valkey, each with its own data volume", func(t *testing.T) {
+		raw, err := os.ReadFile("../../deploy/compose.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compose struct {
+			Services map[string]struct {
+				Image       string            `yaml:"image"`
+				Command     []string          `yaml:"command"`
+				Environment map[string]string `yaml:"environment"`
+				Volumes     []string          `yaml:"volumes"`
+			} `yaml:"services"`
+		}
+		if err := yaml.Unmarshal(raw, &compose); err != nil {
+			t.Fatalf("compose.yaml: %v", err)
+		}
+		var replicas, volumes []string
+		for name, s := range compose.Services {
+			if !strings.HasPrefix(s.Image, "memdb-oracle") {
+				continue
+			}
+			replicas = append(replicas, name)
+			check(t, "service "+name, slices.Sorted(func(yield func(string) bool) {
+				for k := range s.Environment {
+					if !yield(k) {
+						return
+					}
+				}
+			}))
+			if len(s.Command) == 0 || !knownCommand(t, s.Command[0]) {
+				t.Errorf("service %s runs %v, not a command of the binary", name, s.Command)
+			}
+			if !strings.HasPrefix(s.Environment["MEMDB_ORACLE_STATE_URL"], "redis://valkey:") {
+				t.Errorf("service %s does not share state on the valkey service", name)
+			}
+			volumes = append(volumes, s.Volumes...)
+		}
+		if len(replicas) != 2 {
+			t.Errorf("replicas %v, want two", replicas)
+		}
+		if _, ok := compose.Services["valkey"]; !ok {
+			t.Error("no valkey service")
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(volumes)))) != len(volumes) {
+			t.Errorf("replicas share a data volume %v; each needs its own directory", volumes)
+		}
+	})
+	t.Run("systemd unit", func(t *testing.T) {
+		raw, err := os.ReadFile("../../deploy/memdb-oracle.service")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, line := range strings.Split(string(raw), "\n") {
+			line = strings.TrimSpace(line)
+			if v, ok := strings.CutPrefix(line, "Environment="); ok {
+				k, _, _ := strings.Cut(strings.Trim(v, `"`), "=")
+				keys = append(keys, k)
+			}
+			if v, ok := strings.CutPrefix(line, "ExecStart="); ok {
+				f := strings.Fields(v)
+				if len(f) < 2 || !knownCommand(t, f[1]) {
+					t.Errorf("ExecStart=%s does not run a command of the binary", v)
+				}
+			}
+		}
+		check(t, "the unit", keys)
+	})
+	t.Run("Dockerfile: multi-stage, static, non-root, with a health check the binary answers", func(t *testing.T) {
+		raw, err := os.ReadFile("../../Dockerfile")
+		if err != nil {
+			t.Fatal(err)
+		}
+		df := string(raw)
+		if strings.Count(df, "\nFROM ") < 2 || !strings.Contains(df, "CGO_ENABLED=0") || !strings.Contains(df, "\nUSER nonroot") {
+			t.Error("want two stages, a static build and a non-root user")
+		}
+		hc := regexp.MustCompile(`CMD \["/usr/local/bin/memdb-oracle", "([a-z]+)"\]`).FindStringSubmatch(df)
+		if !strings.Contains(df, "HEALTHCHECK") || hc == nil || !knownCommand(t, hc[1]) {
+			t.Errorf("the HEALTHCHECK does not run a command of the binary: %v", hc)
+		}
+		var keys []string
+		for _, m := range regexp.MustCompile(`(MEMDB_ORACLE_[A-Z_]+)=`).FindAllStringSubmatch(df, -1) {
+			keys = append(keys, m[1])
+		}
+		check(t, "the Dockerfile", keys)
+	})
+}
+
+func TestHealthcheckExitsZeroOnlyWhenServeAnswers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/healthz" {
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	if _, _, err := runInProcess(t, env("HOME", t.TempDir()), "", "healthcheck", "--addr", addr); err != nil {
+		t.Fatalf("a healthy serve: %v", err)
+	}
+	srv.Close()
+	if _, _, err := runInProcess(t, env("HOME", t.TempDir()), "", "healthcheck", "--addr", addr); err == nil {
+		t.Fatal("a stopped serve passes the health check")
+	}
+}
