@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
+
+// importMemoryLimit is the Go heap's soft limit during an import.
+const importMemoryLimit = 128 << 20
 
 // importCmd adds runs from a capture CSV, all or nothing.
 type importCmd struct {
@@ -31,6 +35,10 @@ func (c importCmd) Run(a *app) error {
 		}
 		return c.remote(a, filepath.Base(c.File), csv)
 	}
+	// The import's own heap is small (one row, the duplicate check and
+	// Badger's write buffers); a soft limit keeps the garbage collector from
+	// letting it grow to twice that between cycles on a large file.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
 	st, err := a.importStore()
 	if err != nil {
 		return err
