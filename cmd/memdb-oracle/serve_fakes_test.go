@@ -121,11 +121,11 @@ func (s *loopbackSlack) api(w http.ResponseWriter, r *http.Request) {
 	case "auth.test":
 		body = map[string]any{"ok": true, "user_id": "UBOT", "user": "memdb-oracle", "bot_id": "BBOT", "team_id": "T1"}
 	case "apps.connections.open":
-		body = map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/ws"}
+		body = map[string]any{"ok": true, "url": "ws://" + r.Host + "/ws"} // r.Host, not s.srv: a handler may run before NewServer returns (serve in another process)
 	case "chat.postMessage":
 		body = map[string]any{"ok": true, "channel": r.PostForm.Get("channel"), "ts": c.TS}
 	case "files.getUploadURLExternal":
-		body = map[string]any{"ok": true, "upload_url": s.srv.URL + "/upload", "file_id": "F1"}
+		body = map[string]any{"ok": true, "upload_url": "http://" + r.Host + "/upload", "file_id": "F1"}
 	case "files.completeUploadExternal":
 		body = map[string]any{"ok": true, "files": []any{map[string]any{"id": "F1"}}}
 	default:
@@ -242,7 +242,7 @@ func (d *loopbackDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if r.Method == http.MethodGet && strings.TrimSuffix(path, "/") == "/gateway" {
-		reply(http.StatusOK, map[string]any{"url": "ws" + strings.TrimPrefix(d.srv.URL, "http") + "/gateway-ws"})
+		reply(http.StatusOK, map[string]any{"url": "ws://" + r.Host + "/gateway-ws"}) // r.Host, not d.srv (see loopbackSlack.api)
 		return
 	}
 	req := discordRequest{Method: r.Method, Path: path}
