@@ -30,7 +30,10 @@ type ChatOptions struct {
 	Channel string
 	// NewThread returns a fresh thread id; default: random hex.
 	NewThread func() string
-	// Render turns an answer into terminal text; default: Text.
+	// Width is the terminal width tables are laid out for (see Width);
+	// 0 means DefaultWidth.
+	Width int
+	// Render turns an answer into terminal text; default: Text at Width.
 	Render func(bot.Answer) string
 	// SaveChart draws an answer's chart to a file and returns its path; nil
 	// leaves charts out. A failure is reported after the text, never
@@ -50,8 +53,12 @@ func NewChat(h Handler, opts ChatOptions) *Chat {
 	if opts.NewThread == nil {
 		opts.NewThread = randomThreadID
 	}
+	if opts.Width == 0 {
+		opts.Width = DefaultWidth
+	}
 	if opts.Render == nil {
-		opts.Render = Text
+		width := opts.Width
+		opts.Render = func(a bot.Answer) string { return Text(a, width) }
 	}
 	return &Chat{h: h, opts: opts}
 }

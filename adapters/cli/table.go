@@ -8,8 +8,10 @@ import (
 // AlignTables pads the cells of every Markdown pipe table in md so that
 // columns line up in a fixed-width terminal. The result is still valid
 // Markdown; text outside tables is left exactly as it was. Right-aligned
-// columns (a "---:" separator) are padded on the left.
-func AlignTables(md string) string {
+// columns (a "---:" separator) are padded on the left. A table whose
+// aligned lines would be wider than width (when width > 0) is laid out as
+// one line per row instead, because a wrapped grid is unreadable.
+func AlignTables(md string, width int) string {
 	lines := strings.Split(md, "\n")
 	var out []string
 	for i := 0; i < len(lines); {
@@ -22,7 +24,7 @@ func AlignTables(md string) string {
 		for j < len(lines) && isTableLine(lines[j]) {
 			j++
 		}
-		out = append(out, alignBlock(lines[i:j])...)
+		out = append(out, layoutBlock(lines[i:j], width)...)
 		i = j
 	}
 	return strings.Join(out, "\n")
@@ -33,9 +35,10 @@ func isTableLine(s string) bool {
 	return len(t) >= 2 && t[0] == '|' && t[len(t)-1] == '|'
 }
 
-// alignBlock aligns one run of table lines. A block without a separator
-// row in second place is not a table and is returned unchanged.
-func alignBlock(block []string) []string {
+// layoutBlock lays out one run of table lines: aligned when it fits width,
+// one line per row when it does not. A block without a separator row in
+// second place is not a table and is returned unchanged.
+func layoutBlock(block []string, width int) []string {
 	if len(block) < 2 {
 		return block
 	}
@@ -46,6 +49,16 @@ func alignBlock(block []string) []string {
 	if !isSeparator(rows[1]) {
 		return block
 	}
+	aligned := alignRows(rows)
+	if width > 0 && widest(aligned) > width {
+		return rowLines(rows)
+	}
+	return aligned
+}
+
+// alignRows pads the cells of a table (header, separator, body rows) into
+// aligned columns.
+func alignRows(rows [][]string) []string {
 	ncol := 0
 	for _, r := range rows {
 		ncol = max(ncol, len(r))
@@ -89,6 +102,47 @@ func alignBlock(block []string) []string {
 			b.WriteString(" |")
 		}
 		out[i] = b.String()
+	}
+	return out
+}
+
+func widest(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
+}
+
+// rowLines is a table too wide for the terminal as one line per body row:
+// "**Dragonfly (single process)** — Cores 48 · Throughput 15.5M ops/s".
+// Every cell is kept, labelled by its column; empty cells are left out.
+func rowLines(rows [][]string) []string {
+	header := rows[0]
+	out := make([]string, 0, len(rows)-2)
+	for _, r := range rows[2:] {
+		if len(r) == 0 {
+			continue
+		}
+		var cells []string
+		for c := 1; c < len(r); c++ {
+			if r[c] == "" {
+				continue
+			}
+			label := ""
+			if c < len(header) {
+				label = header[c] + " "
+			}
+			cells = append(cells, label+r[c])
+		}
+		line := "**" + r[0] + "**"
+		if r[0] == "" {
+			line = "—"
+		}
+		if len(cells) > 0 {
+			line += " — " + strings.Join(cells, " · ")
+		}
+		out = append(out, "- "+line)
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func TestAlignTables(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := AlignTables(tt.in); got != tt.want {
+			if got := AlignTables(tt.in, 0); got != tt.want {
 				t.Errorf("AlignTables:\n got:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
@@ -67,7 +67,7 @@ func TestTextAlignsTheAnswerTable(t *testing.T) {
 			Rows:    [][]string{{"Dragonfly (single process)", "15.5M ops/s"}, {"KeyDB (single process)", "1.2M ops/s"}},
 		},
 	}
-	got := Text(a)
+	got := Text(a, DefaultWidth)
 	want := "| Series                     | Throughput  |\n" +
 		"| -------------------------- | ----------- |\n" +
 		"| Dragonfly (single process) | 15.5M ops/s |\n" +
@@ -77,5 +77,45 @@ func TestTextAlignsTheAnswerTable(t *testing.T) {
 	}
 	if !strings.HasPrefix(got, "**Dragonfly leads.**") {
 		t.Errorf("Text(a) does not start with the Markdown headline:\n%s", got)
+	}
+}
+
+func TestAlignTablesFitsTheTerminalWidth(t *testing.T) {
+	table := "Before.\n\n" +
+		"| Series | Cores | Throughput |\n" +
+		"|---|---:|---:|\n" +
+		"| Dragonfly (single process) | 48 | 15.5M ops/s |\n" +
+		"| Redis Cluster — ceiling | | 9.1M ops/s |\n" +
+		"\nAfter."
+	tests := []struct {
+		name  string
+		width int
+		want  string
+	}{
+		{
+			name:  "a table that fits stays a grid",
+			width: 60,
+			want: "Before.\n\n" +
+				"| Series                     | Cores |  Throughput |\n" +
+				"| -------------------------- | ----: | ----------: |\n" +
+				"| Dragonfly (single process) |    48 | 15.5M ops/s |\n" +
+				"| Redis Cluster — ceiling    |       |  9.1M ops/s |\n" +
+				"\nAfter.",
+		},
+		{
+			name:  "a table wider than the terminal becomes one line per row, no cell lost",
+			width: 40,
+			want: "Before.\n\n" +
+				"- **Dragonfly (single process)** — Cores 48 · Throughput 15.5M ops/s\n" +
+				"- **Redis Cluster — ceiling** — Throughput 9.1M ops/s\n" +
+				"\nAfter.",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AlignTables(table, tt.width); got != tt.want {
+				t.Errorf("AlignTables(width %d):\n got:\n%s\nwant:\n%s", tt.width, got, tt.want)
+			}
+		})
 	}
 }

@@ -44,7 +44,7 @@ func (c askCmd) Run(a *app) error {
 		if err := enc.Encode(bot.JSON(ans)); err != nil {
 			return fmt.Errorf("writing the answer: %w", err)
 		}
-	} else if _, err := fmt.Fprint(a.stdout, cliadapter.Text(ans)); err != nil {
+	} else if _, err := fmt.Fprint(a.stdout, cliadapter.Text(ans, a.width())); err != nil {
 		return fmt.Errorf("writing the answer: %w", err)
 	}
 	if ans.Kind == bot.KindError {

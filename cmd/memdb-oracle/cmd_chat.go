@@ -24,7 +24,7 @@ func (chatCmd) Run(a *app) error {
 		return err
 	}
 	interactive := isTerminal(a.stdin)
-	opts := cliadapter.ChatOptions{Interactive: interactive, SaveChart: saveChartToTemp}
+	opts := cliadapter.ChatOptions{Interactive: interactive, Width: a.width(), SaveChart: saveChartToTemp}
 	err = cliadapter.NewChat(b, opts).Run(a.ctx, a.stdin, a.stdout)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(a.stdout)
