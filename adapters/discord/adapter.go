@@ -69,6 +69,10 @@ type Config struct {
 	// with the gateway websocket URL to use. Empty means Discord itself.
 	// The bot token is sent there, so point it only at a proxy you trust.
 	APIBase string
+	// Deliveries remembers handled events so a replayed one is answered
+	// once; nil remembers the recent ones in this process only. Give every
+	// replica the same shared store.
+	Deliveries Deliveries
 	// Logger receives the adapter's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -118,6 +122,9 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = DefaultShutdownGrace
+	}
+	if cfg.Deliveries == nil {
+		cfg.Deliveries = newRecentDeliveries()
 	}
 	log := cfg.Logger
 	if log == nil {

@@ -46,6 +46,10 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	if data.Name != a.cfg.Command {
 		return
 	}
+	if !a.firstDelivery(ctx, "interaction", i.ID) {
+		a.log.Debug("discord: interaction already handled (replayed delivery)", "id", i.ID)
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
 	defer cancel()
 

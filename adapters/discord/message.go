@@ -27,6 +27,10 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 	if m.Type != discordgo.MessageTypeDefault && m.Type != discordgo.MessageTypeReply {
 		return
 	}
+	if !a.firstDelivery(ctx, "message", m.ID) {
+		a.log.Debug("discord: message already handled (replayed delivery)", "id", m.ID)
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
 	defer cancel()
 

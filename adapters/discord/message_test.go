@@ -272,3 +272,43 @@ func TestTheBotsOwnThreadsAreRememberedWithoutALookup(t *testing.T) {
 		}
 	}
 }
+
+// Discord may deliver one MESSAGE_CREATE twice (replayed after a RESUME, or
+// to two replicas while the gateway lease changes hands): it is answered
+// once, also when the second delivery reaches another adapter sharing the
+// store.
+func TestAReplayedMessageIsAnsweredOnce(t *testing.T) {
+	t.Parallel()
+	shared := newRecentDeliveries()
+	h := newMemoryHandler(nil)
+	first, fd := restOnly(t, h, nil)
+	first.cfg.Deliveries = shared
+	second, err := New(Config{Token: "test-token", AppID: "800", HTTPClient: fd.serve(), Deliveries: shared}, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.s.State.User = first.s.State.User
+
+	msg := func(id string) *discordgo.Message {
+		return event(t, messageEvent(id, "100", "", human, "how fast is Redis?"))
+	}
+	first.onMessage(t.Context(), msg("2001"))
+	first.onMessage(t.Context(), msg("2001"))  // a replay after RESUME
+	second.onMessage(t.Context(), msg("2001")) // the same event on the next lease holder
+	first.onMessage(t.Context(), msg("2002"))  // a new message is still answered
+	fd.waitFor(t, "the answer to the new message", func(r *request) bool {
+		return isMessagePost("100")(r) && strings.Contains(descriptions(t, r), "how fast is Redis?") && len(h.messages()) == 2
+	})
+	if got := len(h.messages()); got != 2 {
+		t.Errorf("the handler was asked %d times, want 2 (one per distinct message)", got)
+	}
+	posts := 0
+	for _, r := range fd.requests() {
+		if isMessagePost("100")(r) {
+			posts++
+		}
+	}
+	if posts != 2 {
+		t.Errorf("%d answers posted, want 2:\n%s", posts, fd.summary())
+	}
+}

@@ -39,6 +39,12 @@ func (a *app) serveDiscord(_ *http.ServeMux) (run func(ctx context.Context) erro
 	if err != nil {
 		return nil, "", err
 	}
+	// Handled message ids live with the rest of the state (shared by the
+	// replicas when there is a shared store), so a replayed event is
+	// answered once, also across a restart or a lease handover.
+	if cfg.Deliveries, err = a.kv("discord"); err != nil {
+		return nil, "", err
+	}
 	ad, err := discord.New(cfg, b, chart.Renderer{})
 	if err != nil {
 		return nil, "", err
