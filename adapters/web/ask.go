@@ -80,20 +80,11 @@ func (s *Site) askPost(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusBadRequest, "ask", page)
 		return
 	}
-	q := strings.TrimSpace(r.PostForm.Get("chip"))
-	if q == "" {
-		q = strings.TrimSpace(r.PostForm.Get("q"))
-	}
-	conv := r.PostForm.Get("c")
-	if !conversationID.MatchString(conv) {
+	q, conv, earlier := readAskForm(r)
+	if conv == "" {
 		conv = newConversation()
 	}
-	page.Conversation = conv
-	for _, e := range r.PostForm["h"] {
-		if e = strings.TrimSpace(e); e != "" && utf8.RuneCountInString(e) <= maxQuestionRunes {
-			page.Earlier = append(page.Earlier, e)
-		}
-	}
+	page.Conversation, page.Earlier = conv, earlier
 	fragment := r.Header.Get(fragmentHeader) != ""
 	switch {
 	case q == "":
@@ -127,6 +118,25 @@ func (s *Site) askPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, status, "ask", page)
+}
+
+// readAskForm reads a parsed ask form: the question (an example clicked
+// wins over the box), the conversation id when it is a valid one, and the
+// earlier questions the page without JavaScript carries along.
+func readAskForm(r *http.Request) (q, conv string, earlier []string) {
+	q = strings.TrimSpace(r.PostForm.Get("chip"))
+	if q == "" {
+		q = strings.TrimSpace(r.PostForm.Get("q"))
+	}
+	if c := r.PostForm.Get("c"); conversationID.MatchString(c) {
+		conv = c
+	}
+	for _, e := range r.PostForm["h"] {
+		if e = strings.TrimSpace(e); e != "" && utf8.RuneCountInString(e) <= maxQuestionRunes {
+			earlier = append(earlier, e)
+		}
+	}
+	return q, conv, earlier
 }
 
 func newConversation() string {

@@ -98,7 +98,7 @@ func (s *Site) Register(mux *http.ServeMux) {
 	route := func(pattern string, h http.HandlerFunc, guarded bool) {
 		var handler http.Handler = h
 		if guarded && s.opts.Guard != nil {
-			handler = s.opts.Guard(handler)
+			handler = s.pageRefusals(s.opts.Guard(handler))
 		}
 		mux.Handle(pattern, secured(handler))
 	}

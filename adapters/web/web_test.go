@@ -36,6 +36,7 @@ func TestPages(t *testing.T) {
 		{"the embedded assets", staticFileCases},
 		{"a base path", basePathCases},
 		{"the API's gate", guardCases},
+		{"the gate's refusals as pages", refusalCases},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, env) })
@@ -406,4 +407,60 @@ func guardCases(t *testing.T, env *bottest.Env) {
 	// Assets cost no request of the client's limit and hold nothing private.
 	resp, _ = get(t, mux, "/static/site.css")
 	mustStatus(t, resp, http.StatusOK)
+}
+
+// refusalCases: the API's gate refuses in JSON (as adapters/http's Guard
+// does); a browser posting the form without the script gets the ask page
+// with the reason and its question kept, the script gets the JSON.
+func refusalCases(t *testing.T, env *bottest.Env) {
+	guard := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			if r.Header.Get("Authorization") == "" {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="memdb-oracle"`)
+				w.WriteHeader(http.StatusUnauthorized)
+				_, _ = w.Write([]byte(`{"error":"a valid API key is required"}` + "\n"))
+				return
+			}
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"error":"rate limit reached: this client may make 5 requests in quick succession; retry in 7 s","retry_after_seconds":7}` + "\n"))
+		})
+	}
+	mux := siteFor(t, env, Options{Guard: guard})
+
+	form := url.Values{"q": {"how fast is dragonfly at 8 cores?"}, "c": {"conv-12345678"}, "h": {"what is pipelining?"}}
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(form.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("Authorization", "Bearer k")
+	resp, body := do(t, mux, r)
+	mustStatus(t, resp, http.StatusTooManyRequests)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Fatalf("a rate-limited form post got %s, want the page", ct)
+	}
+	if resp.Header.Get("Retry-After") != "7" {
+		t.Errorf("Retry-After %q, want it kept", resp.Header.Get("Retry-After"))
+	}
+	for _, want := range []string{
+		`role="alert">Not asked: rate limit reached: this client may make 5 requests in quick succession; retry in 7 s. Your question is still in the box; ask again in 7 s.`,
+		`value="how fast is dragonfly at 8 cores?"`, // the question, to send again
+		`name="c" value="conv-12345678"`,            // the conversation goes on
+		`what is pipelining?`,                       // and its earlier questions
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the refusal page lacks %q:\n%s", want, body)
+		}
+	}
+
+	resp, body = postForm(t, mux, form, true)
+	mustStatus(t, resp, http.StatusUnauthorized)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") || !strings.Contains(body, `"error":"a valid API key is required"`) {
+		t.Errorf("the script's request got %s %q, want the gate's JSON", ct, body)
+	}
+
+	resp, body = get(t, mux, "/data")
+	mustStatus(t, resp, http.StatusUnauthorized)
+	if !strings.Contains(body, "The server refused the page: a valid API key is required.") || resp.Header.Get("WWW-Authenticate") == "" {
+		t.Errorf("a refused page view is not explained on a page (WWW-Authenticate %q):\n%s", resp.Header.Get("WWW-Authenticate"), body)
+	}
 }
