@@ -23,17 +23,44 @@ type Fingerprinted interface {
 	Fingerprint() string
 }
 
+// Repeatable is a Planner that can say it plans alike every time: the
+// same question, without a previous plan, over the same runs gives an
+// equal plan (*planner.Planner without a language model). Only then does
+// a Bot serve a repeated question from the cache without planning it.
+type Repeatable interface {
+	Repeatable() bool
+}
+
 // answerCache keeps composed answers by (data fingerprint, plan). The plan
 // is everything composition reads from a message and its thread (the
 // inherited slots, the previous plan's intent for a follow-up are already
-// in it), so an equal plan over equal runs composes an equal answer. An
+// in it), so an equal plan over equal runs composes an equal answer. When
+// the planner is Repeatable, a question asked with no previous plan is
+// also kept by its text, so asking it again skips planning as well. An
 // import changes the fingerprint: the first lookup after it drops every
 // entry of the old runs.
 type answerCache struct {
-	lru *lru.Cache[string, Answer]
+	lru *lru.Cache[string, *answered]
 
 	mu sync.Mutex
 	fp string // the fingerprint the entries belong to
+}
+
+// answered is one answer with its plan and, once a caller asked for it,
+// its JSON object encoded. Cached ones are shared: never changed.
+type answered struct {
+	plan   planner.Plan
+	answer Answer
+
+	once    sync.Once
+	encoded []byte
+	err     error
+}
+
+// json is the answer's DESIGN §4 object, encoded on first use.
+func (e *answered) json() ([]byte, error) {
+	e.once.Do(func() { e.encoded, e.err = JSON(e.answer).Encode() })
+	return e.encoded, e.err
 }
 
 // newAnswerCache returns a cache of size entries, or nil (no caching) for
@@ -45,21 +72,26 @@ func newAnswerCache(size int) *answerCache {
 	if size == 0 {
 		size = DefaultAnswerCacheSize
 	}
-	c, err := lru.New[string, Answer](size)
+	c, err := lru.New[string, *answered](size)
 	if err != nil { // only for a size ≤ 0
 		panic(err)
 	}
 	return &answerCache{lru: c}
 }
 
-// key is the plan's canonical form under the fingerprint; "" when the plan
-// cannot be encoded (it then is composed every time).
-func (c *answerCache) key(fp string, p planner.Plan) string {
+// planKey is the plan's canonical form under the fingerprint; "" when the
+// plan cannot be encoded (it then is composed every time).
+func planKey(fp string, p planner.Plan) string {
 	b, err := json.Marshal(p)
 	if err != nil {
 		return ""
 	}
-	return fp + "\x00" + string(b)
+	return "p" + fp + "\x00" + string(b)
+}
+
+// questionKey names a question asked with no previous plan.
+func questionKey(fp, question string) string {
+	return "q" + fp + "\x00" + question
 }
 
 // sameRuns notes the current fingerprint and empties the cache when it
@@ -73,28 +105,61 @@ func (c *answerCache) sameRuns(fp string) {
 	}
 }
 
-// answerFor composes the plan's answer, or returns a copy of the one
-// composed for an equal plan over the same runs. Errors are never cached.
-func (b *Bot) answerFor(ctx context.Context, p planner.Plan) (Answer, error) {
+// fingerprint is the runs' fingerprint when answers may be cached.
+func (b *Bot) fingerprint() (string, bool) {
 	fq, ok := b.cfg.Querier.(Fingerprinted)
 	if b.answers == nil || !ok {
-		return b.compose.Compose(ctx, p)
+		return "", false
 	}
 	fp := fq.Fingerprint()
 	b.answers.sameRuns(fp)
-	key := b.answers.key(fp, p)
+	return fp, true
+}
+
+// cachedQuestion is the answer kept for question asked with no previous
+// plan, when the planner is Repeatable; nil when there is none.
+func (b *Bot) cachedQuestion(question string) *answered {
+	if r, ok := b.cfg.Planner.(Repeatable); !ok || !r.Repeatable() {
+		return nil
+	}
+	fp, ok := b.fingerprint()
+	if !ok {
+		return nil
+	}
+	e, _ := b.answers.lru.Get(questionKey(fp, question))
+	return e
+}
+
+// answerFor composes the plan's answer, or returns the one composed for an
+// equal plan over the same runs, shared with the cache. Errors are never
+// cached. A question asked with no previous plan (fresh, non-empty) is
+// also kept under its text.
+func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*answered, error) {
+	fp, ok := b.fingerprint()
+	if !ok {
+		return b.composeFor(ctx, p)
+	}
+	key := planKey(fp, p)
 	if key == "" {
-		return b.compose.Compose(ctx, p)
+		return b.composeFor(ctx, p)
 	}
-	if a, ok := b.answers.lru.Get(key); ok {
-		return cloneAnswer(a), nil
+	e, ok := b.answers.lru.Get(key)
+	if !ok {
+		var err error
+		if e, err = b.composeFor(ctx, p); err != nil || ctx.Err() != nil {
+			return e, err
+		}
+		b.answers.lru.Add(key, e)
 	}
+	if r, ok := b.cfg.Planner.(Repeatable); fresh != "" && ok && r.Repeatable() {
+		b.answers.lru.Add(questionKey(fp, fresh), e)
+	}
+	return e, nil
+}
+
+func (b *Bot) composeFor(ctx context.Context, p planner.Plan) (*answered, error) {
 	a, err := b.compose.Compose(ctx, p)
-	if err != nil || ctx.Err() != nil {
-		return a, err
-	}
-	b.answers.lru.Add(key, cloneAnswer(a))
-	return a, nil
+	return &answered{plan: p, answer: a}, err
 }
 
 // cloneAnswer returns a copy of a that shares no memory with it, so a

@@ -83,15 +83,30 @@ func New(cfg Config) *Bot {
 // plan, its queries, knowledge, composition. It never panics and never
 // returns a nil-kind answer: errors become an answer of kind error or
 // rate_limited (see reply.go), a panic becomes "internal error (ref …)"
-// plus one log line. The plan is saved to the thread after answering.
-func (b *Bot) Handle(ctx context.Context, m Message) (a Answer) {
+// plus one log line. The plan is saved to the thread after answering. The
+// answer is the caller's to change.
+func (b *Bot) Handle(ctx context.Context, m Message) Answer {
+	return cloneAnswer(b.respond(ctx, m).answer)
+}
+
+// HandleEncoded answers m as Handle does and also returns the answer's
+// DESIGN §4 JSON object encoded (AskJSON.Encode, with its error). A
+// repeated question's answer and encoding come from the answer cache,
+// shared: the caller reads them and never changes them.
+func (b *Bot) HandleEncoded(ctx context.Context, m Message) (Answer, []byte, error) {
+	e := b.respond(ctx, m)
+	raw, err := e.json()
+	return e.answer, raw, err
+}
+
+func (b *Bot) respond(ctx context.Context, m Message) (e *answered) {
 	ref := b.cfg.Ref()
 	attrs := []any{"platform", m.Platform, "channel", m.Channel, "thread", m.Thread, "user", m.User}
 	defer func() {
 		if r := recover(); r != nil {
 			b.log.Error("panic while answering", append(attrs, "ref", ref, "panic", fmt.Sprint(r),
 				"question", clip(m.Text, 200), "stack", string(debug.Stack()))...)
-			a = internalAnswer(ref)
+			e = &answered{answer: internalAnswer(ref)}
 		}
 	}()
 	if b.cfg.Limiter != nil {
@@ -114,25 +129,32 @@ func (b *Bot) Handle(ctx context.Context, m Message) (a Answer) {
 			prev = &plans[len(plans)-1]
 		}
 	}
-	p, err := b.cfg.Planner.Plan(ctx, m.Text, prev)
-	if err != nil {
-		return b.fail(fmt.Errorf("planning: %w", err), ref, attrs)
+	fresh := ""
+	if prev == nil {
+		fresh = m.Text
+		e = b.cachedQuestion(m.Text)
 	}
-	a, err = b.answerFor(ctx, p)
-	if err == nil {
-		err = ctx.Err()
+	if e == nil {
+		p, err := b.cfg.Planner.Plan(ctx, m.Text, prev)
+		if err != nil {
+			return b.fail(fmt.Errorf("planning: %w", err), ref, attrs)
+		}
+		e, err = b.answerFor(ctx, p, fresh)
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return b.fail(err, ref, attrs)
+		}
 	}
-	if err != nil {
-		return b.fail(err, ref, attrs)
-	}
-	if key != "" && b.cfg.Threads != nil && p.Intent != planner.IntentChatter {
+	if key != "" && b.cfg.Threads != nil && e.plan.Intent != planner.IntentChatter {
 		// Chatter asks nothing: the thread's last question stays the one
 		// follow-ups continue.
-		if err := b.cfg.Threads.Append(ctx, key, p); err != nil {
+		if err := b.cfg.Threads.Append(ctx, key, e.plan); err != nil {
 			b.log.Warn("saving thread memory", append(attrs, "err", err)...)
 		}
 	}
-	return a
+	return e
 }
 
 // Reset forgets the thread of m (the chat's /new).
@@ -143,8 +165,8 @@ func (b *Bot) Reset(ctx context.Context, m Message) error {
 	return b.cfg.Threads.Reset(ctx, m.ThreadKey())
 }
 
-func (b *Bot) fail(err error, ref string, attrs []any) Answer {
-	return errorAnswer(err, b.cfg.Deadline, ref, b.log, attrs...)
+func (b *Bot) fail(err error, ref string, attrs []any) *answered {
+	return &answered{answer: errorAnswer(err, b.cfg.Deadline, ref, b.log, attrs...)}
 }
 
 func internalAnswer(ref string) Answer {

@@ -27,6 +27,24 @@ type Handler interface {
 	Handle(ctx context.Context, m bot.Message) bot.Answer
 }
 
+// EncodedHandler is a Handler that also returns the answer's JSON object
+// already encoded, as *bot.Bot does (a repeated question's from its answer
+// cache): the API then sends those bytes rather than encoding per request.
+type EncodedHandler interface {
+	HandleEncoded(ctx context.Context, m bot.Message) (bot.Answer, []byte, error)
+}
+
+// handleEncoded answers m through h, encoding the answer itself when h is
+// not an EncodedHandler.
+func handleEncoded(ctx context.Context, h Handler, m bot.Message) (bot.Answer, []byte, error) {
+	if eh, ok := h.(EncodedHandler); ok {
+		return eh.HandleEncoded(ctx, m)
+	}
+	a := h.Handle(ctx, m)
+	raw, err := bot.JSON(a).Encode()
+	return a, raw, err
+}
+
 // Limits on what POST /api/ask accepts. The byte cap follows from the
 // character limit, so a question within it is never refused for its bytes:
 // JSON may escape each character as two \uXXXX surrogates (12 bytes), each
@@ -152,18 +170,24 @@ func (api *API) ask(w http.ResponseWriter, r *http.Request) {
 		Text:     req.Question,
 		Received: start,
 	}
-	a := api.h.Handle(r.Context(), msg)
-	resp := AskResponse{AskJSON: bot.JSON(a)}
-	if wantChart(r) && a.Chart != nil && api.opts.RenderChart != nil {
+	a, raw, err := handleEncoded(r.Context(), api.h, msg)
+	status = statusFor(a.Kind)
+	switch {
+	case err != nil:
+		api.log.ErrorContext(r.Context(), "encoding the answer", "kind", a.Kind, "err", err)
+		writeJSON(w, http.StatusInternalServerError, problem{Error: "the answer could not be encoded as JSON"})
+	case wantChart(r) && a.Chart != nil && api.opts.RenderChart != nil:
+		resp := AskResponse{AskJSON: bot.JSON(a)}
 		png, err := api.opts.RenderChart(r.Context(), *a.Chart)
 		if err != nil {
 			api.log.WarnContext(r.Context(), "rendering chart", "err", err)
 		} else {
 			resp.ChartPNG = base64.StdEncoding.EncodeToString(png)
 		}
+		writeJSON(w, status, resp)
+	default:
+		writeEncoded(w, status, raw)
 	}
-	status = statusFor(a.Kind)
-	writeJSON(w, status, resp)
 	api.log.InfoContext(r.Context(), "answered",
 		"route", "/api/ask", "status", status, "kind", a.Kind, "thread", req.Thread,
 		"client", client.ID, "duration_ms", time.Since(start).Milliseconds())
@@ -227,10 +251,20 @@ func remoteHost(r *http.Request) string {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
+	jsonHeaders(w, status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v) // the client went away; nothing left to tell it
+}
+
+// writeEncoded sends JSON encoded before, as writeJSON would have.
+func writeEncoded(w http.ResponseWriter, status int, raw []byte) {
+	jsonHeaders(w, status)
+	_, _ = w.Write(raw) // the client went away; nothing left to tell it
+}
+
+func jsonHeaders(w http.ResponseWriter, status int) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
 }

@@ -101,6 +101,13 @@ func (i instrumented) Handle(ctx context.Context, msg bot.Message) bot.Answer {
 	return a
 }
 
+func (i instrumented) HandleEncoded(ctx context.Context, msg bot.Message) (bot.Answer, []byte, error) {
+	start := time.Now()
+	a, raw, err := handleEncoded(ctx, i.h, msg)
+	i.m.Observe(msg.Platform, a, time.Since(start))
+	return a, raw, err
+}
+
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})

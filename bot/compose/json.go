@@ -1,5 +1,10 @@
 package compose
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // AskJSON is the object `ask --json` prints and `POST /api/ask` returns,
 // exactly as DESIGN §4 specifies. Build it with JSON.
 type AskJSON struct {
@@ -55,6 +60,19 @@ func JSON(a Answer) AskJSON {
 		RunIDs:         nonNil(a.Sources.RunIDs),
 		Sources:        nonNil(a.Sources.Entries),
 	}
+}
+
+// Encode is the object as POST /api/ask sends it: one line of JSON, HTML
+// characters left as written, ending in a newline. The error is that of
+// encoding/json (a NaN median, say).
+func (j AskJSON) Encode() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(j); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 func jsonRows(rows []Row) []JSONRow {
