@@ -70,18 +70,44 @@ func (x *parsed) take(start, end int) {
 }
 
 // each calls fn for every match of re whose span is still free; fn reports
-// whether it used the match (the span is then taken).
+// whether it used the match (the span is then taken). A match that
+// overlaps a span already taken can hide a value next to it ("1:1, 16
+// cores" matches as the list "1, 16 cores" whose "1" is the ratio's), so
+// the pattern then runs again over the text with the taken spans blanked
+// out, and only the free matches of that pass are offered.
 func (x *parsed) each(re interface {
 	FindAllStringSubmatchIndex(string, int) [][]int
 }, fn func(m []int) bool) {
+	hidden := false
 	for _, m := range re.FindAllStringSubmatchIndex(x.text, -1) {
 		if !x.free(m[0], m[1]) {
+			hidden = true
 			continue
 		}
 		if fn(m) {
 			x.take(m[0], m[1])
 		}
 	}
+	if !hidden {
+		return
+	}
+	for _, m := range re.FindAllStringSubmatchIndex(x.blanked(), -1) {
+		if x.free(m[0], m[1]) && fn(m) {
+			x.take(m[0], m[1])
+		}
+	}
+}
+
+// blanked is the text with every taken byte replaced by a space (same
+// length, so spans index both).
+func (x *parsed) blanked() string {
+	b := []byte(x.text)
+	for i, u := range x.used {
+		if u {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
 
 func (x *parsed) group(m []int, i int) string {

@@ -185,3 +185,57 @@ func TestSwappingTheEnginesOfAComparisonSwapsThem(t *testing.T) {
 		}
 	}
 }
+
+// statedSetting is one setting a question states, in several spellings,
+// with the plan field it must set.
+type statedSetting struct {
+	field, want string
+	spellings   []string
+}
+
+var statedSettings = []statedSetting{
+	{"cores", "16", []string{"16 cores", "16c", "at 16 cores", "on 16 cores", "16 core"}},
+	{"ratio", "1:1", []string{"1:1", "SET:GET 1:1", "mixed workload", "50/50", "half reads half writes"}},
+	{"value", "1024", []string{"1kb values", "1kb", "1 KB values", "1024 byte values", "1k values"}},
+	{"pipeline", "1", []string{"pipeline 1", "no pipelining", "p1", "without pipelining", "pipeline depth 1"}},
+	{"metric", "p99_ms", []string{"p99", "p99 latency", "tail latency p99", "99th percentile", "p99 please"}},
+}
+
+// TestStatedSettingsSurviveTheOthers states every subset of the settings
+// above, in every order, after a comparison or a lookup, joined by commas
+// or by spaces: each stated setting must be in the plan, whatever sits
+// next to it ("1:1, 16c" once read the list "1, 16" and lost the cores).
+func TestStatedSettingsSurviveTheOthers(t *testing.T) {
+	p := realPlanner(t)
+	var orders func(prefix, rest []int, yield func([]int))
+	orders = func(prefix, rest []int, yield func([]int)) {
+		if len(prefix) > 0 {
+			yield(prefix)
+		}
+		for i, r := range rest {
+			next := append(slices.Clone(rest[:i]), rest[i+1:]...)
+			orders(append(slices.Clone(prefix), r), next, yield)
+		}
+	}
+	n := 0
+	for _, head := range []string{"dragonfly vs garnet", "redis", "valkey vs keydb"} {
+		for _, sep := range []string{", ", " "} {
+			orders(nil, []int{0, 1, 2, 3, 4}, func(order []int) {
+				n++
+				parts := []string{head}
+				for _, i := range order {
+					s := statedSettings[i]
+					parts = append(parts, s.spellings[n%len(s.spellings)])
+				}
+				q := strings.Join(parts, sep)
+				got := planFields(planOf(t, p, q))
+				for _, i := range order {
+					s := statedSettings[i]
+					if got[s.field] != s.want {
+						t.Errorf("%q: %s=%s, want %s", q, s.field, got[s.field], s.want)
+					}
+				}
+			})
+		}
+	}
+}
