@@ -25,6 +25,10 @@ type Options struct {
 	// URL is redis://[user:password@]host:port[/db] or rediss:// for TLS
 	// (MEMDB_ORACLE_STATE_URL).
 	URL string
+	// CAFile, for a rediss:// URL, is a PEM file of the certificate
+	// authorities to trust instead of the system's (a private CA;
+	// MEMDB_ORACLE_STATE_CA_FILE). Empty trusts the system's.
+	CAFile string
 	// Prefix starts every key, so deployments can share a server; default
 	// "memdb-oracle:".
 	Prefix string
@@ -59,6 +63,14 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	ro, err := goredis.ParseURL(opts.URL)
 	if err != nil {
 		return nil, fmt.Errorf("shared state URL: %w", errors.New(redactURLError(err.Error(), opts.URL)))
+	}
+	if opts.CAFile != "" {
+		if ro.TLSConfig == nil {
+			return nil, errors.New("a CA file is set but the shared state URL is redis:// (no TLS): use rediss://")
+		}
+		if ro.TLSConfig.RootCAs, err = loadCAs(opts.CAFile); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = time.Second

@@ -15,7 +15,7 @@ func (a *app) shared() (*redisadapter.Store, error) {
 		return a.sh, nil
 	}
 	s, err := redisadapter.Open(a.ctx, redisadapter.Options{
-		URL: a.cfg.State.URL, Prefix: a.cfg.State.Prefix, Logger: a.log.With("component", "shared-state"),
+		URL: a.cfg.State.URL, CAFile: a.cfg.State.CAFile, Prefix: a.cfg.State.Prefix, Logger: a.log.With("component", "shared-state"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("MEMDB_ORACLE_STATE_URL: %w", err)

@@ -14,6 +14,9 @@ type stateConfig struct {
 	// URL is the Redis/Valkey server (MEMDB_ORACLE_STATE_URL); empty keeps
 	// all state in the data directory.
 	URL string
+	// CAFile is the PEM file of CAs a rediss:// URL trusts
+	// (MEMDB_ORACLE_STATE_CA_FILE); empty trusts the system's.
+	CAFile string
 	// Prefix starts every key (MEMDB_ORACLE_STATE_PREFIX).
 	Prefix string
 	// Replica names this process in leases and logs
@@ -27,6 +30,7 @@ type stateConfig struct {
 func loadStateConfig(getenv func(string) string) (stateConfig, error) {
 	c := stateConfig{
 		URL:     envVar(getenv, "MEMDB_ORACLE_STATE_URL"),
+		CAFile:  envVar(getenv, "MEMDB_ORACLE_STATE_CA_FILE"),
 		Prefix:  envVar(getenv, "MEMDB_ORACLE_STATE_PREFIX"),
 		Replica: envVar(getenv, "MEMDB_ORACLE_REPLICA_NAME"),
 		Lease:   bot.DefaultLeaseTimings(),

@@ -4,6 +4,7 @@ package redistest
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"os/exec"
@@ -19,6 +20,9 @@ type Server struct {
 	Port   int
 	cmd    *exec.Cmd
 	exited chan struct{} // closed when the running process has exited
+	// tls, when set, makes the server speak TLS only, with a certificate
+	// from a test CA (CAFile).
+	tls *testTLS
 }
 
 // Start runs redis-server on a free loopback port and stops it when the
@@ -26,10 +30,29 @@ type Server struct {
 // installs it).
 func Start(tb testing.TB) *Server {
 	tb.Helper()
+	return start(tb, &Server{tb: tb})
+}
+
+// StartTLS is Start for a server that speaks only TLS (rediss://), with a
+// certificate for 127.0.0.1 signed by a CA made for the test (CAFile).
+func StartTLS(tb testing.TB) *Server {
+	tb.Helper()
+	t, err := newTestTLS(tb.TempDir())
+	if err != nil {
+		tb.Fatalf("making the test certificates: %v", err)
+	}
+	return start(tb, &Server{tb: tb, tls: t})
+}
+
+// CAFile is the PEM file of the CA that signed a StartTLS server's
+// certificate.
+func (s *Server) CAFile() string { return s.tls.caFile }
+
+func start(tb testing.TB, s *Server) *Server {
+	tb.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		tb.Fatal("redis-server is not installed; install it (apt-get install redis-server), as .ci/run does")
 	}
-	s := &Server{tb: tb}
 	var err error
 	for range 5 { // a port found free may be taken before redis binds it
 		if s.Port, err = freePort(); err != nil {
@@ -44,15 +67,26 @@ func Start(tb testing.TB) *Server {
 	return nil
 }
 
-// URL is the server's redis:// URL.
-func (s *Server) URL() string { return "redis://" + s.Addr() }
+// URL is the server's redis:// URL (rediss:// for a StartTLS server).
+func (s *Server) URL() string {
+	if s.tls != nil {
+		return "rediss://" + s.Addr()
+	}
+	return "redis://" + s.Addr()
+}
 
 // Addr is host:port.
 func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)) }
 
 func (s *Server) start() error {
-	cmd := exec.Command("redis-server", "--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no", "--loglevel", "warning")
+	args := []string{"--port", strconv.Itoa(s.Port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--protected-mode", "no", "--loglevel", "warning"}
+	if s.tls != nil {
+		args = append(args, "--port", "0", "--tls-port", strconv.Itoa(s.Port),
+			"--tls-cert-file", s.tls.certFile, "--tls-key-file", s.tls.keyFile,
+			"--tls-ca-cert-file", s.tls.caFile, "--tls-auth-clients", "no")
+	}
+	cmd := exec.Command("redis-server", args...)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -99,7 +133,14 @@ func (s *Server) Restart() {
 }
 
 func (s *Server) ping() error {
-	c, err := net.DialTimeout("tcp", s.Addr(), 200*time.Millisecond)
+	var c net.Conn
+	var err error
+	if s.tls != nil {
+		d := &net.Dialer{Timeout: 200 * time.Millisecond}
+		c, err = tls.DialWithDialer(d, "tcp", s.Addr(), &tls.Config{RootCAs: s.tls.pool, MinVersion: tls.VersionTLS12})
+	} else {
+		c, err = net.DialTimeout("tcp", s.Addr(), 200*time.Millisecond)
+	}
 	if err != nil {
 		return err
 	}
