@@ -39,7 +39,7 @@ func (p *Planner) enginePlan(question, text string, x *parsed) (Plan, bool) {
 	if !p.g.defineLead.MatchString(text) {
 		return Plan{}, false
 	}
-	m := p.g.defineLead.re.FindStringSubmatchIndex(text)
+	m := p.g.defineLead.FindStringSubmatchIndex(text)
 	if m == nil || m[2] < 0 {
 		return Plan{}, false
 	}

@@ -5,8 +5,8 @@ import (
 )
 
 // grammar holds the compiled vocabulary: patterns over normalized text and
-// the tables typo correction uses. It is built once per Planner and never
-// changed afterwards.
+// the tables typo correction uses. It is built once per process (every
+// Planner shares it, see sharedVocabulary) and never changed afterwards.
 type grammar struct {
 	fold      *strings.Replacer
 	keywords  []string

@@ -12,12 +12,18 @@ import (
 // allPatterns lists every pattern of the grammar.
 func allPatterns(g *grammar) map[string]*rx {
 	out := map[string]*rx{}
-	v := reflect.ValueOf(g).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		if f.Type() == reflect.TypeOf((*rx)(nil)) && !f.IsNil() {
-			out[v.Type().Field(i).Name] = (*rx)(f.UnsafePointer())
+	for _, table := range []any{g, newKindGrammar()} {
+		v := reflect.ValueOf(table).Elem()
+		prefix := v.Type().Name() + "."
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Field(i)
+			if f.Type() == reflect.TypeOf((*rx)(nil)) && !f.IsNil() {
+				out[prefix+v.Type().Field(i).Name] = (*rx)(f.UnsafePointer())
+			}
 		}
+	}
+	for _, f := range g.features {
+		out["feature "+f.key] = f.re
 	}
 	for _, m := range g.metrics {
 		out["metric "+m.metric] = m.re
@@ -58,10 +64,10 @@ func TestLiteralGatesNeverHideAMatch(t *testing.T) {
 	for _, raw := range texts {
 		text := g.correctTypos(g.normalize(raw))
 		for name, p := range pats {
-			if got, want := p.MatchString(text), p.re.MatchString(text); got != want {
+			if got, want := p.MatchString(text), p.compiled().MatchString(text); got != want {
 				t.Errorf("%s on %q: gated %v, plain %v", name, text, got, want)
 			}
-			if got, want := p.FindAllStringSubmatchIndex(text, -1), p.re.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+			if got, want := p.FindAllStringSubmatchIndex(text, -1), p.compiled().FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s on %q: gated %v, plain %v", name, text, got, want)
 			}
 		}

@@ -6,11 +6,11 @@ import "slices"
 // typo correction, which can turn a word the kind rules know into another
 // ("percentage").
 func (r reading) find(re *rx) []int {
-	if loc := re.re.FindStringIndex(r.text); loc != nil {
+	if loc := re.FindStringIndex(r.text); loc != nil {
 		return loc
 	}
 	if r.plain != r.text {
-		return re.re.FindStringIndex(r.plain)
+		return re.FindStringIndex(r.plain)
 	}
 	return nil
 }

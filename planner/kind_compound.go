@@ -80,13 +80,13 @@ func (p *Planner) splitAsks(question string) []string {
 		q = lower // byte offsets must agree
 	}
 	listed := false // "two questions: A, and B"
-	if m := p.k.compoundLead.re.FindStringIndex(lower); m != nil {
+	if m := p.k.compoundLead.FindStringIndex(lower); m != nil {
 		listed = strings.HasPrefix(lower, "two")
 		q, lower = q[m[1]:], lower[m[1]:]
 	}
 	type cut struct{ end, next int } // end of one part, start of the next
 	var cuts []cut
-	for _, m := range p.k.compoundStrongJoin.re.FindAllStringIndex(lower, -1) {
+	for _, m := range p.k.compoundStrongJoin.FindAllStringIndex(lower, -1) {
 		end := m[0]
 		if lower[m[0]] == '?' {
 			end++ // the question mark stays with its ask
@@ -106,7 +106,7 @@ func (p *Planner) splitAsks(question string) []string {
 			cuts = append(cuts, cut{j, j + len(", and ")})
 		}
 	}
-	for _, m := range p.k.compoundJoin.re.FindAllStringIndex(lower, -1) {
+	for _, m := range p.k.compoundJoin.FindAllStringIndex(lower, -1) {
 		if lower[m[0]] == '?' || lower[m[0]] == ';' {
 			continue // a strong join, taken above
 		}
@@ -117,7 +117,7 @@ func (p *Planner) splitAsks(question string) []string {
 		cuts = append(cuts, cut{m[0], next})
 	}
 	if len(cuts) == 0 {
-		if m := p.k.defineAnd.re.FindStringIndex(lower); m != nil {
+		if m := p.k.defineAnd.FindStringIndex(lower); m != nil {
 			// "define ops per core and dragonfly's at 48": a definition and
 			// a second ask joined by a bare "and".
 			cuts = append(cuts, cut{m[1] - len(" and "), m[1]})

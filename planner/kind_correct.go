@@ -34,7 +34,7 @@ func (p *Planner) correction(r reading, prev *Plan) (Plan, bool) {
 	}
 	// Split the fragment into what it asks for and what it takes back.
 	fresh, dropped := rest, ""
-	if loc := p.k.notThis.re.FindStringIndex(rest); loc != nil {
+	if loc := p.k.notThis.FindStringIndex(rest); loc != nil {
 		// "not p99, p99.9" / "valkey, not redis" / "8 cores instead of 16"
 		after := rest[loc[1]:]
 		before := strings.TrimSpace(rest[:loc[0]])

@@ -69,7 +69,8 @@ type Planner struct {
 	g    *grammar
 	k    *kindGrammar
 	lx   *lexicon
-	tix  termIndex
+	// tix finds glossary terms in a question; built on first use.
+	tix  func() termIndex
 	out  *outcomeLog
 	ulex *unboundLexicon
 	// early and late are the intent recognisers tried before the slot
@@ -82,6 +83,23 @@ type Planner struct {
 
 // maxCompiledCache bounds the planner's memory of filters already checked.
 const maxCompiledCache = 4096
+
+// vocabulary is the grammar every Planner reads with. It depends on no
+// store or knowledge base and is never changed after it is built, so one
+// copy serves the whole process, built on the first New (its patterns
+// compile later still, on first use).
+type vocabulary struct {
+	g           *grammar
+	k           *kindGrammar
+	ulex        *unboundLexicon
+	lx          *lexicon
+	early, late []recogniser
+}
+
+var sharedVocabulary = sync.OnceValue(func() *vocabulary {
+	return &vocabulary{g: newGrammar(), k: newKindGrammar(), ulex: newUnboundLexicon(),
+		lx: newLexicon(lexiconTables()), early: recognisers(), late: fallbacks()}
+})
 
 // New returns a planner over the measured coverage and the knowledge base.
 // kb may be nil (no definitions or claims are recognised then).
@@ -99,16 +117,20 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: newGrammar(), k: newKindGrammar(), ulex: newUnboundLexicon(),
-		lx: newLexicon(lexiconTables()), early: recognisers(), late: fallbacks(), compiled: map[string]error{}}
+	v := sharedVocabulary()
+	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: v.g, k: v.k, ulex: v.ulex,
+		lx: v.lx, early: v.early, late: v.late, compiled: map[string]error{}}
 	if named, ok := opts.Completer.(interface{ Name() string }); ok {
 		p.out = newOutcomeLog(log, named.Name())
 	} else {
 		p.out = newOutcomeLog(log, "")
 	}
-	if kb != nil {
-		p.tix = newTermIndex(p.g, kb.Terms())
-	}
+	p.tix = sync.OnceValue(func() termIndex {
+		if kb == nil {
+			return termIndex{}
+		}
+		return newTermIndex(p.g, kb.Terms())
+	})
 	return p
 }
 

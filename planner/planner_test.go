@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest"
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
@@ -368,5 +370,19 @@ func TestOnePlannerServesManyGoroutines(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// BenchmarkNew builds a planner over the embedded store and knowledge base,
+// as every process that answers a question does once. Run it with
+// -benchtime 1x in a fresh process to see the first build's cost alone.
+func BenchmarkNew(b *testing.B) {
+	st := analyticstest.OpenStore(b)
+	kb, err := knowledge.Load(b.Context(), st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		_ = planner.New(st, kb, planner.Options{})
 	}
 }

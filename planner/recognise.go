@@ -43,7 +43,7 @@ func (p *Planner) hasDomainContent(r *reading) bool {
 			return true
 		}
 	}
-	if id, _ := p.tix.find(r.text); id != "" {
+	if id, _ := p.tix().find(r.text); id != "" {
 		return true
 	}
 	return false
@@ -225,12 +225,12 @@ func (p *Planner) recogniseDefinitionInContext(question string, r *reading, _ *P
 	id := ""
 	for _, t := range r.tags {
 		if t.meaning == mKind && t.from > 0 {
-			id, _ = p.tix.find(r.text[:r.toks[t.from].start])
+			id, _ = p.tix().find(r.text[:r.toks[t.from].start])
 			break
 		}
 	}
 	if id == "" {
-		id, _ = p.tix.find(r.text)
+		id, _ = p.tix().find(r.text)
 	}
 	if id == "" {
 		return Plan{}, false

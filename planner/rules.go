@@ -129,7 +129,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	}
 	if p.kb != nil && p.g.useAsk.MatchString(text) && len(x.metrics) == 0 && !x.hasKnobValue() && len(p.g.featuresIn(text)) == 0 {
 		// "Does Dragonfly use io_uring in this benchmark?"
-		if id, _ := p.tix.find(text); id != "" {
+		if id, _ := p.tix().find(text); id != "" {
 			if name, ok := p.kbTerm(id); ok {
 				return p.defineOf(question, id, name, x), true
 			}
@@ -350,7 +350,7 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 		}
 	}
 	if strong {
-		if id, _ := p.tix.find(text); id != "" {
+		if id, _ := p.tix().find(text); id != "" {
 			if t, ok := p.kbTerm(id); ok {
 				return p.defineOf(question, id, t, x), true
 			}
@@ -486,7 +486,7 @@ func (p *Planner) termMention(question, text string, x *parsed) (Plan, bool) {
 	if p.kb == nil || len(x.engines) > 0 || x.allEngines {
 		return Plan{}, false
 	}
-	id, _ := p.tix.find(text)
+	id, _ := p.tix().find(text)
 	if id == "" {
 		return Plan{}, false
 	}

@@ -3,15 +3,19 @@ package planner
 import (
 	"regexp"
 	"regexp/syntax"
-	"strings"
+	"sync"
 )
 
-// rx is a compiled pattern with a literal gate: every match must start with
-// one of lits, so when the text holds none of them the (costly) regexp is
-// not run at all. lits is nil when the pattern has no such prefix set.
+// rx is a pattern compiled on first use, with a literal gate: the
+// literals every match must contain, so that when the text lacks them the
+// (costly, backtracking) regexp is not run at all. Compiling lazily keeps
+// planner.New cheap; a process that answers one question compiles only
+// the patterns whose gates that question passes.
 type rx struct {
-	re   *regexp.Regexp
-	lits []string
+	expr string
+	once sync.Once
+	prog *regexp.Regexp
+	gate gate
 	// alts are the top-level alternatives, each with its own gate: most
 	// questions rule most alternatives out by a literal check, so only one
 	// or two small patterns run to learn whether the whole pattern can
@@ -19,31 +23,38 @@ type rx struct {
 	alts []*rx
 }
 
-// newRx compiles a pattern and derives its gates.
+// newRx records a pattern; it is parsed and compiled on first use. A
+// malformed pattern panics there, and the grammar tests use every one.
 func newRx(expr string) *rx {
-	r := &rx{re: regexp.MustCompile(expr), lits: literalGate(expr)}
-	if parsed, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		if parsed = parsed.Simplify(); parsed.Op == syntax.OpAlternate && len(parsed.Sub) > 2 {
+	return &rx{expr: expr}
+}
+
+// compiled returns the compiled pattern, compiling it (and its gates) on
+// first use.
+func (r *rx) compiled() *regexp.Regexp {
+	r.once.Do(func() {
+		r.prog = regexp.MustCompile(r.expr)
+		parsed, err := syntax.Parse(r.expr, syntax.Perl)
+		if err != nil {
+			return
+		}
+		parsed = parsed.Simplify()
+		r.gate = rarestFirst(required(parsed))
+		if parsed.Op == syntax.OpAlternate && len(parsed.Sub) > 2 {
 			for _, sub := range parsed.Sub {
-				src := sub.String()
-				r.alts = append(r.alts, &rx{re: regexp.MustCompile(src), lits: literalGate(src)})
+				a := &rx{expr: sub.String(), gate: rarestFirst(required(sub))}
+				a.once.Do(func() { a.prog = regexp.MustCompile(a.expr) })
+				r.alts = append(r.alts, a)
 			}
 		}
-	}
-	return r
+	})
+	return r.prog
 }
 
 // possible reports whether the pattern can match the text at all.
 func (r *rx) possible(text string) bool {
-	if r.lits == nil {
-		return true
-	}
-	for _, l := range r.lits {
-		if strings.Contains(text, l) {
-			return true
-		}
-	}
-	return false
+	r.compiled()
+	return r.gate.admits(text)
 }
 
 func (r *rx) MatchString(s string) bool {
@@ -51,117 +62,85 @@ func (r *rx) MatchString(s string) bool {
 		return false
 	}
 	if r.alts == nil {
-		return r.re.MatchString(s)
+		return r.prog.MatchString(s)
 	}
 	for _, a := range r.alts {
-		if a.possible(s) && a.re.MatchString(s) {
+		if a.gate.admits(s) && a.prog.MatchString(s) {
 			return true
 		}
 	}
 	return false
 }
 
+// FindStringIndex is regexp's, behind the gate.
+func (r *rx) FindStringIndex(s string) []int {
+	if !r.MatchString(s) {
+		return nil
+	}
+	return r.prog.FindStringIndex(s)
+}
+
+// FindStringSubmatchIndex is regexp's, behind the gate.
+func (r *rx) FindStringSubmatchIndex(s string) []int {
+	if !r.MatchString(s) {
+		return nil
+	}
+	return r.prog.FindStringSubmatchIndex(s)
+}
+
+// FindAllStringIndex is regexp's, behind the gate.
+func (r *rx) FindAllStringIndex(s string, n int) [][]int {
+	if !r.MatchString(s) {
+		return nil
+	}
+	return r.prog.FindAllStringIndex(s, n)
+}
+
 func (r *rx) FindString(s string) string {
 	if !r.MatchString(s) {
 		return ""
 	}
-	return r.re.FindString(s)
+	return r.prog.FindString(s)
 }
 
 func (r *rx) FindStringSubmatch(s string) []string {
 	if !r.MatchString(s) {
 		return nil
 	}
-	return r.re.FindStringSubmatch(s)
+	return r.prog.FindStringSubmatch(s)
 }
 
 func (r *rx) FindAllString(s string, n int) []string {
 	if !r.MatchString(s) {
 		return nil
 	}
-	return r.re.FindAllString(s, n)
+	return r.prog.FindAllString(s, n)
 }
 
 func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
 	if !r.MatchString(s) {
 		return nil
 	}
-	return r.re.FindAllStringSubmatch(s, n)
+	return r.prog.FindAllStringSubmatch(s, n)
 }
 
 func (r *rx) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if !r.MatchString(s) {
 		return nil
 	}
-	return r.re.FindAllStringSubmatchIndex(s, n)
+	return r.prog.FindAllStringSubmatchIndex(s, n)
 }
 
 func (r *rx) ReplaceAllString(s, repl string) string {
 	if !r.MatchString(s) {
 		return s
 	}
-	return r.re.ReplaceAllString(s, repl)
+	return r.prog.ReplaceAllString(s, repl)
 }
 
 func (r *rx) ReplaceAllStringFunc(s string, fn func(string) string) string {
 	if !r.MatchString(s) {
 		return s
 	}
-	return r.re.ReplaceAllStringFunc(s, fn)
-}
-
-// literalGate returns the literal strings one of which every match starts
-// with, or nil when the pattern has no such set (an optional or class
-// start).
-func literalGate(expr string) []string {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	return prefixes(re.Simplify())
-}
-
-func prefixes(re *syntax.Regexp) []string {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return nil
-		}
-		return []string{string(re.Rune)}
-	case syntax.OpCapture:
-		return prefixes(re.Sub[0])
-	case syntax.OpAlternate:
-		var out []string
-		for _, sub := range re.Sub {
-			p := prefixes(sub)
-			if p == nil {
-				return nil
-			}
-			out = append(out, p...)
-		}
-		return out
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			switch sub.Op {
-			case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpEndLine,
-				syntax.OpBeginText, syntax.OpEndText, syntax.OpEmptyMatch:
-				continue
-			}
-			return prefixes(sub)
-		}
-		return nil
-	case syntax.OpCharClass:
-		// A small class ([12], [-_ ]) is a set of one-letter prefixes.
-		var out []string
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			if re.Rune[i+1]-re.Rune[i] > 3 || len(out) > 6 {
-				return nil
-			}
-			for c := re.Rune[i]; c <= re.Rune[i+1]; c++ {
-				out = append(out, string(c))
-			}
-		}
-		return out
-	}
-	return nil
+	return r.prog.ReplaceAllStringFunc(s, fn)
 }

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -20,9 +22,10 @@ type termAlias struct {
 func newTermIndex(g *grammar, terms []knowledge.Term) termIndex {
 	var ix termIndex
 	seen := map[string]bool{}
+	marks := strings.NewReplacer("(", " ", ")", " ", "\"", " ", "?", " ", ",", " ")
 	add := func(alias, id string) {
 		a := g.normalize(alias)
-		a = strings.Join(strings.Fields(strings.NewReplacer("(", " ", ")", " ", "\"", " ", "?", " ", ",", " ").Replace(a)), " ")
+		a = strings.Join(strings.Fields(marks.Replace(a)), " ")
 		if len(a) < 3 || seen[a] {
 			return
 		}
@@ -45,11 +48,7 @@ func newTermIndex(g *grammar, terms []knowledge.Term) termIndex {
 		add(strings.ReplaceAll(slug, "-", " "), t.ID)
 	}
 	// Longest aliases first, so "fully driven ceiling" wins over "ceiling".
-	for i := 1; i < len(ix.entries); i++ {
-		for j := i; j > 0 && len(ix.entries[j].alias) > len(ix.entries[j-1].alias); j-- {
-			ix.entries[j], ix.entries[j-1] = ix.entries[j-1], ix.entries[j]
-		}
-	}
+	slices.SortStableFunc(ix.entries, func(a, b termAlias) int { return cmp.Compare(len(b.alias), len(a.alias)) })
 	return ix
 }
 

@@ -39,7 +39,7 @@ type unboundFinding struct {
 	family *unboundFamily
 }
 
-// unboundLexicon is the detector's vocabulary, compiled once per planner.
+// unboundLexicon is the detector's vocabulary, compiled once per process.
 type unboundLexicon struct {
 	families []unboundFamily
 }

@@ -1,0 +1,164 @@
+package planner
+
+import (
+	"cmp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+)
+
+// gate is a necessary condition for a pattern to match, derived from its
+// syntax: every group must have one of its literals somewhere in the text.
+// A nil gate admits everything. It is far cheaper to check than running
+// the pattern, and most patterns of the grammar fail it on most questions
+// ("--pipeline 16" needs "-p", "4:1" needs ":", "p99" needs a digit).
+type gate [][]string
+
+// maxGroupLiterals bounds a group: a gate that needs dozens of substring
+// searches to pass saves little over the pattern itself.
+const maxGroupLiterals = 48
+
+// admits reports whether the text holds a literal of every group.
+func (g gate) admits(text string) bool {
+	for _, group := range g {
+		if !containsAny(text, group) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(text string, lits []string) bool {
+	for _, l := range lits {
+		if len(l) == 1 {
+			if strings.IndexByte(text, l[0]) >= 0 {
+				return true
+			}
+		} else if strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// required derives the gate of a simplified pattern: literals and small
+// character classes every match must contain.
+func required(re *syntax.Regexp) gate {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil
+		}
+		return gate{{string(re.Rune)}}
+	case syntax.OpCharClass:
+		if cls := classLiterals(re.Rune); cls != nil {
+			return gate{cls}
+		}
+		return nil
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+		return nil
+	case syntax.OpConcat:
+		var out gate
+		for _, sub := range re.Sub {
+			out = append(out, required(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		// A match satisfies one alternative: each must offer a group, and
+		// the union of those groups is required.
+		var union []string
+		for _, sub := range re.Sub {
+			best := selective(required(sub))
+			if best == nil {
+				return nil
+			}
+			union = append(union, best...)
+		}
+		if len(union) > maxGroupLiterals {
+			return nil
+		}
+		return gate{dropCovered(union)}
+	}
+	return nil
+}
+
+// classLiterals lists a small class's characters as one-byte literals
+// ([0-9], [12], [-_ ]), or nil for a large or non-ASCII class.
+func classLiterals(ranges []rune) []string {
+	var out []string
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := ranges[i], ranges[i+1]
+		if hi >= 0x80 || hi-lo > 10 {
+			return nil
+		}
+		for c := lo; c <= hi; c++ {
+			out = append(out, string(c))
+		}
+		if len(out) > 12 {
+			return nil
+		}
+	}
+	return out
+}
+
+// selective picks the group of a gate that rules out the most texts: the
+// one whose shortest literal is longest, then the one with fewest.
+func selective(g gate) []string {
+	var best []string
+	bestLen := 0
+	for _, group := range g {
+		shortest := len(group[0])
+		for _, l := range group {
+			shortest = min(shortest, len(l))
+		}
+		if best == nil || shortest > bestLen || shortest == bestLen && len(group) < len(best) {
+			best, bestLen = group, shortest
+		}
+	}
+	return best
+}
+
+// dropCovered removes literals that contain another literal of the group:
+// "cores" is found whenever "core" is.
+func dropCovered(lits []string) []string {
+	out := lits[:0:0]
+	for i, l := range lits {
+		covered := false
+		for j, o := range lits {
+			if i != j && strings.Contains(l, o) && (len(o) < len(l) || j < i) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// rarestFirst orders a gate's groups so the one most likely to fail (the
+// longest shortest literal) is checked first, and drops repeated groups
+// ("\d+:\d+" needs a digit once).
+func rarestFirst(g gate) gate {
+	shortest := func(group []string) int {
+		n := len(group[0])
+		for _, l := range group {
+			n = min(n, len(l))
+		}
+		return n
+	}
+	out := gate{}
+	for _, group := range g {
+		if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, group) }) {
+			out = append(out, group)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b []string) int { return cmp.Compare(shortest(b), shortest(a)) })
+	return out
+}

@@ -1,0 +1,32 @@
+package planner
+
+import "testing"
+
+// The gate must never refuse a text the pattern matches (the grammar test
+// checks that over the corpus); here it must also refuse the texts that
+// lack a required literal, or it saves nothing.
+func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
+	for _, tt := range []struct {
+		expr, text string
+		admits     bool
+	}{
+		{`\b(\d+)\s*:\s*(\d+)\b`, "read heavy please", false},
+		{`\b(\d+)\s*:\s*(\d+)\b`, "ratio 4 : 1", true},
+		{`\b(\d+)\s*:\s*(\d+)\b`, "ratio a:b", false}, // no digit
+		{`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`, "pipeline 16", false},
+		{`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`, "memtier -p 16", true},
+		{`(?:^|[^-])\bmemory\b|\bram\b`, "how much ram", true},
+		{`(?:^|[^-])\bmemory\b|\bram\b`, "how fast", false},
+		{`\bdown[- _]?after\s*(\d+)`, "after 5 seconds", false},
+		{`\bfoo\b|\bbar\b|x?`, "anything", true}, // an alternative that needs nothing
+		{`(?i)redis`, "REDIS", true},             // case-folded literals are not gated
+	} {
+		r := newRx(tt.expr)
+		if got := r.possible(tt.text); got != tt.admits {
+			t.Errorf("gate of %s on %q: %v, want %v", tt.expr, tt.text, got, tt.admits)
+		}
+		if !r.possible(tt.text) && r.compiled().MatchString(tt.text) {
+			t.Errorf("gate of %s refuses %q, which it matches", tt.expr, tt.text)
+		}
+	}
+}
