@@ -25,7 +25,7 @@ func TestImportChildProcess(t *testing.T) {
 	if dir == "" {
 		t.Skip("runs only as the child process of TestAnImportKilledAtAnyPointLeavesTheOldStoreOrTheNew")
 	}
-	s, err := Open(t.Context(), Options{Dir: dir, DeferLoad: true})
+	s, err := Open(t.Context(), Options{Dir: dir, DeferLoad: true, ForImport: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -181,6 +181,9 @@ func (s *Store) checkPass(ctx context.Context, before *badger.Txn, name string, 
 	plan := importPlan{name: name, session: session}
 	counted := &countingReader{r: r}
 	firstLine := map[[16]byte]int32{} // run ID hash → first line, bounded per row
+	// A run's ID starts with its session (MakeID), so a session the store
+	// holds no runs of cannot hold any row's ID: no lookups needed.
+	sessionStored := s.committed().Sessions[sessionKey(session)].Runs > 0
 	var extra []RowProblem
 	probs, err := scanCSV(counted, session, name, func(row csvRow) error {
 		rep.Rows++
@@ -190,6 +193,9 @@ func (s *Store) checkPass(ctx context.Context, before *badger.Txn, name string, 
 			}
 			if opts.Progress != nil {
 				opts.Progress(ImportProgress{Phase: "checking", Rows: rep.Rows, Bytes: counted.n})
+			}
+			if rep.Rows%releaseEvery == 0 && s.dir != "" {
+				releaseMappedPages(s.dir) // the lookups below read the stored tables
 			}
 		}
 		if row.probs != nil {
@@ -208,6 +214,11 @@ func (s *Store) checkPass(ctx context.Context, before *badger.Txn, name string, 
 			return nil
 		}
 		firstLine[idHash] = int32(row.line)
+		if !sessionStored {
+			plan.fresh++
+			plan.markFresh(rep.Rows - 1)
+			return nil
+		}
 		stored, found, err := getRun(before, run.ID)
 		if err != nil {
 			return err
@@ -288,6 +299,11 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 			}
 			if err := s.disk.check(0); err != nil {
 				return err
+			}
+			if rows%releaseEvery == 0 {
+				if err := s.releaseWritten(); err != nil {
+					return err
+				}
 			}
 			if opts.Progress != nil {
 				opts.Progress(ImportProgress{Phase: "writing", Rows: rows, TotalRows: rep.Rows, Bytes: counted.n})

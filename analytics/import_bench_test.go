@@ -108,7 +108,7 @@ func BenchmarkImportSynthetic(b *testing.B) {
 				if testing.Verbose() {
 					log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 				}
-				s, err := Open(b.Context(), Options{Dir: b.TempDir(), DeferLoad: true, Logger: log})
+				s, err := Open(b.Context(), Options{Dir: b.TempDir(), DeferLoad: true, ForImport: true, Logger: log})
 				if err != nil {
 					b.Fatal(err)
 				}

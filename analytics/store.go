@@ -54,6 +54,9 @@ type Options struct {
 	// MinFreeBytes is the free space below which writes are refused (KV
 	// writes fall back to memory); 0 means the default floor.
 	MinFreeBytes int64
+	// ForImport tunes Badger for writing many runs (see forImport): for
+	// the import command's process. Ignored InMemory.
+	ForImport bool
 }
 
 // Store holds the runs in Badger and an in-memory index loaded once at Open;
@@ -133,6 +136,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.InMemory {
 		bo = bo.WithDir("").WithValueDir("").WithInMemory(true).WithReadOnly(false)
 	} else {
+		if opts.ForImport {
+			bo = forImport(bo)
+		}
 		if opts.Dir == "" {
 			return nil, errors.New("open store: no data directory given")
 		}

@@ -22,7 +22,7 @@ func (a *app) store() (*analytics.Store, error) {
 // importStore is store() without loading the runs into memory: import
 // needs only the manifest, so its memory does not grow with the store.
 func (a *app) importStore() (*analytics.Store, error) {
-	return a.openStore(storeOpts{deferLoad: true})
+	return a.openStore(storeOpts{deferLoad: true, forImport: true})
 }
 
 // readStore is the store for commands that only read (version, kb, plan):
@@ -48,7 +48,7 @@ func (a *app) readStore() (*analytics.Store, error) {
 }
 
 type storeOpts struct {
-	deferLoad, readOnly, inMemory bool
+	deferLoad, readOnly, inMemory, forImport bool
 }
 
 func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
@@ -58,7 +58,7 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 	_, statErr := os.Stat(a.cfg.DataDir)
 	firstUse := errors.Is(statErr, os.ErrNotExist) && !o.inMemory && !o.readOnly
 	st, err := analytics.Open(a.ctx, analytics.Options{
-		Dir: a.cfg.DataDir, InMemory: o.inMemory, ReadOnly: o.readOnly, DeferLoad: o.deferLoad, Logger: a.log,
+		Dir: a.cfg.DataDir, InMemory: o.inMemory, ReadOnly: o.readOnly, DeferLoad: o.deferLoad, ForImport: o.forImport, Logger: a.log,
 	})
 	if err != nil {
 		return nil, storeError(err)
