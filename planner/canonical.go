@@ -63,6 +63,7 @@ func (r *reading) canonical() string {
 // rewrites lists the canonical spellings the reading calls for.
 func (r *reading) rewrites() []rewrite {
 	var out []rewrite
+	contrast := r.contrastedSetting()
 	hasKnob := false
 	for _, t := range r.tags {
 		if t.meaning == mSetting && t.value != "cores" || t.meaning == mWorkload {
@@ -72,6 +73,9 @@ func (r *reading) rewrites() []rewrite {
 	for _, t := range r.tags {
 		switch t.meaning {
 		case mSetting, mMode:
+			if contrast != "" && settingKey(t.value) == contrast {
+				continue // spelt as the setting's effect (settingContrasts)
+			}
 			if t.value == "pipeline_off" {
 				out = append(out, rewrite{t.spanFrom, t.spanTo, pipelineOffSpelling(t.negated), true})
 				continue
@@ -93,6 +97,8 @@ func (r *reading) rewrites() []rewrite {
 				continue
 			}
 			out = append(out, rewrite{t.from, t.to, workloadSpelling(t.value), false})
+		case mFailover:
+			out = append(out, rewrite{t.from, t.to, "failover", false})
 		case mPolite:
 			if t.value == "drop" {
 				out = append(out, rewrite{t.from, t.to, "", false})
@@ -105,6 +111,17 @@ func (r *reading) rewrites() []rewrite {
 				if r.hasValue(mRelation, "crossover_at") {
 					out = append(out, rewrite{t.from, t.to, "overtakes", false})
 				}
+			case "crossover_at":
+				// "how many cores before X beats Y", "from how many cores
+				// is X faster": a count asked with a winner is where
+				// the lines cross.
+				if r.asksWinner() && !r.hasValue(mSetting, "value_bytes") {
+					out = append(out, rewrite{t.from, t.to, "at what point", false})
+				}
+			case "scaling":
+				out = append(out, rewrite{t.from, t.to, "scaling with cores", false})
+			case "with_without":
+				out = append(out, rewrite{t.from, t.to, "with vs without", false})
 			case "effect":
 				if hasKnob {
 					out = append(out, rewrite{t.from, t.to, "effect", false})
@@ -114,6 +131,7 @@ func (r *reading) rewrites() []rewrite {
 			}
 		}
 	}
+	out = append(out, r.settingContrasts()...)
 	out = append(out, r.pipelineFlags()...)
 	out = append(out, r.pronounOnes()...)
 	return out
@@ -292,4 +310,114 @@ func (r *reading) pronounOnes() []rewrite {
 // would read as a list with it.
 func (r *reading) listFollows(i int) bool {
 	return i+2 < len(r.toks) && r.toks[i+1].text == "," && r.toks[i+2].kind == tokNumber
+}
+
+// asksWinner reports a word that asks which result is ahead ("beats",
+// "faster", "ahead", "wins").
+func (r *reading) asksWinner() bool {
+	for _, t := range r.toks {
+		switch t.text {
+		case "beat", "beats", "beating", "faster", "quicker", "ahead", "better", "outperform", "outperforms", "win", "wins",
+			"winning", "outrun", "outruns", "outpace", "outpaces", "overtake", "overtakes", "higher", "lead", "leads":
+			return true
+		}
+	}
+	return false
+}
+
+// settingKey is the setting a tag value is about ("pipeline_off" is
+// pipelining).
+func settingKey(v string) string {
+	if v == "pipeline_off" {
+		return "pipeline"
+	}
+	return v
+}
+
+// contrastSpelling is, per setting, how the slot grammar reads its effect.
+var contrastSpelling = map[string]string{
+	"pipeline": "with vs without pipelining",
+}
+
+// contrastedSetting returns the setting the question sets against its own
+// negation ("pipelined vs unpipelined", "pipelining on vs off",
+// "batching or no batching"): that is the setting's effect, not either
+// side. "" when there is none.
+func (r *reading) contrastedSetting() string {
+	var pos, neg [4]string
+	np, nn := 0, 0
+	for _, t := range r.tags {
+		if t.meaning != mSetting {
+			continue
+		}
+		k := settingKey(t.value)
+		if _, ok := contrastSpelling[k]; !ok {
+			continue
+		}
+		negated := t.negated != (t.value == "pipeline_off")
+		switch {
+		case r.onOffAfter(t.to):
+			return k
+		case negated && nn < len(neg):
+			neg[nn] = k
+			nn++
+		case !negated && np < len(pos):
+			pos[np] = k
+			np++
+		}
+	}
+	for _, a := range pos[:np] {
+		for _, b := range neg[:nn] {
+			if a == b {
+				return a
+			}
+		}
+	}
+	return ""
+}
+
+// onOffAfter reports, from token i, "on vs off", "on or off", "off/on",
+// "enabled vs disabled" (after an optional "is" or ":"), or a bare
+// negation after a conjunction ("with pipelining and without").
+func (r *reading) onOffAfter(i int) bool { return r.onOffEnd(i) > 0 }
+
+// onOffEnd is the token after the contrast onOffAfter finds at i, or 0.
+func (r *reading) onOffEnd(i int) int {
+	for i < len(r.toks) && (r.toks[i].text == "is" || r.toks[i].text == ":" || r.toks[i].text == "-" || r.toks[i].text == "being") {
+		i++
+	}
+	conj := func(w string) bool { return w == "vs" || w == "versus" || w == "or" || w == "/" || w == "and" }
+	on := func(w string) bool { return w == "on" || w == "enabled" || w == "yes" }
+	off := func(w string) bool { return w == "off" || w == "disabled" || w == "no" || w == "without" || w == "not" }
+	if i+2 < len(r.toks) && conj(r.toks[i+1].text) && (on(r.toks[i].text) && off(r.toks[i+2].text) || off(r.toks[i].text) && on(r.toks[i+2].text)) {
+		return i + 3
+	}
+	// "with pipelining and without", "pipelined or not": the negation
+	// closes the clause.
+	if i+1 < len(r.toks) && conj(r.toks[i].text) && off(r.toks[i+1].text) && (i+2 == len(r.toks) || r.toks[i+2].kind == tokPunct || r.toks[i+2].text == "for" || r.toks[i+2].text == "on" || r.toks[i+2].text == "at") {
+		return i + 2
+	}
+	return 0
+}
+
+// settingContrasts spells a setting set against its negation as its
+// effect, over the whole span from its first mention to its last.
+func (r *reading) settingContrasts() []rewrite {
+	k := r.contrastedSetting()
+	if k == "" {
+		return nil
+	}
+	from, to := len(r.toks), 0
+	for _, t := range r.tags {
+		if t.meaning == mSetting && settingKey(t.value) == k {
+			from, to = min(from, t.spanFrom), max(to, t.spanTo)
+			if r.onOffAfter(t.to) {
+				to = max(to, r.onOffEnd(t.to))
+			}
+		}
+	}
+	if from >= to {
+		return nil
+	}
+	return []rewrite{{from, to, contrastSpelling[k], false}}
 }

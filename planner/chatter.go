@@ -21,25 +21,131 @@ func (p *Planner) recogniseChatter(question string, r *reading, _ *Plan) (Plan, 
 	return Plan{Intent: IntentChatter, Question: question, Source: "rules", Interpretation: "Not a question: " + why}, true
 }
 
-// isChatter reports a message made only of chatter and politeness words
-// and punctuation, with at least one chatter word ("thanks!", "ok cool",
-// "lol", "+1").
+// isChatter reports a message that asks nothing: made only of chatter and
+// politeness words and punctuation with at least one chatter word
+// ("thanks!", "ok cool", "lol", "+1"), or an acknowledgement that opens
+// the message followed by a short clause naming nothing of the domain and
+// asking nothing ("thanks, that helps!", "perfect, exactly what I
+// needed", "ah makes sense").
 func isChatter(r *reading) bool {
-	chatter := false
-	covered := 0
+	chatter, other := false, false
 	for _, t := range r.tags {
 		switch t.meaning {
 		case mChatter:
 			chatter = true
 		case mPolite:
-		default:
+		case mEngine, mMode, mSetting, mWorkload, mMetric, mClaimant, mDomain, mUnit, mFailover, mClaimTopic, mFollowUp, mHelp, mKind:
 			return false
+		default:
+			other = true
 		}
 	}
+	if !chatter {
+		return false
+	}
+	covered := 0
 	for i, t := range r.toks {
 		if t.kind == tokPunct || r.tagged(i) {
 			covered++
 		}
 	}
-	return chatter && covered == len(r.toks)
+	if covered == len(r.toks) && !other {
+		return true
+	}
+	return r.opensWithChatter() && len(r.toks) <= 12 && !r.asksSomething()
+}
+
+// opensWithChatter reports a first word that is an acknowledgement
+// ("thanks", "ok", "perfect", "ah").
+func (r *reading) opensWithChatter() bool {
+	for _, t := range r.tags {
+		if t.from == 0 && (t.meaning == mChatter || t.meaning == mPolite && r.toks[0].text != "can" && r.toks[0].text != "could") {
+			return true
+		}
+	}
+	return false
+}
+
+// asksSomething reports a question mark, or a clause that opens with a
+// question word or a request ("ok, how do I …", "thanks, now compare …").
+func (r *reading) asksSomething() bool {
+	start := true
+	for i, t := range r.toks {
+		if t.text == "?" {
+			return true
+		}
+		if t.kind == tokPunct {
+			start = true
+			continue
+		}
+		// "didn't know that", "can't complain": a negated auxiliary
+		// without a question mark states, it does not ask.
+		negatedAux := i+1 < len(r.toks) && r.toks[i+1].text == "not" && r.toks[i+1].start < t.end+4 && auxiliary(t.text)
+		if start && questionOpener(t.text) && !negatedAux {
+			return true
+		}
+		switch t.text {
+		case "but", "and", "so", "now", "then", "also":
+			start = true
+		default:
+			start = chatterWord(t.text)
+		}
+	}
+	return false
+}
+
+// chatterWord is an acknowledgement a clause may open with before its
+// question ("ok so how …").
+func chatterWord(w string) bool {
+	switch w {
+	case "ok", "okay", "k", "cool", "thanks", "thx", "ty", "nice", "great", "ah", "oh", "hmm", "yes", "yeah", "well", "right":
+		return true
+	}
+	return false
+}
+
+// auxiliary is a verb that opens a yes/no question.
+func auxiliary(w string) bool {
+	switch w {
+	case "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "will", "should":
+		return true
+	}
+	return false
+}
+
+// questionOpener is a word that opens a question or a request.
+func questionOpener(w string) bool {
+	switch w {
+	case "what", "whats", "how", "hows", "why", "when", "where", "which", "who", "whom", "whose", "can", "could", "would",
+		"will", "should", "is", "are", "was", "were", "do", "does", "did", "tell", "write", "give", "show", "explain",
+		"compare", "list", "find", "translate", "summarise", "summarize", "recommend", "make", "book", "help", "i", "we",
+		"let", "lets", "please", "any", "anything", "rank", "plot", "draw", "check", "calculate", "compute", "get", "fetch":
+		return true
+	}
+	return false
+}
+
+// recogniseHelp reads a message made only of help words, politeness and
+// punctuation ("usage?", "commands?", "halp", "help me pls") as asking
+// what the bot can do.
+func (p *Planner) recogniseHelp(question string, r *reading, _ *Plan) (Plan, bool) {
+	if !r.has(mHelp) {
+		return Plan{}, false
+	}
+	for i, t := range r.toks {
+		if t.kind == tokPunct {
+			continue
+		}
+		ok := false
+		for _, tg := range r.tags {
+			if i >= tg.from && i < tg.to && (tg.meaning == mHelp || tg.meaning == mPolite || tg.meaning == mChatter) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return Plan{}, false
+		}
+	}
+	return p.helpPlan(question, ""), true
 }

@@ -110,6 +110,34 @@ var (
 		"what does %s mean?", "%s, in the context of %s?", "what does %s mean for %s?", "%s as used in %s?", "tell me about %s",
 		"define %s", "what is meant by %s?", "meaning of %s", "%s in the context of %s", "what does %s stand for in %s?",
 	}
+	// genMix are read/write mixes said in words.
+	genMix = []struct{ text, ratio string }{
+		{"with equal sets and gets", "1:1"}, {"with as many writes as reads", "1:1"}, {"half reads half writes", "1:1"},
+		{"with equal numbers of gets and sets", "1:1"}, {"with the same number of reads and writes", "1:1"},
+		{"with an even mix", "1:1"}, {"doing 10 reads per write", "1:10"}, {"with 1 write for every 10 reads", "1:10"},
+		{"with ten gets for each set", "1:10"},
+	}
+	// genContrast set pipelining against its negation: its effect.
+	genContrast = []string{
+		"%s pipelined vs unpipelined", "pipelining on vs off for %s", "%s: pipelining on or off?", "%s with pipelining and without",
+		"%s batched vs unbatched", "%s pipelining enabled vs disabled", "does it matter if %s is pipelined", "%s w/ and w/o pipelining",
+		"%s pipelined or not?",
+	}
+	// genCrossCount ask for the core count at which one engine wins.
+	genCrossCount = []string{
+		"how many cores before %s beats %s?", "from how many cores is %s faster than %s?", "at what size does %s beat %s?",
+		"how many cores does %s need to beat %s?", "at which point is %s ahead of %s?", "what number of cores makes %s faster than %s?",
+	}
+	// genScaling ask how a result changes as cores are added.
+	genScaling = []string{
+		"%s throughput as cores go up", "how does %s p99 change with cores?", "what happens to %s when you add cores?",
+		"%s as you add more cores", "how does %s do with more cores", "%s ops across core counts", "does %s latency vary with cores?",
+	}
+	// genFailoverWords say that the primary is lost.
+	genFailoverWords = []string{
+		"what happens to %s when the primary dies?", "%s master goes down, how long is the outage?", "how long is %s down when the leader crashes?",
+		"if the %s primary fails how long until writes work", "how fast does a %s replica take over when the master dies",
+	}
 	genClaimant = []struct{ text, claim string }{
 		{"the claim from Redis's own blog", "claim:redis-40-shard"}, {"what does the Redis blog say about Dragonfly?", "claim:redis-40-shard"},
 		{"is the Redis Ltd counter-benchmark right?", "claim:redis-40-shard"}, {"that third-party comparison article", "claim:thirdparty-redis9-df120"},
@@ -175,12 +203,17 @@ func generatedCorpus() map[string][]string {
 			add("generated-compare", "compare", fmt.Sprintf(form, pr[0].text, pr[1].text, c.text), "intent=compare", "engines="+pr[0].key+","+pr[1].key, fmt.Sprintf("cores=%d", c.n))
 		}
 	}
-	for _, form := range genCrossover {
-		for j, pr := range pairs {
-			if j%2 == 1 || pr[0].key == "keydb" || pr[1].key == "keydb" {
-				continue
+	for _, set := range []struct {
+		file  string
+		forms []string
+	}{{"generated-crossover", genCrossover}, {"generated-crosscount", genCrossCount}} {
+		for _, form := range set.forms {
+			for j, pr := range pairs {
+				if j%2 == 1 || pr[0].key == "keydb" || pr[1].key == "keydb" {
+					continue
+				}
+				add(set.file, "", fmt.Sprintf(form, strings.ToLower(pr[0].text), strings.ToLower(pr[1].text)), "intent=scaling", "crossover=yes", "engines="+pr[0].key+","+pr[1].key)
 			}
-			add("generated-crossover", "crossover", fmt.Sprintf(form, strings.ToLower(pr[0].text), strings.ToLower(pr[1].text)), "intent=scaling", "crossover=yes", "engines="+pr[0].key+","+pr[1].key)
 		}
 	}
 	for i, form := range genGap {
@@ -236,6 +269,32 @@ func generatedCorpus() map[string][]string {
 	for _, w := range genWorkload {
 		for _, e := range genEngines {
 			add("generated-workload", "workload", fmt.Sprintf("%s %s at 16 cores", e.text, w.text), "engines="+e.key, "ratio="+w.ratio, "cores=16")
+		}
+	}
+	for i, m := range genMix {
+		for j, e := range genEngines {
+			if (i+j)%2 == 1 {
+				continue
+			}
+			add("generated-mix", "mix", fmt.Sprintf("%s %s at 16 cores", e.text, m.text), "engines="+e.key, "ratio="+m.ratio, "cores=16")
+		}
+	}
+	for _, form := range genContrast {
+		for _, e := range genEngines {
+			add("generated-contrast", "contrast", fmt.Sprintf(form, e.text), "intent=effect", "knob=pipeline", "engines="+e.key)
+		}
+	}
+	for _, form := range genScaling {
+		for _, e := range genEngines {
+			add("generated-scaling", "scaling", fmt.Sprintf(form, e.text), "intent=scaling", "engines="+e.key)
+		}
+	}
+	for _, form := range genFailoverWords {
+		for _, e := range genEngines {
+			if e.key == "keydb" || e.key == "garnet" {
+				continue // the failover lab ran Redis, Valkey and Dragonfly
+			}
+			add("generated-failover", "failover", fmt.Sprintf(form, e.text), "intent=failover", "engines="+e.key)
 		}
 	}
 	// Kinds without domain slots.

@@ -7,7 +7,9 @@ package planner
 // spread between them. Without any cell to read it is a provenance
 // question (how many repetitions the benchmark ran in general).
 func (p *Planner) spread(r reading, prev *Plan) (Plan, bool) {
-	if !p.k.spread.MatchString(r.text) {
+	if !p.k.spread.MatchString(r.text) || r.hasValue(mRelation, "scaling") {
+		// "does the p50 vary with cores?" asks across core counts, not
+		// across repetitions.
 		return Plan{}, false
 	}
 	named := len(r.x.engines) > 0 || r.x.allEngines || r.x.hasKnobValue()

@@ -10,20 +10,23 @@ type meaning uint8
 
 // The meanings the lexicon knows. Each has one table of synonyms below.
 const (
-	mEngine   meaning = iota + 1 // value: engine key ("dragonfly")
-	mMode                        // value: mode ("single", "cluster", "cluster-sat")
-	mSetting                     // value: the setting a word names ("pipeline", "cluster", "value_bytes", "cores", "ratio")
-	mWorkload                    // value: a ratio in filter vocabulary ("1:10", "mget10")
-	mMetric                      // value: metric ("ops_per_sec", "p99_ms")
-	mNegation                    // value: "pre" (negates what follows) or "post" (negates what precedes)
-	mRelation                    // value: relation ("crossover", "effect", "gap", "compare")
-	mKind                        // value: the kind of answer asked ("define", "method")
-	mClaimant                    // value: claim id the words select
-	mDomain                      // value: "" — a benchmark word that is neither slot nor relation
-	mChatter                     // value: "" — a word that asks nothing ("thanks", "lol")
-	mPolite                      // value: "" — a word that changes nothing ("please", "hey bot")
-	mUnit                        // value: the quantity a unit measures ("keys_per_sec")
-	mFollowUp                    // value: "" — asks to go on with the thread ("tell me more")
+	mEngine     meaning = iota + 1 // value: engine key ("dragonfly")
+	mMode                          // value: mode ("single", "cluster", "cluster-sat")
+	mSetting                       // value: the setting a word names ("pipeline", "cluster", "value_bytes", "cores", "ratio")
+	mWorkload                      // value: a ratio in filter vocabulary ("1:10", "mget10")
+	mMetric                        // value: metric ("ops_per_sec", "p99_ms")
+	mNegation                      // value: "pre" (negates what follows) or "post" (negates what precedes)
+	mRelation                      // value: relation ("crossover", "effect", "gap", "compare")
+	mKind                          // value: the kind of answer asked ("define", "method")
+	mClaimant                      // value: claim id the words select
+	mDomain                        // value: "" — a benchmark word that is neither slot nor relation
+	mChatter                       // value: "" — a word that asks nothing ("thanks", "lol")
+	mPolite                        // value: "" — a word that changes nothing ("please", "hey bot")
+	mUnit                          // value: the quantity a unit measures ("keys_per_sec")
+	mFollowUp                      // value: "" — asks to go on with the thread ("tell me more")
+	mFailover                      // value: "" — the failover event in other words ("the primary dies")
+	mHelp                          // value: "" — asks what the bot can do ("usage?", "halp")
+	mClaimTopic                    // value: claim id the content of the words points to ("memory efficiency")
 )
 
 // entry is one synonym: a phrase (words separated by spaces, as the
@@ -86,6 +89,7 @@ func lexiconTables() []table {
 			{"multi - sets", "mset10"}, {"multiset", "mset10"}, {"multisets", "mset10"}, {"batched writes", "mset10"},
 			{"batched sets", "mset10"}, {"batch sets", "mset10"}, {"batch writes", "mset10"},
 		}},
+		{mWorkload, mixPhrases()},
 		{mMetric, []entry{
 			{"throughput", "ops_per_sec"}, {"ops", "ops_per_sec"}, {"qps", "ops_per_sec"}, {"rps", "ops_per_sec"},
 			{"ops / s", "ops_per_sec"}, {"ops / sec", "ops_per_sec"}, {"requests per second", "ops_per_sec"},
@@ -113,8 +117,26 @@ func lexiconTables() []table {
 			{"cross", "crossover"}, {"crosses", "crossover"}, {"crossover", "crossover"}, {"cross over", "crossover"},
 			{"get ahead", "crossover"}, {"gets ahead", "crossover"}, {"pull ahead", "crossover"}, {"pulls ahead", "crossover"},
 			{"pulls away", "crossover"}, {"start winning", "crossover"}, {"starts winning", "crossover"},
-			{"which core count", "crossover_at"}, {"what core count", "crossover_at"}, {"how many cores", "crossover_at"},
+			{"which core count", "crossover_at"}, {"at what size", "crossover_at"}, {"what size", "crossover_at"},
+			{"which size", "crossover_at"}, {"at what scale", "crossover_at"}, {"what machine size", "crossover_at"},
+			{"at which point", "crossover_at"}, {"what number of cores", "crossover_at"}, {"how big a box", "crossover_at"},
+			{"how big a machine", "crossover_at"}, {"what core count", "crossover_at"}, {"how many cores", "crossover_at"},
 			{"from which", "crossover_at"}, {"at what point", "crossover_at"}, {"from what", "crossover_at"}, {"ahead", "crossover_ahead"},
+			// scaling: a result as the core count grows
+			{"as cores go up", "scaling"}, {"as cores grow", "scaling"}, {"as cores increase", "scaling"},
+			{"as cores rise", "scaling"}, {"as the cores go up", "scaling"}, {"as core count grows", "scaling"},
+			{"as the core count grows", "scaling"}, {"as core count goes up", "scaling"}, {"as the core count goes up", "scaling"},
+			{"as core count increases", "scaling"}, {"as the core count increases", "scaling"},
+			{"as you add cores", "scaling"}, {"as you add more cores", "scaling"}, {"when you add cores", "scaling"},
+			{"when you add more cores", "scaling"}, {"if you add cores", "scaling"}, {"if you add more cores", "scaling"},
+			{"with more cores", "scaling"}, {"adding cores", "scaling"}, {"adding more cores", "scaling"},
+			{"change with cores", "scaling"}, {"changes with cores", "scaling"}, {"change with core count", "scaling"},
+			{"change with the core count", "scaling"}, {"vary with cores", "scaling"}, {"varies with cores", "scaling"},
+			{"change across cores", "scaling"}, {"across core counts", "scaling"}, {"over core counts", "scaling"},
+			{"by core count", "scaling"}, {"vs core count", "scaling"}, {"against core count", "scaling"},
+			{"on bigger boxes", "scaling"}, {"on bigger machines", "scaling"}, {"as the box gets bigger", "scaling"},
+			{"as the machine gets bigger", "scaling"}, {"with bigger boxes", "scaling"}, {"with bigger machines", "scaling"},
+			{"cores go up", "scaling"}, {"cores increase", "scaling"}, {"more and more cores", "scaling"},
 			// effect: what a setting does
 			// ("effect_known": phrases the slot grammar reads as an effect already)
 			{"worth", "effect"}, {"gain", "effect"}, {"gains", "effect"}, {"help", "effect"}, {"helps", "effect"},
@@ -122,7 +144,8 @@ func lexiconTables() []table {
 			{"buy", "effect"}, {"buys", "effect"}, {"pay off", "effect"}, {"pays off", "effect"}, {"difference does", "effect_known"},
 			{"effect", "effect_known"}, {"effects", "effect_known"}, {"impact", "effect_known"},
 			{"benefit", "effect_known"}, {"benefits", "effect_known"}, {"influence", "effect_known"}, {"with vs without", "effect_known"},
-			{"with or without", "effect_known"}, {"with and without", "effect_known"}, {"with versus without", "effect_known"},
+			{"with or without", "effect_known"}, {"w / and without", "with_without"}, {"w / or without", "with_without"},
+			{"w / vs without", "with_without"}, {"w / without", "with_without"}, {"with and without", "effect_known"}, {"with versus without", "effect_known"},
 			// gap: how far apart two results are; "multiple" phrases are the
 			// ones the slot grammar already reads as a multiple
 			{"how far apart", "gap"}, {"far apart", "gap"}, {"gap", "gap"}, {"spread between", "gap"},
@@ -181,7 +204,9 @@ func lexiconTables() []table {
 			{"right", ""}, {"true", ""}, {"fair", ""}, {"fair enough", ""}, {"this", ""}, {"so", ""}, {"very", ""},
 			{"a lot", ""}, {"much", ""}, {"all", ""}, {"man", ""}, {"dude", ""}, {"mate", ""}, {"guys", ""}, {"folks", ""},
 			{"bot", ""}, {"again", ""}, {"that", ""}, {"helps", ""}, {"helped", ""}, {"for", ""}, {"the", ""}, {"info", ""},
-			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""}, {"1", ""},
+			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"ah", ""}, {"ahh", ""}, {"aha", ""}, {"oh", ""}, {"ohh", ""}, {"ooh", ""},
+			{"exactly", ""}, {"what i needed", ""}, {"what i was looking for", ""}, {"helpful", ""}, {"super", ""}, {"brilliant", ""},
+			{"excellent", ""}, {"lovely", ""}, {"makes total sense", ""}, {"that makes sense", ""}, {"understood", ""}, {"i see", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""}, {"1", ""},
 		}},
 		{mPolite, []entry{
 			{"please", ""}, {"pls", ""}, {"plz", ""}, {"hey", ""}, {"hi", ""}, {"hello", ""}, {"bot", ""}, {"oracle", ""},
@@ -193,11 +218,110 @@ func lexiconTables() []table {
 			{"tell me more", ""}, {"more", ""}, {"go on", ""}, {"elaborate", ""}, {"continue", ""}, {"details", ""},
 			{"and", ""}, {"what about", ""}, {"how about", ""}, {"why", ""}, {"how come", ""},
 		}},
+		{mFailover, failoverPhrases()},
+		{mHelp, []entry{
+			{"help", ""}, {"halp", ""}, {"hlp", ""}, {"helpp", ""}, {"hepl", ""}, {"usage", ""}, {"commands", ""},
+			{"command list", ""}, {"list of commands", ""}, {"menu", ""}, {"examples", ""}, {"example", ""},
+			{"example questions", ""}, {"sample questions", ""}, {"what can you do", ""}, {"what can u do", ""},
+			{"what do you do", ""}, {"what can i ask", ""}, {"what can i ask you", ""}, {"what should i ask", ""},
+			{"how do i use this", ""}, {"how do i use you", ""}, {"how does this work", ""}, {"how to use", ""},
+			{"how to use this", ""}, {"instructions", ""}, {"manual", ""}, {"options", ""}, {"capabilities", ""},
+			{"man", ""}, {"docs", ""}, {"start", ""}, {"/ start", ""}, {"/ help", ""}, {"me", ""}, {"what now", ""},
+			{"how does this bot work", ""}, {"what are you for", ""}, {"what is this", ""}, {"what s this", ""},
+			{"features", ""}, {"syntax", ""}, {"cheat sheet", ""}, {"cheatsheet", ""}, {"getting started", ""},
+		}},
+		{mClaimTopic, []entry{
+			// Content that points at one recorded claim even when nobody
+			// is named; several ids for one phrase are told apart by the
+			// engines the question names.
+			{"memory efficiency", "claim:dragonfly-memory"}, {"memory efficient", "claim:dragonfly-memory"},
+			{"more memory efficient", "claim:dragonfly-memory"}, {"better memory", "claim:dragonfly-memory"},
+			{"less memory", "claim:dragonfly-memory"}, {"less ram", "claim:dragonfly-memory"},
+			{"memory utilization", "claim:dragonfly-memory"}, {"memory utilisation", "claim:dragonfly-memory"},
+			{"memory savings", "claim:dragonfly-memory"}, {"saves memory", "claim:dragonfly-memory"},
+			{"memory efficiency", "claim:valkey-8-1"}, {"memory efficient", "claim:valkey-8-1"},
+			{"more memory efficient", "claim:valkey-8-1"}, {"better memory", "claim:valkey-8-1"},
+			{"less memory", "claim:valkey-8-1"}, {"memory savings", "claim:valkey-8-1"}, {"saves memory", "claim:valkey-8-1"},
+			{"25x", "claim:dragonfly-25x"}, {"25 x", "claim:dragonfly-25x"}, {"25 times", "claim:dragonfly-25x"},
+			{"25 fold", "claim:dragonfly-25x"}, {"25 - fold", "claim:dragonfly-25x"}, {"25x more qps", "claim:dragonfly-25x"},
+			{"sub millisecond", "claim:dragonfly-sub-ms-p99"}, {"sub - millisecond", "claim:dragonfly-sub-ms-p99"},
+			{"sub ms", "claim:dragonfly-sub-ms-p99"}, {"sub - ms", "claim:dragonfly-sub-ms-p99"}, {"submillisecond", "claim:dragonfly-sub-ms-p99"},
+			{"under a millisecond", "claim:dragonfly-sub-ms-p99"}, {"under 1 ms", "claim:dragonfly-sub-ms-p99"},
+			{"millions of qps", "claim:dragonfly-millions-qps"}, {"millions of ops", "claim:dragonfly-millions-qps"},
+			{"millions of requests", "claim:dragonfly-millions-qps"},
+			{"40 shards", "claim:redis-40-shard"}, {"40 shard", "claim:redis-40-shard"}, {"40 - shard", "claim:redis-40-shard"},
+			{"per node basis", "claim:keydb-per-node"}, {"per - node basis", "claim:keydb-per-node"},
+			{"better scalability", "claim:garnet-resp-bench"}, {"scales better", "claim:garnet-resp-bench"},
+		}},
 		{mUnit, []entry{
 			{"keys per second", "keys_per_sec"}, {"keys / s", "keys_per_sec"}, {"keys / sec", "keys_per_sec"},
 			{"keys per sec", "keys_per_sec"}, {"keys a second", "keys_per_sec"},
 		}},
 	}
+}
+
+// mixPhrases are the ways of saying a read/write mix in words: every read
+// word crossed with every write word in each pattern of a mix ("equal
+// sets and gets", "as many writes as reads", "10 gets per set").
+func mixPhrases() []entry {
+	reads := []string{"reads", "gets", "read", "get", "lookups"}
+	writes := []string{"writes", "sets", "write", "set", "updates"}
+	patterns := []struct{ form, ratio string }{
+		{"equal R and W", "1:1"}, {"equal W and R", "1:1"}, {"equal numbers of R and W", "1:1"}, {"equal numbers of W and R", "1:1"},
+		{"equal number of R and W", "1:1"}, {"equal number of W and R", "1:1"}, {"as many R as W", "1:1"}, {"as many W as R", "1:1"},
+		{"half R half W", "1:1"}, {"half W half R", "1:1"}, {"half R and half W", "1:1"}, {"half W and half R", "1:1"},
+		{"half R , half W", "1:1"}, {"half W , half R", "1:1"}, {"same number of R and W", "1:1"}, {"same number of W and R", "1:1"},
+		{"same amount of R and W", "1:1"}, {"same amount of W and R", "1:1"}, {"R and W equally", "1:1"}, {"W and R equally", "1:1"},
+		{"1 R per W", "1:1"}, {"1 W per R", "1:1"}, {"1 R for every W", "1:1"}, {"1 W for every R", "1:1"},
+		{"50 % R", "1:1"}, {"50 % W", "1:1"}, {"50 / 50 R and W", "1:1"}, {"50 / 50 W and R", "1:1"},
+		{"10 R per W", "1:10"}, {"10 R for every W", "1:10"}, {"10 R for each W", "1:10"}, {"10 R to 1 W", "1:10"},
+		{"10 R to every W", "1:10"}, {"1 W per 10 R", "1:10"}, {"1 W for every 10 R", "1:10"}, {"1 W to 10 R", "1:10"},
+		{"10 times more R than W", "1:10"}, {"10 x more R than W", "1:10"}, {"10 x as many R as W", "1:10"},
+		{"10 times as many R as W", "1:10"}, {"91 % R", "1:10"}, {"mostly R", "1:10"},
+		{"10 W per R", "10:1"}, {"10 W for every R", "10:1"}, {"10 W for each R", "10:1"}, {"10 W to 1 R", "10:1"},
+		{"1 R per 10 W", "10:1"}, {"1 R for every 10 W", "10:1"}, {"10 times more W than R", "10:1"},
+		{"10 x more W than R", "10:1"}, {"10 x as many W as R", "10:1"}, {"mostly W", "10:1"},
+		{"only R", "0:1"}, {"100 % R", "0:1"}, {"R only", "0:1"}, {"only W", "1:0"}, {"100 % W", "1:0"}, {"W only", "1:0"},
+	}
+	out := []entry{
+		{"even mix", "1:1"}, {"even split", "1:1"}, {"evenly mixed", "1:1"}, {"evenly split", "1:1"}, {"50 - 50", "1:1"},
+		{"50 50", "1:1"}, {"1 to 1", "1:1"}, {"half and half", "1:1"}, {"equal mix", "1:1"}, {"equal split", "1:1"},
+		{"1 - to - 1", "1:1"}, {"balanced mix", "1:1"},
+	}
+	seen := map[string]bool{}
+	for _, pt := range patterns {
+		for _, r := range reads {
+			for _, w := range writes {
+				ph := strings.NewReplacer("R", r, "W", w).Replace(pt.form)
+				if !seen[ph] {
+					seen[ph] = true
+					out = append(out, entry{ph, pt.ratio})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// failoverPhrases are the ways of saying that the primary is lost, which
+// is what the failover lab measured ("when the master goes down").
+func failoverPhrases() []entry {
+	nodes := []string{"primary", "master", "leader", "main node", "primary node", "master node", "leader node", "primary instance", "master instance"}
+	events := []string{"dies", "died", "die", "dying", "goes down", "go down", "went down", "going down", "crashes", "crash", "crashed",
+		"crashing", "fails", "fail", "failed", "failing", "is killed", "gets killed", "got killed", "is lost", "goes away", "is down",
+		"goes offline", "dropped", "drops", "disappears", "is gone", "blows up", "falls over", "fell over", "is unreachable"}
+	var out []entry
+	for _, n := range nodes {
+		for _, e := range events {
+			out = append(out, entry{n + " " + e, ""})
+		}
+		out = append(out, entry{"lose the " + n, ""}, entry{"lost the " + n, ""}, entry{"losing the " + n, ""},
+			entry{"kill the " + n, ""}, entry{"killing the " + n, ""}, entry{n + " crash", ""}, entry{n + " failure", ""},
+			entry{n + " loss", ""}, entry{n + " outage", ""})
+	}
+	return append(out, entry{"replica takes over", ""}, entry{"replica take over", ""}, entry{"replica promoted", ""},
+		entry{"replica gets promoted", ""}, entry{"promote a replica", ""}, entry{"promoting a replica", ""},
+		entry{"new primary", ""}, entry{"new master", ""}, entry{"fail over", ""}, entry{"fails over", ""}, entry{"failing over", ""})
 }
 
 // phrase is one compiled lexicon entry: its words and meaning.
