@@ -65,7 +65,10 @@ func lexiconTables() []table {
 			// phrases that mean no pipelining by themselves
 			{"1 request at a time", "pipeline_off"}, {"1 requests at a time", "pipeline_off"}, {"1 operations at a time", "pipeline_off"}, {"1 command at a time", "pipeline_off"}, {"1 op at a time", "pipeline_off"},
 			{"sequential", "pipeline_off"}, {"sequentially", "pipeline_off"}, {"unbatched", "pipeline_off"},
-			{"1 in flight", "pipeline_off"}, {"1 outstanding request", "pipeline_off"},
+			{"1 in flight", "pipeline_off"}, {"1 outstanding request", "pipeline_off"}, {"1 at a time", "pipeline_off"},
+			{"wait for each reply", "pipeline_off"}, {"waits for each reply", "pipeline_off"}, {"wait for the reply", "pipeline_off"},
+			{"waits for the reply", "pipeline_off"}, {"batch", "pipeline"},
+			{"shard", "cluster"}, {"sharding", "cluster"},
 			{"cluster", "cluster"}, {"clustered", "cluster"}, {"clusters", "cluster"}, {"sharded", "cluster"}, {"clustering", "cluster"},
 			{"value size", "value_bytes"}, {"value sizes", "value_bytes"}, {"payload", "value_bytes"}, {"payloads", "value_bytes"},
 			{"values", "value_bytes"}, {"value", "value_bytes"}, {"blob", "value_bytes"}, {"blobs", "value_bytes"}, {"objects", "value_bytes"}, {"object size", "value_bytes"},
@@ -108,6 +111,12 @@ func lexiconTables() []table {
 			{"no", "pre"}, {"not", "pre"}, {"anything but", "pre"}, {"except", "pre"}, {"other than", "pre"}, {"anything except", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
 			{"disable", "pre"}, {"disabling", "pre"}, {"turn off", "pre"}, {"turning off", "pre"}, {"switch off", "pre"},
 			{"off", "post"}, {"disabled", "post"}, {"turned off", "post"}, {"switched off", "post"},
+			// modal and situational: "we cannot batch", "pipelining isn't
+			// an option for us", "cluster mode is not supported"
+			{"cannot", "pre"}, {"unable to", "pre"}, {"no way to", "pre"},
+			{"not an option", "post"}, {"not possible", "post"}, {"impossible", "post"}, {"not supported", "post"},
+			{"unsupported", "post"}, {"not allowed", "post"}, {"not available", "post"}, {"out of the question", "post"},
+			{"off the table", "post"}, {"no go", "post"}, {"a no go", "post"},
 		}},
 		{mRelation, []entry{
 			// crossover: one series passing another as cores grow

@@ -130,7 +130,11 @@ func negatable(m meaning) bool {
 func scopeWordBefore(w string) bool {
 	switch w {
 	case "the", "a", "an", "any", "use", "using", "used", "uses", "of", "with", "-", "in", "some", "its", "their",
-		"request", "command", "run", "running", "ran", "enabled", "on", "be", "been", "being", "is", "was":
+		"request", "command", "run", "running", "ran", "enabled", "on", "be", "been", "being", "is", "was",
+		// modal and situational: "can't do pipelining", "don't support
+		// cluster mode", "aren't able to use pipelining"
+		"do", "does", "did", "doing", "support", "supports", "handle", "handles", "speak", "speaks", "afford", "able", "to",
+		"allowed", "want", "need", "plan", "going", "really", "even", "ever", "actually", "get", "turn", "switch", "enable":
 		return true
 	}
 	return false
@@ -140,7 +144,7 @@ func scopeWordBefore(w string) bool {
 // it ("pipelining is off", "pipelining was disabled").
 func scopeWordAfter(w string) bool {
 	switch w {
-	case "is", "was", "are", "were", "being", "set", "kept", "left", "-", ",", "=", "totally", "completely", "fully":
+	case "is", "was", "are", "were", "being", "set", "kept", "left", "-", ",", "=", "totally", "completely", "fully", "mode", "just", "simply":
 		return true
 	}
 	return false
