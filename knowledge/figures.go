@@ -115,6 +115,17 @@ func savedKey(q Querier) string {
 	return savedVersion + "/" + fq.Fingerprint()
 }
 
+// HasSaved says whether saved holds the figures for the runs q holds, so
+// that LoadWith with it computes none and writes nothing.
+func HasSaved(ctx context.Context, saved Saved, q Querier) bool {
+	key := savedKey(q)
+	if saved == nil || key == "" {
+		return false
+	}
+	_, ok, err := saved.Get(ctx, key)
+	return ok && err == nil
+}
+
 // restore fills the memo from a saved copy. A missing, unreadable or
 // damaged copy is not an error: the figures are computed again.
 func (m *queryMemo) restore(ctx context.Context, saved Saved, key string) {

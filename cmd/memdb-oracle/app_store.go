@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
 )
 
 // store opens the data directory's store once, loading its runs, imports
@@ -45,6 +46,54 @@ func (a *app) readStore() (*analytics.Store, error) {
 		return a.openStore(storeOpts{})
 	}
 	return st, err
+}
+
+// answerStore is the store for answering with nothing to remember (ask
+// without a thread). An initialised data directory then needs nothing
+// written — the embedded dataset is in and the knowledge figures of its
+// runs are saved — so it is opened read-only: Badger allocates no
+// memtable, creates no value-log file and flushes nothing at close.
+// Anything else (a first use, figures to save, an import to roll back)
+// gets store().
+func (a *app) answerStore() (*analytics.Store, error) {
+	if a.st != nil || !analytics.HasStore(a.cfg.DataDir) {
+		return a.store()
+	}
+	st, err := a.openStore(storeOpts{readOnly: true})
+	switch {
+	case errors.Is(err, analytics.ErrNeedsRecovery):
+		return a.store()
+	case err != nil:
+		return nil, err
+	case a.nothingToWrite(st):
+		return st, nil
+	}
+	if err := a.dropStore(); err != nil {
+		return nil, storeError(err)
+	}
+	return a.store()
+}
+
+// nothingToWrite says whether opening st for writing would write nothing:
+// every session of the embedded dataset is in (ImportDefault imports
+// none) and the knowledge figures of its runs are saved.
+func (a *app) nothingToWrite(st *analytics.Store) bool {
+	have := st.StoredRuns()
+	for _, f := range analytics.DefaultDataset() {
+		if have[f.Session] == 0 {
+			return false
+		}
+	}
+	return knowledge.HasSaved(a.ctx, st.KV(kvFigures), st)
+}
+
+// dropStore closes the store opened last, so the next store() opens it
+// anew (for writing).
+func (a *app) dropStore() error {
+	st := a.st
+	a.st = nil
+	a.closers = a.closers[:len(a.closers)-1]
+	return st.Close()
 }
 
 type storeOpts struct {

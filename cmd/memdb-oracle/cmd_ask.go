@@ -32,6 +32,13 @@ func (c askCmd) Run(a *app) error {
 	if q == "" {
 		return usageError{errors.New("ask: the question is empty")}
 	}
+	a.collectLittle()
+	if c.Thread == "" {
+		// Nothing to remember: read-only when the data directory allows.
+		if _, err := a.answerStore(); err != nil {
+			return err
+		}
+	}
 	b, err := a.bot()
 	if err != nil {
 		return err
