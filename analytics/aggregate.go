@@ -20,6 +20,9 @@ func (s *Store) Query(ctx context.Context, filter string) (Result, error) {
 
 // QueryFilter is Query with an already compiled filter.
 func (s *Store) QueryFilter(ctx context.Context, f *Filter) (Result, error) {
+	if err := s.Err(); err != nil {
+		return Result{Filter: f.text}, err
+	}
 	return s.current().query(ctx, f)
 }
 

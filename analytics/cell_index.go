@@ -4,20 +4,21 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/expr-lang/expr/vm"
 )
 
-// cellIndex is a snapshot's query structure, built once per snapshot: the
-// filter environment of every run laid out cell after cell, each cell's
-// runs in repetition order (so a query reads memory in order and
-// aggregates without grouping or sorting), each cell's own environment
-// (its cell fields only, for filters that read nothing else), and for each
-// cell field value the cells holding it (for filters that pin cell fields).
+// cellIndex is a snapshot's query structure, built once the snapshot's
+// cells are loaded: the filter environment of every run laid out cell
+// after cell like snapshot.runs, each cell's runs in repetition order (so
+// a query reads memory in order and aggregates without grouping or
+// sorting), each cell's own environment (its cell fields only, for
+// filters that read nothing else), and for each cell field value the
+// cells holding it (for filters that pin cell fields).
 type cellIndex struct {
-	envs     []runEnv      // every run's environment, cell after cell
-	runOf    []int         // runOf[p]: the index in snapshot.runs of envs[p]
-	start    []int         // cell c's runs are envs[start[c]:start[c+1]]
+	envs     []runEnv      // every run's environment, cell after cell (once the runs are loaded)
+	start    []int         // cell c's runs are envs[start[c]:start[c+1]] and snapshot.runs[…]
 	cellEnvs []runEnv      // cellEnvs[c]: cell c's fields
 	posts    map[pin][]int // field value → cells holding it, ascending
 }
@@ -70,30 +71,6 @@ func sortByRep(runs []Run, g []int) {
 	})
 }
 
-func newCellIndex(runs []Run, keys []CellKey, groups [][]int) cellIndex {
-	ix := cellIndex{
-		envs:     make([]runEnv, 0, len(runs)),
-		runOf:    make([]int, 0, len(runs)),
-		start:    make([]int, 0, len(keys)+1),
-		cellEnvs: make([]runEnv, len(keys)),
-		posts:    map[pin][]int{},
-	}
-	for c, k := range keys {
-		ix.start = append(ix.start, len(ix.envs))
-		for _, r := range groups[c] {
-			ix.envs = append(ix.envs, newRunEnv(&runs[r]))
-			ix.runOf = append(ix.runOf, r)
-		}
-		ix.cellEnvs[c] = runEnv{Session: k.Session, Engine: k.Engine, Mode: k.Mode, Cores: k.Cores,
-			Ratio: k.Ratio, ValueBytes: k.ValueBytes, Pipeline: k.Pipeline}
-		for _, p := range pinsOf(k) {
-			ix.posts[p] = append(ix.posts[p], c)
-		}
-	}
-	ix.start = append(ix.start, len(ix.envs))
-	return ix
-}
-
 // candidates lists the cells that can hold matches of a filter with these
 // pins, ascending; all (nil, true) when there are no pins.
 func (ix *cellIndex) candidates(pins []pin) (cells []int, all bool) {
@@ -107,12 +84,17 @@ func (ix *cellIndex) candidates(pins []pin) (cells []int, all bool) {
 			return nil, false
 		}
 	}
+	return intersectAll(lists), false
+}
+
+// intersectAll intersects ascending lists, shortest first.
+func intersectAll(lists [][]int) []int {
 	slices.SortFunc(lists, func(a, b []int) int { return len(a) - len(b) })
 	out := slices.Clone(lists[0])
 	for _, l := range lists[1:] {
 		out = intersect(out, l)
 	}
-	return out, false
+	return out
 }
 
 // intersect keeps the elements of a (ascending) that are in b (ascending).
@@ -133,9 +115,26 @@ func intersect(a, b []int) []int {
 // when it pins cell fields, once per cell when it reads only cell fields,
 // else on every run of the candidate cells. A cell all of whose runs match
 // is the snapshot's own aggregate; a cell some of whose runs match is
-// aggregated from those runs, already in repetition order.
+// aggregated from those runs, already in repetition order. Before the
+// snapshot's cells are loaded, a filter that pins cell fields reads only
+// its candidates (queryPinned); any other loads the cells, and the runs
+// unless it reads cell fields only.
 func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 	sh := f.shapeOf()
+	if !snap.cellsLoaded() && len(sh.pins) > 0 {
+		res, done, err := snap.queryPinned(ctx, f, sh)
+		if done || err != nil {
+			return res, err
+		}
+	}
+	if err := snap.ensureCells(); err != nil {
+		return Result{Filter: f.text}, err
+	}
+	if !sh.cellOnly {
+		if err := snap.ensureRuns(ctx); err != nil {
+			return Result{Filter: f.text}, err
+		}
+	}
 	cells, all := snap.index.candidates(sh.pins)
 	n := len(cells)
 	if all {
@@ -186,7 +185,7 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 				return Result{Filter: f.text}, err
 			}
 			if ok {
-				matched = append(matched, ix.runOf[p])
+				matched = append(matched, p)
 			}
 		}
 		switch len(matched) {
@@ -201,10 +200,19 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 	return res, nil
 }
 
-// matchRuns returns the indexes into snapshot.runs of the runs the filter
-// matches, ascending (ID order), going through the cell index like query.
-func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]int, error) {
+// matchRuns returns copies of the runs the filter matches, in ID order,
+// going through the cell index like query.
+func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]Run, error) {
 	sh := f.shapeOf()
+	if !snap.cellsLoaded() && len(sh.pins) > 0 {
+		out, done, err := snap.matchPinned(ctx, f, sh)
+		if done || err != nil {
+			return out, err
+		}
+	}
+	if err := snap.ensureRuns(ctx); err != nil {
+		return nil, err
+	}
 	ix := &snap.index
 	cells, all := ix.candidates(sh.pins)
 	n := len(cells)
@@ -212,7 +220,7 @@ func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]int, error) {
 		n = len(snap.cells)
 	}
 	var m vm.VM
-	var out []int
+	var out []Run
 	evals := 0
 	for i := range n {
 		c := i
@@ -239,12 +247,18 @@ func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]int, error) {
 			}
 			switch {
 			case ok && sh.cellOnly:
-				out = append(out, ix.runOf[ix.start[c]:ix.start[c+1]]...)
+				for _, r := range snap.runs[ix.start[c]:ix.start[c+1]] {
+					out = append(out, r.clone())
+				}
 			case ok:
-				out = append(out, ix.runOf[p])
+				out = append(out, snap.runs[p].clone())
 			}
 		}
 	}
-	slices.Sort(out)
+	sortByID(out)
 	return out, nil
+}
+
+func sortByID(runs []Run) {
+	slices.SortFunc(runs, func(a, b Run) int { return strings.Compare(a.ID, b.ID) })
 }

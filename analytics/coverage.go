@@ -6,6 +6,28 @@ import (
 	"slices"
 )
 
+// existsLazy is Exists through the posting lists of k's non-zero fields.
+func (snap *snapshot) existsLazy(k CellKey) (bool, error) {
+	var sh filterShape
+	for _, p := range pinsOf(k) {
+		if p.text != "" || p.num != 0 {
+			sh.pins = append(sh.pins, p)
+		}
+	}
+	if len(sh.pins) == 0 {
+		return snap.lazy.head.Cells > 0, nil
+	}
+	lists := make([][]int, len(sh.pins))
+	for i, p := range sh.pins {
+		l, err := snap.lazy.posting(p)
+		if err != nil || len(l) == 0 {
+			return false, err
+		}
+		lists[i] = l
+	}
+	return len(intersectAll(lists)) > 0, nil
+}
+
 // SeriesCoverage lists, for one (session, engine, mode), the values each knob
 // was measured at, sorted ascending (ratios in the order 1:10, 1:1, mget10, mset10).
 type SeriesCoverage struct {
@@ -44,44 +66,17 @@ func (s *Store) Coverage() []SeriesCoverage {
 	return out
 }
 
-func coverage(snap *snapshot) []SeriesCoverage {
-	type series struct {
-		session      int
-		engine, mode string
-	}
-	var out []SeriesCoverage
-	pos := map[series]int{}
-	for _, c := range snap.cells { // cells are in cell order, so series are too
-		k := series{c.Session, c.Engine, c.Mode}
-		i, ok := pos[k]
-		if !ok {
-			i = len(out)
-			pos[k] = i
-			out = append(out, SeriesCoverage{Session: c.Session, Engine: c.Engine, Mode: c.Mode})
-		}
-		sc := &out[i]
-		sc.Cores = addSorted(sc.Cores, c.Cores, cmp.Compare[int])
-		sc.Ratios = addSorted(sc.Ratios, c.Ratio, func(a, b string) int { return compareIn(ratioOrder, a, b) })
-		sc.ValueBytes = addSorted(sc.ValueBytes, c.ValueBytes, cmp.Compare[int])
-		sc.Pipelines = addSorted(sc.Pipelines, c.Pipeline, cmp.Compare[int])
-		sc.Runs += c.Reps
-		sc.Cells++
-	}
-	return out
-}
-
-func addSorted[T comparable](list []T, v T, compare func(a, b T) int) []T {
-	i, found := slices.BinarySearchFunc(list, v, compare)
-	if found {
-		return list
-	}
-	return slices.Insert(list, i, v)
-}
-
 // Exists reports whether the exact combination was measured. A zero field
 // in k (Session 0, Engine "", Cores 0 …) matches any value of that knob.
 func (s *Store) Exists(k CellKey) bool {
 	snap := s.current()
+	if !snap.cellsLoaded() {
+		ok, err := snap.existsLazy(k)
+		if err != nil {
+			s.fail(err)
+		}
+		return ok
+	}
 	if _, ok := snap.keys[k]; ok {
 		return true
 	}
@@ -184,6 +179,10 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 		dist float64
 	}
 	snap := s.current()
+	if err := snap.ensureCells(); err != nil {
+		s.fail(err)
+		return nil
+	}
 	cands := make([]cand, 0, len(snap.cells))
 	for i, c := range snap.cells {
 		d := differs(k, c.CellKey)

@@ -65,13 +65,14 @@ func TestAnImportKilledAtAnyPointLeavesTheOldStoreOrTheNew(t *testing.T) {
 	}
 	// A few points sampled across the protocol, deterministically: after
 	// the marker, at the first, a middle and the last run, after the
-	// batches are flushed, and just after the commit.
+	// batches are flushed, after the derived data (cell index) is written,
+	// and just after the commit.
 	for _, tc := range []struct {
 		point string
 		runs  int // what the store must hold afterwards
 	}{
 		{"marker", 478}, {"run:0", 478}, {"run:175", 478}, {"run:349", 478},
-		{"flushed", 478}, {"committed", 828},
+		{"flushed", 478}, {"derived", 478}, {"committed", 828},
 	} {
 		t.Run(tc.point, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
@@ -88,6 +89,9 @@ func TestAnImportKilledAtAnyPointLeavesTheOldStoreOrTheNew(t *testing.T) {
 				t.Fatalf("reopen after the kill: %v", err)
 			}
 			defer s.Close()
+			if err := s.Verify(t.Context()); err != nil {
+				t.Errorf("after a kill at %s: %v", tc.point, err)
+			}
 			if got := len(s.Runs()); got != tc.runs {
 				t.Errorf("after a kill at %s the store holds %d runs, want %d", tc.point, got, tc.runs)
 			}

@@ -138,8 +138,9 @@ func swapIn(dir, work, damaged string) error {
 	return syncDir(dir)
 }
 
-// Check opens the store in dir read-only and verifies it (tables,
-// manifest, every run); nil means it is sound.
+// Check opens the store in dir read-only and verifies everything it holds
+// (Store.Verify: tables, manifest, every run, the derived data rebuilt
+// from the runs); nil means it is sound.
 func Check(ctx context.Context, dir string) (map[int]int, error) {
 	if !HasStore(dir) {
 		if err := CheckDataDir(dir); err != nil {
@@ -155,5 +156,8 @@ func Check(ctx context.Context, dir string) (map[int]int, error) {
 		return nil, err
 	}
 	defer s.Close()
+	if err := s.Verify(ctx); err != nil {
+		return nil, err
+	}
 	return s.StoredRuns(), nil
 }

@@ -1,21 +1,15 @@
 package analytics
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-)
-
-// fingerprint hashes every run's measured content in ID order. Where a run
-// came from (file name and line) is left out, so re-importing the same data
-// from another path keeps the fingerprint.
+// fingerprint is the sum of every run's measurementDigest, the first 16
+// hex digits: what the derived head records for the stored runs. Where a
+// run came from (file name and line) is left out, so re-importing the same
+// data from another path keeps the fingerprint, and the order runs are
+// read in does not matter.
 func fingerprint(runs []Run) string {
-	h := sha256.New()
-	for _, r := range runs {
-		r.SourceFile, r.SourceLine = "", 0
-		b, _ := json.Marshal(r) // a Run always marshals
-		h.Write(b)
-		h.Write([]byte{'\n'})
+	var fp digest256
+	var buf []byte
+	for i := range runs {
+		fp.add(measurementDigest(&runs[i], &buf))
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return fp.String()[:16]
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -317,14 +316,8 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 				return err
 			}
 		}
-		key := []byte(runPrefix + row.run.ID)
-		val, err := json.Marshal(row.run)
-		if err != nil {
-			return fmt.Errorf("encoding run %s: %w", row.run.ID, err)
-		}
-		sum.add(runDigest(key, val))
-		if err := wb.Set(key, val); err != nil {
-			return fmt.Errorf("writing run %s: %w", row.run.ID, err)
+		if err := s.putRun(wb, &row.run, func(key, val []byte) { sum.add(runDigest(key, val)) }); err != nil {
+			return err
 		}
 		written++
 		return nil
@@ -345,7 +338,8 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 		return fail(fmt.Errorf("the file changed while importing: %d new runs on the second pass, %d on the first", written, plan.fresh))
 	}
 
-	// The commit: manifest and marker in one transaction.
+	// The commit: manifest, derived head, format and marker in one
+	// transaction, after the derived data of the new generation.
 	k := sessionKey(session)
 	ss := next.Sessions[k]
 	d, err := parseDigest(ss.Digest)
@@ -355,15 +349,15 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	d.add(sum)
 	next.Sessions[k] = sessionSums{Runs: ss.Runs + written, Digest: d.String()}
 	next.Generation = pend.Generation
+	next.Format = storeFormat
 	next.Sources = append(next.Sources, importSource{Generation: pend.Generation, Name: name, Session: session,
 		Embedded: embedded, Copy: src.rel, SHA256: src.sha256(), Added: written})
-	err = s.db.Update(func(txn *badger.Txn) error {
-		if err := setJSON(txn, manifestKey, next); err != nil {
-			return err
-		}
-		return txn.Delete([]byte(pendingKey))
-	})
+	head, err := s.writeGeneration(ctx, next)
 	if err != nil {
+		return fail(err)
+	}
+	s.stage("derived")
+	if err := s.commitGeneration(next, head, pendingKey); err != nil {
 		return fail(err)
 	}
 	committed, src.kept = true, true
@@ -373,20 +367,19 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	}
 	s.mu.Lock()
 	s.manifest = next
+	s.snap = newLazySnapshot(s, head, next)
 	s.mu.Unlock()
 	if s.dir != "" {
 		if err := writeManifestFile(s.dir, next); err != nil {
 			return fmt.Errorf("import %s: committed, but writing %s failed (the next open rewrites it): %w", name, manifestFile, err)
 		}
 	}
+	if err := s.dropStaleGenerations(context.WithoutCancel(ctx), next.Generation); err != nil {
+		s.log.Warn("the old cell index stays until the next open", "err", err)
+	}
 	rep.Added = written
 	s.log.Info("imported runs", "file", name, "session", session, "rows", rep.Rows,
 		"added", rep.Added, "already_present", rep.AlreadyPresent, "skipped", rep.SkippedRows())
-	if s.isLoaded() {
-		if err := s.Load(ctx); err != nil {
-			return fmt.Errorf("import %s: committed, but reloading the runs failed: %w", name, err)
-		}
-	}
 	return nil
 }
 
@@ -394,7 +387,14 @@ func (s *Store) stage(name string) {
 	if s.atStage != nil {
 		s.atStage(name)
 	}
+	if testStage != nil {
+		testStage(name)
+	}
 }
+
+// testStage, when set (crash tests only), is called at each stage of every
+// store, those Open goes through (a migration) included.
+var testStage func(stage string)
 
 // abandon rolls back a failed import at once, as the next open would.
 func (s *Store) abandon(ctx context.Context) {
@@ -414,33 +414,6 @@ func (s *Store) committed() manifest {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.manifest.clone()
-}
-
-func (s *Store) isLoaded() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.loaded
-}
-
-// getRun reads one stored run by ID.
-func getRun(txn *badger.Txn, id string) (Run, bool, error) {
-	item, err := txn.Get([]byte(runPrefix + id))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return Run{}, false, nil
-	}
-	if err != nil {
-		return Run{}, false, err
-	}
-	var r Run
-	err = item.Value(func(v []byte) error {
-		var err error
-		r, err = decodeRun(v)
-		return err
-	})
-	if err != nil {
-		return Run{}, false, fmt.Errorf("stored run %s: %w", id, err)
-	}
-	return r, true, nil
 }
 
 // idKey is a 128-bit hash of a run ID: the duplicate check keeps 16 bytes

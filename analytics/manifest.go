@@ -32,10 +32,17 @@ const manifestFile = "memdb-oracle-manifest.json"
 // so doctor --repair can restore imported sessions.
 const sourcesDir = "sources"
 
-// storeFormat versions the layout of the store (keys and run encoding).
-// Format 1 is JSON per run under run/{id}; stores without a manifest were
-// written before manifests existed and get one on first open.
-const storeFormat = 1
+// storeFormat versions the layout of the store (keys and run encoding),
+// recorded under formatKey:
+//   - 1 (no format key): JSON per run under run/{id}; stores without a
+//     manifest were written before manifests existed and get one.
+//   - 2: runs in the binary encoding of encoding.go under cr/ in cell
+//     order, their IDs under id/, and the derived data (fingerprint, cell
+//     records, posting lists, coverage) under derived/{generation}/,
+//     written by the import that commits the generation.
+//
+// Open migrates a format-1 store to format 2 once (migrate.go).
+const storeFormat = 2
 
 // manifest is what the store must hold: the runs per session (count and an
 // order-independent digest of every stored run) and where each import came

@@ -11,14 +11,8 @@ func (s *Store) MatchRuns(ctx context.Context, filter string) ([]Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := s.current()
-	idx, err := snap.matchRuns(ctx, f)
-	if err != nil {
+	if err := s.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]Run, len(idx))
-	for i, j := range idx {
-		out[i] = snap.runs[j].clone()
-	}
-	return out, nil
+	return s.current().matchRuns(ctx, f)
 }

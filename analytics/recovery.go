@@ -2,7 +2,6 @@ package analytics
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -94,23 +93,41 @@ func (s *Store) recoverPending(ctx context.Context) error {
 	return nil
 }
 
-// rollBack deletes every run key written after the marker's version.
+// rollBack deletes every run, run-ID and derived key written after the
+// marker's version (derived keys are per generation, so the committed
+// generation's are older than the marker and stay).
 func (s *Store) rollBack(ctx context.Context, marker uint64) (int, error) {
+	runs := 0
+	for _, prefix := range []string{cellRunPrefix, runIDPrefix, derivedPrefix} {
+		n, err := s.deleteKeys(ctx, prefix, func(key []byte, version uint64) bool { return version > marker })
+		if err != nil {
+			return 0, err
+		}
+		if prefix == cellRunPrefix {
+			runs = n
+		}
+	}
+	return runs, nil
+}
+
+// deleteKeys deletes the keys under prefix that drop says to, in write
+// batches, reading keys only; it returns how many it deleted.
+func (s *Store) deleteKeys(ctx context.Context, prefix string, drop func(key []byte, version uint64) bool) (int, error) {
 	var keys [][]byte
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(runPrefix)})
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(prefix)})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if it.Item().Version() > marker {
-				keys = append(keys, it.Item().KeyCopy(nil))
+			if item := it.Item(); drop(item.Key(), item.Version()) {
+				keys = append(keys, item.KeyCopy(nil))
 			}
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil || len(keys) == 0 {
 		return 0, err
 	}
 	wb := s.db.NewWriteBatch()
@@ -166,9 +183,10 @@ func (s *Store) removeStrayCopies() error {
 }
 
 // checkManifest reads the manifest and checks it against the copy kept
-// outside Badger. A store from before manifests gets one, built from what
-// it holds; a store that lost committed imports is damaged.
-func (s *Store) checkManifest(ctx context.Context) error {
+// outside Badger. A store from before manifests (format 1, runs under
+// runPrefix) gets one, built from what it holds; a store that lost
+// committed imports is damaged.
+func (s *Store) checkManifest(ctx context.Context, runPrefix string) error {
 	var (
 		m     manifest
 		found bool
@@ -199,7 +217,7 @@ func (s *Store) checkManifest(ctx context.Context) error {
 	case !found && mirrored:
 		return corrupt(s.dir, nil, "Badger no longer holds the store's manifest, but %s records %d imports of %d runs: Badger's files lost data",
 			manifestFile, mirror.Generation, mirror.totalRuns())
-	case !found && runs:
+	case !found && runs && runPrefix == legacyRunPrefix:
 		// Written before manifests existed: record what it holds now.
 		if m, err = s.manifestFromRuns(ctx); err != nil {
 			return err
@@ -210,6 +228,8 @@ func (s *Store) checkManifest(ctx context.Context) error {
 			}
 			s.log.Warn("recorded a manifest for a store written by an earlier version", "dir", s.dir, "runs", m.totalRuns())
 		}
+	case !found && runs:
+		return corrupt(s.dir, nil, "the store holds runs but its manifest is missing")
 	case found && mirrored && mirror.Generation > m.Generation:
 		return corrupt(s.dir, nil, "Badger holds %d imports but %s records %d: committed imports were lost",
 			m.Generation, manifestFile, mirror.Generation)
@@ -224,13 +244,14 @@ func (s *Store) checkManifest(ctx context.Context) error {
 }
 
 // manifestFromRuns builds a manifest from the stored runs (for a store
-// from before manifests).
+// from before manifests, which is format 1).
 func (s *Store) manifestFromRuns(ctx context.Context) (manifest, error) {
-	_, sums, err := s.readRuns(ctx)
+	_, sums, err := s.readLegacyRuns(ctx)
 	if err != nil {
 		return manifest{}, err
 	}
 	m := emptyManifest()
+	m.Format = 1
 	m.Sessions = sums
 	return m, nil
 }
@@ -265,11 +286,4 @@ func (s *Store) StoredRuns() map[int]int {
 		}
 	}
 	return out
-}
-
-// decodeRun decodes one stored run value.
-func decodeRun(v []byte) (Run, error) {
-	var r Run
-	err := json.Unmarshal(v, &r)
-	return r, err
 }

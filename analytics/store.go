@@ -2,11 +2,11 @@ package analytics
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,10 +16,14 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 )
 
-// Key prefixes inside the one Badger database.
+// Key prefixes inside the one Badger database (store format 2; see
+// storeFormat).
 const (
-	runPrefix = "run/"
-	kvPrefix  = "kv/"
+	cellRunPrefix   = "cr/"      // cr/{cell key}{rep}{id} → encodeRun: the runs, in cell order
+	runIDPrefix     = "id/"      // id/{id} → the run's cr/ key: finding a run by ID
+	derivedPrefix   = "derived/" // derived/{generation}/…: see derived.go
+	kvPrefix        = "kv/"
+	legacyRunPrefix = "run/" // format 1: run/{id} → JSON; read only to migrate
 )
 
 // gcInterval is how often the value-log garbage collector runs.
@@ -48,8 +52,8 @@ type Options struct {
 	// Import and KV writes fail. A store that needs recovery (an
 	// interrupted import) gives ErrNeedsRecovery.
 	ReadOnly bool
-	// DeferLoad skips loading the runs into memory at open: for commands
-	// that only import. Queries on such a store see no runs until Load.
+	// DeferLoad is kept for callers of earlier releases: runs are now
+	// always read on first need, never at open.
 	DeferLoad bool
 	// MinFreeBytes is the free space below which writes are refused (KV
 	// writes fall back to memory); 0 means the default floor.
@@ -59,8 +63,10 @@ type Options struct {
 	ForImport bool
 }
 
-// Store holds the runs in Badger and an in-memory index loaded once at Open;
-// queries read the index only. It is safe for concurrent use.
+// Store holds the runs in Badger with their derived data (see derived.go).
+// Open reads the manifest and the derived head only; cells and runs are
+// read on first need and shared (see snapshot). It is safe for concurrent
+// use.
 type Store struct {
 	db       *badger.DB
 	log      *slog.Logger
@@ -72,8 +78,11 @@ type Store struct {
 
 	mu       sync.RWMutex
 	snap     *snapshot // replaced, never mutated, after each import
-	loaded   bool      // snap holds the stored runs (false with DeferLoad until Load)
 	manifest manifest  // as last committed
+	migrated string    // what open migrated, for the caller to say once; "" if nothing
+
+	brokenMu sync.Mutex
+	broken   error // damage found by a read that cannot return an error (Cells, Run …)
 
 	disk diskGuard // free-space checks and the in-memory fallback of KV writes
 
@@ -92,25 +101,17 @@ type Store struct {
 	atStage func(stage string)
 }
 
-// snapshot is an immutable view of the stored runs.
-type snapshot struct {
-	runs  []Run          // sorted by ID
-	byID  map[string]int // ID → index in runs
-	cells []Cell         // every cell, in cell order
-	keys  map[CellKey]int
-	cov   []SeriesCoverage // built once per snapshot; Coverage hands out copies
-	fp    string
-	index cellIndex // how queries find cells and their runs
-}
-
 // ErrInUse means the data directory is held by another process: Badger
 // allows one at a time.
 var ErrInUse = errors.New("data directory in use")
 
 // Open opens (creating if needed) the store, finishes or rolls back an
-// import a crash interrupted, checks the store against its manifest and
-// loads its runs into memory. A damaged store gives a *CorruptError
-// (errors.Is ErrCorrupt); nothing is answered from it.
+// import a crash interrupted, migrates a store written by an earlier
+// release (once, saying so: see Migrated), checks the manifest against its
+// mirror file and the derived head against the manifest. It reads no runs:
+// those are read, and checked against the manifest's count and digest per
+// session, on first need. A damaged store gives a *CorruptError (errors.Is
+// ErrCorrupt); nothing is answered from it.
 func Open(ctx context.Context, opts Options) (*Store, error) {
 	log := opts.Logger
 	if log == nil {
@@ -164,7 +165,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		switch {
 		case strings.Contains(err.Error(), "Cannot acquire directory lock"):
 			return nil, fmt.Errorf("%w: %s is open in another memdb-oracle process (such as serve): ask that process over POST /api/ask, stop it, or use another --data directory", ErrInUse, opts.Dir)
-		case opts.ReadOnly && errors.Is(err, badger.ErrTruncateNeeded):
+		case opts.ReadOnly && (errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error())):
 			return nil, fmt.Errorf("%w: %s was not closed cleanly", ErrNeedsRecovery, opts.Dir)
 		case errors.Is(err, ErrCorrupt):
 			return nil, err
@@ -183,7 +184,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		go s.gcLoop()
 	}
 	log.Debug("store opened", "dir", opts.Dir, "in_memory", opts.InMemory, "read_only", opts.ReadOnly,
-		"runs", s.manifest.totalRuns(), "loaded", s.loaded)
+		"runs", s.manifest.totalRuns())
 	return s, nil
 }
 
@@ -197,97 +198,120 @@ func openBadger(bo badger.Options) (db *badger.DB, err error) {
 	return badger.Open(bo)
 }
 
-// prepare runs after Badger opened: recovery of an interrupted import, the
-// manifest check, and (unless deferred) loading the runs.
+// prepare runs after Badger opened: recovery of an interrupted import or
+// migration, the manifest check, migration of an earlier release's store,
+// and the derived head of the committed generation.
 func (s *Store) prepare(ctx context.Context, opts Options) error {
 	if err := s.recoverPending(ctx); err != nil {
 		return err
 	}
-	if err := s.checkManifest(ctx); err != nil {
-		return err
-	}
-	s.snap = newSnapshot(nil)
-	if opts.DeferLoad {
-		return nil
-	}
-	return s.Load(ctx)
-}
-
-// Load reads every stored run, verifies them against the manifest and
-// makes them what queries see. Open calls it unless Options.DeferLoad.
-func (s *Store) Load(ctx context.Context) error {
-	s.mu.RLock()
-	m := s.manifest
-	s.mu.RUnlock()
-	runs, sums, err := s.readRuns(ctx)
+	format, err := s.storedFormat()
 	if err != nil {
 		return err
 	}
-	if err := verify(s.dir, m, sums); err != nil {
+	if format == 1 {
+		if err := s.checkManifest(ctx, legacyRunPrefix); err != nil {
+			return err
+		}
+		if s.readOnly {
+			return s.openLegacy(ctx)
+		}
+		if err := s.migrate(ctx); err != nil {
+			return err
+		}
+	} else if err := s.checkManifest(ctx, cellRunPrefix); err != nil {
 		return err
 	}
-	next := newSnapshot(runs)
-	s.mu.Lock()
-	s.snap, s.loaded = next, true
-	s.mu.Unlock()
+	if !s.readOnly {
+		if err := s.finishMigration(ctx); err != nil {
+			return err
+		}
+		if err := s.dropStaleGenerations(ctx, s.manifest.Generation); err != nil {
+			return err
+		}
+	}
+	return s.openGeneration()
+}
+
+// openGeneration reads the committed generation's derived head and checks
+// it against the manifest.
+func (s *Store) openGeneration() error {
+	var (
+		h     derivedHead
+		found bool
+	)
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		h, found, err = readHead(txn, s.manifest.Generation)
+		return err
+	})
+	if err != nil {
+		return corrupt(s.dir, err, "the cell index cannot be read (%v)", err)
+	}
+	if !found {
+		if s.manifest.totalRuns() > 0 {
+			return corrupt(s.dir, nil, "the cell index of import %d is missing", s.manifest.Generation)
+		}
+		s.snap = newSnapshot(nil)
+		return nil
+	}
+	if err := checkHead(h, s.manifest); err != nil {
+		return corrupt(s.dir, err, "%v", err)
+	}
+	s.snap = newLazySnapshot(s, h, s.manifest)
 	return nil
 }
 
-// loadRuns reads every stored run from Badger.
-func (s *Store) loadRuns(ctx context.Context) ([]Run, error) {
-	runs, _, err := s.readRuns(ctx)
-	return runs, err
+// Load reads every stored run now and checks them against the manifest
+// (count and digest per session) and the cell index; queries would do
+// the same on first need.
+func (s *Store) Load(ctx context.Context) error {
+	return s.current().ensureRuns(ctx)
 }
 
-// readRuns reads every stored run and sums them per session the way the
-// manifest does. A panic inside Badger (damaged blocks) is a CorruptError.
-func (s *Store) readRuns(ctx context.Context) (runs []Run, sums map[string]sessionSums, err error) {
+// Migrated says what Open migrated ("" when nothing), for a command to
+// tell its user once.
+func (s *Store) Migrated() string { return s.migrated }
+
+// Err is the damage a read found where it could not return an error
+// (Cells, Nearest, Run …): nil while the store is sound. Once set, every
+// query fails with it.
+func (s *Store) Err() error {
+	s.brokenMu.Lock()
+	defer s.brokenMu.Unlock()
+	return s.broken
+}
+
+// fail records damage found by a read that cannot return an error.
+func (s *Store) fail(err error) {
+	s.brokenMu.Lock()
+	defer s.brokenMu.Unlock()
+	if s.broken == nil {
+		s.broken = err
+		s.log.Error("the store is damaged; queries fail until doctor --repair", "err", err)
+	}
+}
+
+// getValue reads a copy of one value; nil, nil when the key is absent. A
+// panic inside Badger (damaged blocks) is a CorruptError.
+func (s *Store) getValue(key []byte) (v []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			runs, sums, err = nil, nil, panicked(s.dir, "reading the runs", p)
+			v, err = nil, panicked(s.dir, "reading the store", p)
 		}
 	}()
-	digests := map[string]*digest256{}
-	counts := map[string]int{}
 	err = s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 100, Prefix: []byte(runPrefix)})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			item := it.Item()
-			var r Run
-			err := item.Value(func(v []byte) error {
-				if err := json.Unmarshal(v, &r); err != nil {
-					return corrupt(s.dir, err, "run %s does not decode (%v)", item.Key(), err)
-				}
-				k := sessionKey(r.Session)
-				if digests[k] == nil {
-					digests[k] = &digest256{}
-				}
-				digests[k].add(runDigest(item.Key(), v))
-				counts[k]++
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			runs = append(runs, r)
+		item, err := txn.Get(key)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
 		}
-		return nil
+		if err != nil {
+			return err
+		}
+		v, err = item.ValueCopy(nil)
+		return err
 	})
-	if err != nil {
-		if errors.Is(err, ErrCorrupt) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, nil, fmt.Errorf("loading runs: %w", err)
-		}
-		return nil, nil, corrupt(s.dir, err, "reading the runs failed (%v)", err)
-	}
-	sums = make(map[string]sessionSums, len(counts))
-	for k, n := range counts {
-		sums[k] = sessionSums{Runs: n, Digest: digests[k].String()}
-	}
-	return runs, sums, nil
+	return v, err
 }
 
 // verify compares what is stored with what the manifest says must be.
@@ -354,29 +378,63 @@ func (s *Store) current() *snapshot {
 	return s.snap
 }
 
-// Runs returns every stored run in ID order (a copy).
+// Runs returns every stored run in ID order (a copy). It reads every run
+// on first use; damage found then is kept (see Err) and nothing returned.
 func (s *Store) Runs() []Run {
 	snap := s.current()
+	if err := snap.ensureRuns(context.Background()); err != nil {
+		s.fail(err)
+		return nil
+	}
 	out := make([]Run, len(snap.runs))
 	for i, r := range snap.runs {
 		out[i] = r.clone()
 	}
+	slices.SortFunc(out, func(a, b Run) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
-// Run returns the stored run with the given ID.
+// Run returns the stored run with the given ID: from memory when the runs
+// are loaded, else read from Badger by its ID.
 func (s *Store) Run(id string) (Run, bool) {
 	snap := s.current()
-	i, ok := snap.byID[id]
-	if !ok {
+	if snap.lazy == nil || snap.runs != nil {
+		r, ok := snap.runByID(id)
+		return r.clone(), ok
+	}
+	r, ok, err := s.readRun(id)
+	if err != nil {
+		s.fail(err)
 		return Run{}, false
 	}
-	return snap.runs[i].clone(), true
+	return r, ok
 }
 
-// Cells returns every measured cell in cell order (a copy).
+// readRun reads one committed run by ID from Badger.
+func (s *Store) readRun(id string) (Run, bool, error) {
+	var (
+		r     Run
+		found bool
+	)
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		r, found, err = getRun(txn, id)
+		return err
+	})
+	if err != nil {
+		return Run{}, false, storeReadError(s.dir, "reading run "+id, err)
+	}
+	return r, found, nil
+}
+
+// Cells returns every measured cell in cell order (a copy). It reads
+// every cell record on first use; damage found then is kept (see Err).
 func (s *Store) Cells() []Cell {
 	snap := s.current()
+	if err := snap.ensureCells(); err != nil {
+		s.fail(err)
+		return nil
+	}
 	out := make([]Cell, len(snap.cells))
 	for i, c := range snap.cells {
 		out[i] = c.clone()
@@ -384,33 +442,9 @@ func (s *Store) Cells() []Cell {
 	return out
 }
 
-// Fingerprint is a stable hash of every stored run (changes when runs are added).
+// Fingerprint is a stable hash of every stored run's measured values
+// (changes when runs are added), from the derived head.
 func (s *Store) Fingerprint() string { return s.current().fp }
-
-func newSnapshot(runs []Run) *snapshot {
-	sort.Slice(runs, func(i, j int) bool { return runs[i].ID < runs[j].ID })
-	snap := &snapshot{
-		runs: runs,
-		byID: make(map[string]int, len(runs)),
-	}
-	for i := range runs {
-		snap.byID[runs[i].ID] = i
-	}
-	keys, groups := groupRuns(runs)
-	snap.cells = make([]Cell, len(keys))
-	vals := make([]float64, 0, 16)
-	for c, k := range keys {
-		snap.cells[c] = cellOf(runs, k, groups[c], vals)
-	}
-	snap.index = newCellIndex(runs, keys, groups)
-	snap.keys = make(map[CellKey]int, len(snap.cells))
-	for i, c := range snap.cells {
-		snap.keys[c.CellKey] = i
-	}
-	snap.cov = coverage(snap)
-	snap.fp = fingerprint(runs)
-	return snap
-}
 
 // badgerLogger sends Badger's log lines to slog; Badger's info chatter goes
 // to debug.

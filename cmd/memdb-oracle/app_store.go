@@ -113,6 +113,9 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 		return nil, storeError(err)
 	}
 	a.closers = append(a.closers, st.Close)
+	if msg := st.Migrated(); msg != "" {
+		fmt.Fprintln(a.stderr, msg)
+	}
 	if !o.readOnly {
 		reports, err := st.ImportDefault(a.ctx)
 		if err != nil {

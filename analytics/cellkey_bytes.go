@@ -1,0 +1,124 @@
+package analytics
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// appendCellKey appends an order-preserving encoding of k: comparing two
+// encodings byte by byte orders them as CompareCellKeys does. So the runs
+// stored under cellRunPrefix+key sit in Badger cell after cell, in cell
+// order, and one forward iteration reads them grouped and ordered.
+//
+// Numbers are 8 bytes big-endian with the sign bit flipped; engine, mode
+// and ratio are one byte (their place in the known list) or, for a value
+// outside it, the list's length followed by the escaped text.
+func appendCellKey(dst []byte, k CellKey) []byte {
+	dst = appendOrderedInt(dst, k.Session)
+	dst = appendOrderedName(dst, Engines, k.Engine)
+	dst = appendOrderedName(dst, Modes, k.Mode)
+	dst = appendOrderedInt(dst, k.Cores)
+	dst = appendOrderedName(dst, ratioOrder, k.Ratio)
+	dst = appendOrderedInt(dst, k.ValueBytes)
+	return appendOrderedInt(dst, k.Pipeline)
+}
+
+// cellRunKey is the key of one stored run: cellRunPrefix, its cell, its
+// repetition, its ID (so a cell's runs are in repetition order, then ID).
+func cellRunKey(r *Run) []byte {
+	k := make([]byte, 0, len(cellRunPrefix)+40+8+len(r.ID))
+	k = append(k, cellRunPrefix...)
+	k = appendCellKey(k, r.Key())
+	k = appendOrderedInt(k, r.Rep)
+	return append(k, r.ID...)
+}
+
+func appendOrderedInt(dst []byte, n int) []byte {
+	return binary.BigEndian.AppendUint64(dst, uint64(n)^(1<<63))
+}
+
+// appendOrderedName writes a known name as its index, an unknown one as
+// len(known) then the text with 0x00 escaped as 0x00 0xff and ended by
+// 0x00 0x01, which keeps byte order equal to text order.
+func appendOrderedName(dst []byte, known []string, s string) []byte {
+	if i := slices.Index(known, s); i >= 0 {
+		return append(dst, byte(i))
+	}
+	dst = append(dst, byte(len(known)))
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			dst = append(dst, 0, 0xff)
+			continue
+		}
+		dst = append(dst, s[i])
+	}
+	return append(dst, 0, 1)
+}
+
+// readCellKey decodes an encoding made by appendCellKey at the start of b
+// and returns the bytes after it.
+func readCellKey(b []byte) (CellKey, []byte, error) {
+	var k CellKey
+	var err error
+	if k.Session, b, err = readOrderedInt(b); err != nil {
+		return k, nil, err
+	}
+	if k.Engine, b, err = readOrderedName(b, Engines); err != nil {
+		return k, nil, err
+	}
+	if k.Mode, b, err = readOrderedName(b, Modes); err != nil {
+		return k, nil, err
+	}
+	if k.Cores, b, err = readOrderedInt(b); err != nil {
+		return k, nil, err
+	}
+	if k.Ratio, b, err = readOrderedName(b, ratioOrder); err != nil {
+		return k, nil, err
+	}
+	if k.ValueBytes, b, err = readOrderedInt(b); err != nil {
+		return k, nil, err
+	}
+	if k.Pipeline, b, err = readOrderedInt(b); err != nil {
+		return k, nil, err
+	}
+	return k, b, nil
+}
+
+func readOrderedInt(b []byte) (int, []byte, error) {
+	if len(b) < 8 {
+		return 0, nil, fmt.Errorf("%w: a cell key is cut short", errBadRun)
+	}
+	return int(binary.BigEndian.Uint64(b) ^ (1 << 63)), b[8:], nil
+}
+
+func readOrderedName(b []byte, known []string) (string, []byte, error) {
+	if len(b) < 1 {
+		return "", nil, fmt.Errorf("%w: a cell key is cut short", errBadRun)
+	}
+	if i := int(b[0]); i < len(known) {
+		return known[i], b[1:], nil
+	} else if i > len(known) {
+		return "", nil, fmt.Errorf("%w: a bad name in a cell key", errBadRun)
+	}
+	var s []byte
+	for i := 1; i < len(b); i++ {
+		if b[i] != 0 {
+			s = append(s, b[i])
+			continue
+		}
+		if i+1 >= len(b) {
+			break
+		}
+		switch b[i+1] {
+		case 0xff:
+			s = append(s, 0)
+			i++
+		case 1:
+			return string(s), b[i+2:], nil
+		default:
+			return "", nil, fmt.Errorf("%w: a bad name in a cell key", errBadRun)
+		}
+	}
+	return "", nil, fmt.Errorf("%w: a name in a cell key is not ended", errBadRun)
+}

@@ -1,0 +1,119 @@
+package analytics
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// runEncodingV1 is the first byte of a run encoded by encodeRun. A decoder
+// refuses any other first byte, so a later layout gets a new version byte
+// and old values stay readable by a decoder that knows both.
+const runEncodingV1 = 1
+
+// Flags of an encoded run.
+const runHasHitRate = 1 << 0
+
+// Layout of a version-1 run, after the version and flags bytes:
+//
+//	9 float64, 8 bytes little-endian each, fixed offsets: ops_per_sec,
+//	  ops_per_core, p50_ms, p99_ms, p999_ms, hit_rate (0 when absent),
+//	  hits_per_sec, misses_per_sec, kb_per_sec
+//	15 int64 as zig-zag varints: session, shards, server_threads,
+//	  shard_io_threads, cores, client_threads, client_conns, pipeline,
+//	  value_bytes, key_max, test_time_s, populate, rep, conn_errors,
+//	  source_line
+//	9 strings, each a uvarint length then the bytes: id, run_id, note,
+//	  engine, mode, server_cpus, client_cpus, ratio, source_file
+const (
+	runFloats    = 9
+	runFixedSize = 2 + runFloats*8
+	runInts      = 15
+	runStrings   = 9
+)
+
+// errBadRun is wrapped by every decoding failure.
+var errBadRun = errors.New("not a valid encoded run")
+
+// encodeRun appends the binary encoding of r to dst.
+func encodeRun(dst []byte, r *Run) []byte {
+	var flags byte
+	hit := 0.0
+	if r.HitRate != nil {
+		flags |= runHasHitRate
+		hit = *r.HitRate
+	}
+	dst = append(dst, runEncodingV1, flags)
+	for _, f := range [runFloats]float64{r.OpsPerSec, r.OpsPerCore, r.P50Ms, r.P99Ms, r.P999Ms,
+		hit, r.HitsPerSec, r.MissesPerSec, r.KBPerSec} {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+	}
+	for _, n := range [runInts]int{r.Session, r.Shards, r.ServerThreads, r.ShardIOThreads, r.Cores,
+		r.ClientThreads, r.ClientConns, r.Pipeline, r.ValueBytes, r.KeyMax, r.TestTimeS, r.Populate,
+		r.Rep, r.ConnErrors, r.SourceLine} {
+		dst = binary.AppendVarint(dst, int64(n))
+	}
+	for _, s := range [runStrings]string{r.ID, r.RunID, r.Note, r.Engine, r.Mode, r.ServerCPUs,
+		r.ClientCPUs, r.Ratio, r.SourceFile} {
+		dst = binary.AppendUvarint(dst, uint64(len(s)))
+		dst = append(dst, s...)
+	}
+	return dst
+}
+
+// decodeRun decodes a value written by encodeRun. It never panics on bad
+// input: a value of another version, a truncated value or one with bytes
+// left over is an error wrapping errBadRun.
+func decodeRun(v []byte) (Run, error) {
+	var r Run
+	if len(v) < runFixedSize {
+		return r, fmt.Errorf("%w: %d bytes", errBadRun, len(v))
+	}
+	if v[0] != runEncodingV1 {
+		return r, fmt.Errorf("%w: encoding version %d", errBadRun, v[0])
+	}
+	flags := v[1]
+	if flags&^runHasHitRate != 0 {
+		return r, fmt.Errorf("%w: unknown flags %#x", errBadRun, flags)
+	}
+	var fl [runFloats]float64
+	for i := range fl {
+		fl[i] = math.Float64frombits(binary.LittleEndian.Uint64(v[2+i*8:]))
+	}
+	r.OpsPerSec, r.OpsPerCore, r.P50Ms, r.P99Ms, r.P999Ms = fl[0], fl[1], fl[2], fl[3], fl[4]
+	if flags&runHasHitRate != 0 {
+		h := fl[5]
+		r.HitRate = &h
+	} else if fl[5] != 0 {
+		return r, fmt.Errorf("%w: a hit rate without its flag", errBadRun)
+	}
+	r.HitsPerSec, r.MissesPerSec, r.KBPerSec = fl[6], fl[7], fl[8]
+
+	rest := v[runFixedSize:]
+	ints := [runInts]*int{&r.Session, &r.Shards, &r.ServerThreads, &r.ShardIOThreads, &r.Cores,
+		&r.ClientThreads, &r.ClientConns, &r.Pipeline, &r.ValueBytes, &r.KeyMax, &r.TestTimeS, &r.Populate,
+		&r.Rep, &r.ConnErrors, &r.SourceLine}
+	for _, p := range ints {
+		n, k := binary.Varint(rest)
+		if k <= 0 || n < math.MinInt || n > math.MaxInt {
+			return r, fmt.Errorf("%w: a bad number", errBadRun)
+		}
+		*p = int(n)
+		rest = rest[k:]
+	}
+	strs := [runStrings]*string{&r.ID, &r.RunID, &r.Note, &r.Engine, &r.Mode, &r.ServerCPUs,
+		&r.ClientCPUs, &r.Ratio, &r.SourceFile}
+	for _, p := range strs {
+		n, k := binary.Uvarint(rest)
+		if k <= 0 || n > uint64(len(rest)-k) {
+			return r, fmt.Errorf("%w: a bad text field", errBadRun)
+		}
+		*p = string(rest[k : k+int(n)])
+		rest = rest[k+int(n):]
+	}
+	if len(rest) != 0 {
+		return r, fmt.Errorf("%w: %d bytes left over", errBadRun, len(rest))
+	}
+	return r, nil
+}

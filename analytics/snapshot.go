@@ -1,0 +1,341 @@
+package analytics
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// snapshot is an immutable view of one committed state of the store. A
+// snapshot opened from a store knows only the derived head at first (the
+// fingerprint, counts and coverage); its cells and runs are read from
+// Badger on first need, once, and then shared: ensureCells reads every
+// cell record, ensureRuns every run. Queries that pin cell fields read
+// only the posting lists and cell records they need (lazyCells). A
+// snapshot built in memory (newSnapshot) has everything from the start.
+type snapshot struct {
+	fp    string
+	nRuns int
+	cov   []SeriesCoverage
+
+	lazy *lazyCells // nil: built in memory
+
+	cellsOnce sync.Once
+	cellsErr  error
+	cells     []Cell // every cell, in cell order
+	keys      map[CellKey]int
+	index     cellIndex // how queries find cells and their runs
+
+	runsOnce sync.Once
+	runsErr  error
+	runs     []Run // every run, cell after cell, each cell in repetition order
+
+	byIDOnce sync.Once
+	byID     []int32 // positions in runs, in ID order
+}
+
+// newSnapshot builds a snapshot of the runs in memory.
+func newSnapshot(runs []Run) *snapshot {
+	keys, groups := groupRuns(runs)
+	ordered := make([]Run, 0, len(runs))
+	for _, g := range groups {
+		for _, i := range g {
+			ordered = append(ordered, runs[i])
+		}
+	}
+	_ = keys
+	snap := &snapshot{}
+	var cells []Cell
+	b := newDerivedBuilder(0, func(c *Cell) error { cells = append(cells, *c); return nil })
+	for i := range ordered {
+		_ = b.add(&ordered[i]) // in cell order by construction
+	}
+	_ = b.finish()
+	snap.fp, snap.nRuns, snap.cov = b.head.Fingerprint, len(runs), b.head.Coverage
+	snap.setCells(cells)
+	snap.setRuns(ordered)
+	snap.cellsOnce.Do(func() {})
+	snap.runsOnce.Do(func() {})
+	return snap
+}
+
+// newLazySnapshot is a snapshot of a store's committed generation.
+func newLazySnapshot(s *Store, h derivedHead, m manifest) *snapshot {
+	return &snapshot{fp: h.Fingerprint, nRuns: h.Runs, cov: h.Coverage,
+		lazy: &lazyCells{s: s, head: h, manifest: m, chunks: map[int][]Cell{}}}
+}
+
+func (snap *snapshot) setCells(cells []Cell) {
+	snap.cells = cells
+	snap.keys = make(map[CellKey]int, len(cells))
+	ix := cellIndex{start: make([]int, 0, len(cells)+1), cellEnvs: make([]runEnv, len(cells)), posts: map[pin][]int{}}
+	n := 0
+	for c := range cells {
+		k := cells[c].CellKey
+		snap.keys[k] = c
+		ix.start = append(ix.start, n)
+		n += cells[c].Reps
+		ix.cellEnvs[c] = cellEnvOf(k)
+		for _, p := range pinsOf(k) {
+			ix.posts[p] = append(ix.posts[p], c)
+		}
+	}
+	ix.start = append(ix.start, n)
+	snap.index = ix
+}
+
+// setRuns installs the runs (in cell order) and their filter environments.
+func (snap *snapshot) setRuns(runs []Run) {
+	snap.runs = runs
+	snap.index.envs = make([]runEnv, len(runs))
+	for i := range runs {
+		snap.index.envs[i] = newRunEnv(&runs[i])
+	}
+}
+
+// ensureCells reads every cell record (once).
+func (snap *snapshot) ensureCells() error {
+	snap.cellsOnce.Do(func() {
+		cells, err := snap.lazy.allCells()
+		if err != nil {
+			snap.cellsErr = err
+			return
+		}
+		snap.setCells(cells)
+	})
+	return snap.cellsErr
+}
+
+// ensureRuns reads every run (once), checking them against the cell
+// records and the manifest's count and digest per session.
+func (snap *snapshot) ensureRuns(ctx context.Context) error {
+	if err := snap.ensureCells(); err != nil {
+		return err
+	}
+	snap.runsOnce.Do(func() {
+		runs, err := snap.lazy.allRuns(ctx, snap.cells)
+		if err != nil {
+			snap.runsErr = err
+			return
+		}
+		snap.setRuns(runs)
+	})
+	return snap.runsErr
+}
+
+func (snap *snapshot) cellsLoaded() bool { return snap.lazy == nil || snap.cells != nil }
+
+// runByID finds a loaded run by ID.
+func (snap *snapshot) runByID(id string) (Run, bool) {
+	snap.byIDOnce.Do(func() {
+		snap.byID = make([]int32, len(snap.runs))
+		for i := range snap.byID {
+			snap.byID[i] = int32(i)
+		}
+		slices.SortFunc(snap.byID, func(a, b int32) int { return strings.Compare(snap.runs[a].ID, snap.runs[b].ID) })
+	})
+	i := sort.Search(len(snap.byID), func(i int) bool { return snap.runs[snap.byID[i]].ID >= id })
+	if i < len(snap.byID) && snap.runs[snap.byID[i]].ID == id {
+		return snap.runs[snap.byID[i]], true
+	}
+	return Run{}, false
+}
+
+// lazyCells reads one generation's derived data and runs from Badger.
+type lazyCells struct {
+	s        *Store
+	head     derivedHead
+	manifest manifest
+
+	mu     sync.Mutex
+	chunks map[int][]Cell // decoded chunks by number
+	posts  map[pin][]int
+}
+
+func (l *lazyCells) corrupt(err error, format string, a ...any) error {
+	return corrupt(l.s.dir, err, format, a...)
+}
+
+// chunk returns one decoded chunk of cell records.
+func (l *lazyCells) chunk(i int) ([]Cell, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c, ok := l.chunks[i]; ok {
+		return c, nil
+	}
+	key := derivedKey(l.head.Generation, cellChunkName(i))
+	var cells []Cell
+	v, err := l.s.getValue(key)
+	if err == nil && v == nil {
+		err = fmt.Errorf("%s is missing", key)
+	}
+	if err == nil {
+		var payload []byte
+		if payload, err = openValue(key, v); err == nil {
+			cells, err = decodeCellChunk(payload)
+		}
+	}
+	if err != nil {
+		return nil, l.corrupt(err, "the cell index cannot be read (%v)", err)
+	}
+	want := l.chunkLen(i)
+	if len(cells) != want {
+		return nil, l.corrupt(nil, "cell chunk %d holds %d cells, the index says %d", i, len(cells), want)
+	}
+	l.chunks[i] = cells
+	return cells, nil
+}
+
+func (l *lazyCells) chunkLen(i int) int {
+	st := l.head.ChunkStarts
+	if i+1 < len(st) {
+		return st[i+1] - st[i]
+	}
+	return l.head.Cells - st[i]
+}
+
+// cell returns cell number c.
+func (l *lazyCells) cell(c int) (Cell, error) {
+	i := sort.SearchInts(l.head.ChunkStarts, c+1) - 1
+	if i < 0 || c >= l.head.Cells {
+		return Cell{}, l.corrupt(nil, "the cell index has no cell %d", c)
+	}
+	cells, err := l.chunk(i)
+	if err != nil {
+		return Cell{}, err
+	}
+	return cells[c-l.head.ChunkStarts[i]], nil
+}
+
+// posting returns the cells holding a cell-field value, ascending.
+func (l *lazyCells) posting(p pin) ([]int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c, ok := l.posts[p]; ok {
+		return c, nil
+	}
+	key := derivedKey(l.head.Generation, pinName(p))
+	var cells []int
+	v, err := l.s.getValue(key)
+	if err == nil && v != nil { // no list: no cell holds the value
+		var payload []byte
+		if payload, err = openValue(key, v); err == nil {
+			cells, err = decodePosting(payload, l.head.Cells)
+		}
+	}
+	if err != nil {
+		return nil, l.corrupt(err, "the cell index cannot be read (%v)", err)
+	}
+	if l.posts == nil {
+		l.posts = map[pin][]int{}
+	}
+	l.posts[p] = cells
+	return cells, nil
+}
+
+// allCells reads every cell record in cell order.
+func (l *lazyCells) allCells() ([]Cell, error) {
+	cells := make([]Cell, 0, l.head.Cells)
+	for i := range l.head.ChunkStarts {
+		c, err := l.chunk(i)
+		if err != nil {
+			return nil, err
+		}
+		cells = append(cells, c...)
+	}
+	l.mu.Lock()
+	l.chunks = map[int][]Cell{} // held by the snapshot from now on
+	l.mu.Unlock()
+	if len(cells) != l.head.Cells {
+		return nil, l.corrupt(nil, "the cell index holds %d cells, its head says %d", len(cells), l.head.Cells)
+	}
+	for i := 1; i < len(cells); i++ {
+		if CompareCellKeys(cells[i-1].CellKey, cells[i].CellKey) >= 0 {
+			return nil, l.corrupt(nil, "the cell index is out of order at cell %d", i)
+		}
+	}
+	return cells, nil
+}
+
+// cellRuns reads the runs of one cell, in repetition order, and checks
+// them against its record.
+func (l *lazyCells) cellRuns(ctx context.Context, c *Cell) ([]Run, error) {
+	prefix := appendCellKey([]byte(cellRunPrefix), c.CellKey)
+	runs := make([]Run, 0, c.Reps)
+	err := l.s.scanRunRange(ctx, prefix, func(_ []byte, _ []byte, r *Run) error {
+		runs = append(runs, *r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCellRuns(c, runs); err != nil {
+		return nil, l.corrupt(nil, "%v", err)
+	}
+	return runs, nil
+}
+
+func checkCellRuns(c *Cell, runs []Run) error {
+	if len(runs) != len(c.RunIDs) {
+		return fmt.Errorf("cell %s holds %d runs but the cell index says %d", describeKey(c.CellKey), len(runs), len(c.RunIDs))
+	}
+	for i := range runs {
+		if runs[i].ID != c.RunIDs[i] || runs[i].Key() != c.CellKey {
+			return fmt.Errorf("cell %s: run %s is not the run the cell index names (%s)", describeKey(c.CellKey), runs[i].ID, c.RunIDs[i])
+		}
+	}
+	return nil
+}
+
+func describeKey(k CellKey) string {
+	return fmt.Sprintf("s%d/%s/%s/%dc/%s/%dB/p%d", k.Session, k.Engine, k.Mode, k.Cores, k.Ratio, k.ValueBytes, k.Pipeline)
+}
+
+// allRuns reads every run in cell order, checks each cell's runs against
+// its record, and the runs of each session against the manifest's count
+// and digest.
+func (l *lazyCells) allRuns(ctx context.Context, cells []Cell) ([]Run, error) {
+	runs := make([]Run, 0, l.head.Runs)
+	digests := map[string]*digest256{}
+	counts := map[string]int{}
+	err := l.s.scanRunRange(ctx, []byte(cellRunPrefix), func(key, v []byte, r *Run) error {
+		k := sessionKey(r.Session)
+		d := digests[k]
+		if d == nil {
+			d = &digest256{}
+			digests[k] = d
+		}
+		d.add(runDigest(key, v))
+		counts[k]++
+		runs = append(runs, *r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sums := make(map[string]sessionSums, len(counts))
+	for k, n := range counts {
+		sums[k] = sessionSums{Runs: n, Digest: digests[k].String()}
+	}
+	if err := verify(l.s.dir, l.manifest, sums); err != nil {
+		return nil, err
+	}
+	p := 0
+	for c := range cells {
+		n := cells[c].Reps
+		if p+n > len(runs) {
+			return nil, l.corrupt(nil, "the runs end before cell %s", describeKey(cells[c].CellKey))
+		}
+		if err := checkCellRuns(&cells[c], runs[p:p+n]); err != nil {
+			return nil, l.corrupt(nil, "%v", err)
+		}
+		p += n
+	}
+	if p != len(runs) {
+		return nil, l.corrupt(nil, "%d runs belong to no cell of the cell index", len(runs)-p)
+	}
+	return runs, nil
+}

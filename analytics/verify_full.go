@@ -1,0 +1,128 @@
+package analytics
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"strings"
+
+	badger "github.com/dgraph-io/badger/v4"
+)
+
+// What is verified when:
+//   - Open: every table file's checksums (verifyTables), the manifest
+//     against its mirror file, and the derived head (CRC, generation, runs
+//     per session) against the manifest. No run is read.
+//   - Every read of a derived value (cell records, posting lists): its
+//     CRC-32C, and its shape against the head (cells per chunk, order).
+//   - Reading a cell's runs (a pinned query): they are exactly the runs
+//     its record names.
+//   - Loading every run (the first query that must scan runs, Runs, Load):
+//     the count and digest of each session against the manifest, and each
+//     cell's runs against its record.
+//   - Verify (doctor): all of that, and the derived data rebuilt from the
+//     runs compared with what is stored (fingerprint, cells, posting lists,
+//     coverage), and the ID index against the runs.
+
+// Verify reads and checks everything the store holds (see above); nil
+// means it is sound.
+func (s *Store) Verify(ctx context.Context) error {
+	snap := s.current()
+	if err := snap.ensureRuns(ctx); err != nil {
+		return err
+	}
+	if snap.lazy == nil {
+		return nil // built in memory from checked runs (a format-1 store read-only)
+	}
+	var rebuilt []Cell
+	b := newDerivedBuilder(snap.lazy.head.Generation, func(c *Cell) error { rebuilt = append(rebuilt, *c); return nil })
+	for i := range snap.runs {
+		if err := b.add(&snap.runs[i]); err != nil {
+			return corrupt(s.dir, err, "%v", err)
+		}
+	}
+	if err := b.finish(); err != nil {
+		return corrupt(s.dir, err, "%v", err)
+	}
+	h := snap.lazy.head
+	switch {
+	case b.head.Fingerprint != h.Fingerprint:
+		return corrupt(s.dir, nil, "the stored fingerprint %s is not that of the runs (%s)", h.Fingerprint, b.head.Fingerprint)
+	case !reflect.DeepEqual(rebuilt, snap.cells):
+		return corrupt(s.dir, nil, "the cell index's medians or run lists differ from the runs")
+	case !reflect.DeepEqual(b.head.Coverage, h.Coverage):
+		return corrupt(s.dir, nil, "the stored coverage differs from the runs")
+	case b.head.Pins != h.Pins:
+		return corrupt(s.dir, nil, "the cell index has %d posting lists, the runs make %d", h.Pins, b.head.Pins)
+	}
+	for p, want := range b.posts {
+		got, err := snap.lazy.posting(p)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(got, want) {
+			return corrupt(s.dir, nil, "the posting list %s differs from the runs", pinName(p))
+		}
+	}
+	if n, err := s.countKeys(derivedKey(h.Generation, "pin/")); err != nil || n != h.Pins {
+		if err != nil {
+			return err
+		}
+		return corrupt(s.dir, nil, "the cell index holds %d posting lists, its head says %d", n, h.Pins)
+	}
+	return s.verifyIDIndex(ctx, len(snap.runs))
+}
+
+// verifyIDIndex checks that every run ID points at its run's key and that
+// there is one ID per run.
+func (s *Store) verifyIDIndex(ctx context.Context, runs int) error {
+	n := 0
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, Prefix: []byte(runIDPrefix)})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			n++
+			id := strings.TrimPrefix(string(it.Item().Key()), runIDPrefix)
+			err := it.Item().Value(func(v []byte) error {
+				if !bytes.HasPrefix(v, []byte(cellRunPrefix)) || !bytes.HasSuffix(v, []byte(id)) {
+					return corrupt(s.dir, nil, "the ID index entry of run %s is damaged", id)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if _, found, err := getRun(txn, id); err != nil || !found {
+				if err == nil {
+					err = corrupt(s.dir, nil, "the ID index names run %s, which is missing", id)
+				}
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return storeReadError(s.dir, "checking the ID index", err)
+	}
+	if n != runs {
+		return corrupt(s.dir, nil, "the ID index holds %d runs, the store %d", n, runs)
+	}
+	return nil
+}
+
+// countKeys counts the keys under a prefix.
+func (s *Store) countKeys(prefix []byte) (int, error) {
+	n := 0
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			n++
+		}
+		return nil
+	})
+	return n, storeReadError(s.dir, "reading the cell index", err)
+}
