@@ -15,12 +15,14 @@ import (
 func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	k := p.k
 	t := r.text
-	// A plain "is X faster than Y?" is a comparison, answered by its
-	// ranking; a premise needs "always"/"never" or a tag ("…, right?").
-	if !k.yesNoTag.MatchString(t) && !k.always.MatchString(t) && !k.never.MatchString(t) {
+	// A premise needs "always"/"never", a tag ("…, right?"), or a plain
+	// yes/no question naming the two engines ("is X faster than Y?"):
+	// asked yes or no, the first line says yes, no or partly.
+	engines := r.engines()
+	polar := k.yesNoLead.MatchString(t) && len(engines) == 2 && !r.asksARelation() && !p.g.multiple.MatchString(t)
+	if !polar && !k.yesNoTag.MatchString(t) && !k.always.MatchString(t) && !k.never.MatchString(t) {
 		return Plan{}, false
 	}
-	engines := r.engines()
 	if _, ok := p.g.matchClaim(t, engines); ok {
 		return Plan{}, false
 	}
@@ -125,4 +127,17 @@ func (p *Planner) premisePlan(r reading, pr Premise) Plan {
 		pl.Interpretation += " (" + strings.Join(cond, ", ") + ")"
 	}
 	return pl
+}
+
+// asksARelation reports whether the question asks how two series relate
+// over a setting (where they cross, what a knob does, how far apart they
+// are): "does Valkey ever catch up with Redis?" is a crossover question,
+// not a premise, though it is asked yes or no.
+func (r reading) asksARelation() bool {
+	for _, rel := range []string{"crossover", "crossover_at", "effect", "gap"} {
+		if r.hasValue(mRelation, rel) {
+			return true
+		}
+	}
+	return false
 }

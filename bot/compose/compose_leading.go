@@ -17,6 +17,7 @@ type premisePair struct {
 	subject, object Row
 	holds           bool // the premise holds for this pair
 	unsure          bool // a lead over Garnet's floor proves nothing
+	tied            bool // within the 5% that rounds to 1.0×: neither ahead
 }
 
 // composeLeading answers a leading yes/no question: "Yes", "No" or "Partly"
@@ -45,10 +46,9 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	metric := pr.Metric
 	var pairs []premisePair
 	for _, x := range subj {
-		for _, y := range obj {
-			if x.Cores != y.Cores || x.Ratio != y.Ratio || x.ValueBytes != y.ValueBytes || x.Pipeline != y.Pipeline {
-				continue
-			}
+		// Like for like: a cluster against the same series of another
+		// cluster (realistic with realistic, ceiling with ceiling).
+		for _, y := range claimPeers(x, obj) {
 			vx, okx := x.Metric(metric)
 			vy, oky := y.Metric(metric)
 			if !okx || !oky {
@@ -59,6 +59,9 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 				better = vx < vy
 			}
 			pp := premisePair{subject: x, object: y, holds: better == pr.Better}
+			if vx != 0 && vy != 0 && FormatRatio(max(vx, vy)/min(vx, vy)) == "1.0×" {
+				pp.tied, pp.holds = true, false
+			}
 			// Ahead of a floor proves nothing; behind one neither.
 			if !lowerIsBetter(metric) && (y.Floor && better || x.Floor && !better) {
 				pp.unsure = true
@@ -74,11 +77,13 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 		a.Sources = s.sources()
 		return a, nil
 	}
-	var against, pro, unsure []premisePair
+	var against, pro, unsure, tied []premisePair
 	for _, pp := range pairs {
 		switch {
 		case pp.unsure:
 			unsure = append(unsure, pp)
+		case pp.tied:
+			tied = append(tied, pp)
 		case pp.holds:
 			pro = append(pro, pp)
 		default:
@@ -87,27 +92,49 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	}
 	verdict := "Partly"
 	switch {
-	case len(against) == 0 && len(pro) > 0:
+	case len(against) == 0 && len(tied) == 0 && len(pro) > 0:
 		verdict = "Yes"
 	case len(pro) == 0 && len(against) > 0:
 		verdict = "No"
+	case len(pro) == 0 && len(against) == 0 && len(tied) > 0:
+		verdict = "About the same"
 	case len(pro) == 0 && len(against) == 0:
 		verdict = "Undecided"
 	}
 	lead := verdict
 	holds := map[string]string{"Yes": "it holds in every pair measured", "No": "it holds in no pair measured",
-		"Partly": "it holds in some pairs, not all", "Undecided": "every pair involves Garnet's floor, which cannot settle it"}[verdict]
+		"Partly": "it holds in some pairs, not all", "About the same": "every pair measured is within 5%, neither ahead", "Undecided": "every pair involves Garnet's floor, which cannot settle it"}[verdict]
 	switch {
+	case len(against) > 0 && len(pro) > 0:
+		// Both sides, at one setting where they can be: "Partly — at 48
+		// cores … Dragonfly has 15.5M against 4.5M for Valkey Cluster
+		// (realistic), but 15.5M against 40.2M for Valkey Cluster
+		// (ceiling)".
+		c, p := against[0], pro[0]
+		for _, q := range pro {
+			if sameConditions(q.subject, c.subject) {
+				p = q
+				break
+			}
+		}
+		if sameConditions(p.subject, c.subject) {
+			lead += " — at " + pairConditions(p) + " " + versus(p, metric) + ", but " + versus(c, metric)
+		} else {
+			lead += " — at " + pairConditions(c) + " " + versus(c, metric)
+		}
 	case len(against) > 0:
-		c := against[0]
-		lead += " — at " + rowConditions(c.subject) + " " + versus(c, metric)
-	case len(pro) > 0:
-		lead += " — for example at " + rowConditions(pro[0].subject) + " " + versus(pro[0], metric)
+		lead += " — at " + pairConditions(against[0]) + " " + versus(against[0], metric)
+	case len(pro) > 1:
+		lead += " — for example at " + pairConditions(pro[0]) + " " + versus(pro[0], metric)
+	case len(pro) == 1:
+		lead += " — at " + pairConditions(pro[0]) + " " + versus(pro[0], metric)
+	case len(tied) > 0:
+		lead += ", within 5% — at " + pairConditions(tied[0]) + " " + versus(tied[0], metric)
 	default:
 		lead += " — " + holds
 	}
 	a.Headline = lead + "."
-	ordered := append(append(append([]premisePair{}, against...), pro...), unsure...)
+	ordered := append(append(append(append([]premisePair{}, against...), tied...), pro...), unsure...)
 	shown := ordered[:min(len(ordered), maxPremisePairs)]
 	t := &Table{Columns: []string{"Cores", "SET:GET", "Value", "Pipeline", "Subject", metricHeader(metric), "Against", metricHeader(metric) + " ", "Premise"}}
 	var rows []Row
@@ -118,6 +145,8 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 		switch {
 		case pp.unsure:
 			mark = "floor: unsettled"
+		case pp.tied:
+			mark = "about the same"
 		case !pp.holds:
 			mark = "fails"
 		}
@@ -134,15 +163,41 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	a.Rows = rows
 	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), nil, 0)
 	s.rows(rows)
-	a.PlainWords = verdict + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "Undecided": "cannot settle it"}[verdict] + "."
+	a.PlainWords = verdict + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "About the same": "show no real difference (within 5%)", "Undecided": "cannot settle it"}[verdict] + "."
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// pairConditions are the conditions of a pair, saying when its two cells
+// come from different capture sessions (another machine and date).
+func pairConditions(pp premisePair) string {
+	c := rowConditions(pp.subject)
+	if pp.object.Session != pp.subject.Session {
+		c += " against session " + strconv.Itoa(pp.object.Session) + " (different capture sessions: another machine and date)"
+	}
+	return c
 }
 
 func versus(pp premisePair, metric string) string {
 	vx, _ := pp.subject.Metric(metric)
 	vy, _ := pp.object.Metric(metric)
-	return shortSeries(pp.subject.Engine, pp.subject.Mode) + " has " + formatMetric(metric, vx, pp.subject.floorFor(metric)) + " against " + formatMetric(metric, vy, pp.object.floorFor(metric)) + " for " + shortSeries(pp.object.Engine, pp.object.Mode)
+	s := shortSeries(pp.subject.Engine, pp.subject.Mode) + " has " + formatMetric(metric, vx, pp.subject.floorFor(metric)) + " against " + formatMetric(metric, vy, pp.object.floorFor(metric)) + " for " + shortSeries(pp.object.Engine, pp.object.Mode)
+	if vx == 0 || vy == 0 || pp.tied || pp.unsure {
+		return s
+	}
+	// How far apart, as the comparison answers say it; a floor ahead is
+	// "at least" that far ahead.
+	hi, lo, at := max(vx, vy), min(vx, vy), ""
+	if pp.subject.floorFor(metric) && vx > vy {
+		at = "at least "
+	}
+	if lowerIsBetter(metric) {
+		return s + " (" + FormatRatio(hi/lo) + " " + map[bool]string{true: "lower", false: "higher"}[vx < vy] + ")"
+	}
+	if vx < vy {
+		return s + " (" + FormatRatio(hi/lo) + " less)"
+	}
+	return s + " (" + at + FormatRatio(hi/lo) + ")"
 }
 
 func cellValue(r Row, metric string, v float64) string {
