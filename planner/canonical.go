@@ -76,8 +76,8 @@ func (r *reading) rewrites() []rewrite {
 			if contrast != "" && settingKey(t.value) == contrast {
 				continue // spelt as the setting's effect (settingContrasts)
 			}
-			if t.value == "pipeline_off" {
-				out = append(out, rewrite{t.spanFrom, t.spanTo, pipelineOffSpelling(t.negated), true})
+			if s, ok := offSpelling(t.value, t.negated); ok {
+				out = append(out, rewrite{t.spanFrom, t.spanTo, s, true})
 				continue
 			}
 			if t.negators == 0 {
@@ -253,13 +253,25 @@ func workloadSpelling(ratio string) string {
 	return ratio
 }
 
-// pipelineOffSpelling spells a phrase that means no pipelining ("one
-// request at a time"), or its negation.
-func pipelineOffSpelling(negated bool) string {
-	if negated {
-		return "pipelined"
+// offSpellings are, per phrase value that means a setting is off by
+// itself ("one request at a time", "we can't shard"), its spelling and the
+// spelling of its negation.
+var offSpellings = map[string][2]string{
+	"pipeline_off": {"pipeline 1", "pipelined"},
+	"cluster_off":  {"single process", "cluster"},
+}
+
+// offSpelling spells a phrase that means a setting is off, or its
+// negation; ok is false for any other value.
+func offSpelling(value string, negated bool) (string, bool) {
+	sp, ok := offSpellings[value]
+	if !ok {
+		return "", false
 	}
-	return "pipeline 1"
+	if negated {
+		return sp[1], true
+	}
+	return sp[0], true
 }
 
 // tokenIs reports whether token i is covered by a tag of the meaning and value.
@@ -328,10 +340,7 @@ func (r *reading) asksWinner() bool {
 // settingKey is the setting a tag value is about ("pipeline_off" is
 // pipelining).
 func settingKey(v string) string {
-	if v == "pipeline_off" {
-		return "pipeline"
-	}
-	return v
+	return strings.TrimSuffix(v, "_off")
 }
 
 // contrastSpelling is, per setting, how the slot grammar reads its effect.
@@ -354,7 +363,7 @@ func (r *reading) contrastedSetting() string {
 		if _, ok := contrastSpelling[k]; !ok {
 			continue
 		}
-		negated := t.negated != (t.value == "pipeline_off")
+		negated := t.negated != strings.HasSuffix(t.value, "_off")
 		switch {
 		case r.onOffAfter(t.to):
 			return k

@@ -68,7 +68,10 @@ func lexiconTables() []table {
 			{"1 in flight", "pipeline_off"}, {"1 outstanding request", "pipeline_off"}, {"1 at a time", "pipeline_off"},
 			{"wait for each reply", "pipeline_off"}, {"waits for each reply", "pipeline_off"}, {"wait for the reply", "pipeline_off"},
 			{"waits for the reply", "pipeline_off"}, {"batch", "pipeline"},
-			{"shard", "cluster"}, {"sharding", "cluster"},
+			// phrases that mean no cluster by themselves ("shard" alone is
+			// a noun as often: "what's a redis shard?")
+			{"not shard", "cluster_off"}, {"never shard", "cluster_off"}, {"cannot shard", "cluster_off"}, {"not to shard", "cluster_off"},
+			{"no sharding", "cluster_off"}, {"not sharding", "cluster_off"}, {"without sharding", "cluster_off"},
 			{"cluster", "cluster"}, {"clustered", "cluster"}, {"clusters", "cluster"}, {"sharded", "cluster"}, {"clustering", "cluster"},
 			{"value size", "value_bytes"}, {"value sizes", "value_bytes"}, {"payload", "value_bytes"}, {"payloads", "value_bytes"},
 			{"values", "value_bytes"}, {"value", "value_bytes"}, {"blob", "value_bytes"}, {"blobs", "value_bytes"}, {"objects", "value_bytes"}, {"object size", "value_bytes"},
