@@ -1,12 +1,12 @@
 package analytics
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,7 +29,8 @@ const (
 	maxKBPerSec   = 1e9       // a terabyte a second
 )
 
-// columns lists the CSV header every capture file carries, in file order.
+// columns lists the CSV header every capture file carries, in file order;
+// the col constants below index it.
 var columns = []string{
 	"run_id", "note", "engine", "mode", "shards", "server_threads", "shard_io_threads",
 	"cores_used", "server_cpus", "client_cpus", "client_threads", "client_conns", "pipeline",
@@ -38,57 +39,90 @@ var columns = []string{
 	"misses_per_sec", "conn_errors", "kb_per_sec",
 }
 
-var (
-	runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	ratioPattern = regexp.MustCompile(`^([1-9][0-9]{0,3}:[1-9][0-9]{0,3}|m(get|set)[1-9][0-9]{0,3})$`)
+// Column numbers, in the order of columns.
+const (
+	colRunID = iota
+	colNote
+	colEngine
+	colMode
+	colShards
+	colServerThreads
+	colShardIOThreads
+	colCores
+	colServerCPUs
+	colClientCPUs
+	colClientThreads
+	colClientConns
+	colPipeline
+	colRatio
+	colDataBytes
+	colKeyMax
+	colTestTime
+	colPopulate
+	colRep
+	colOpsPerSec
+	colOpsPerCore
+	colP50
+	colP99
+	colP999
+	colHitRate
+	colHitsPerSec
+	colMissesPerSec
+	colConnErrors
+	colKBPerSec
+	numColumns
 )
 
-// header maps each known column to its index in the file.
-type header map[string]int
+// header says where each known column sits in the file: at[col] is its
+// field number; fields is how many fields the header has.
+type header struct {
+	at     [numColumns]int
+	fields int
+}
 
 // parseHeader checks a header row: every column present once, nothing unknown.
 func parseHeader(rec []string) (header, []RowProblem) {
-	h := header{}
+	h := header{fields: len(rec)}
+	seen := [numColumns]bool{}
 	var probs []RowProblem
 	for i, name := range rec {
 		name = strings.TrimSpace(strings.TrimPrefix(name, "\ufeff"))
+		c := slices.Index(columns, name)
 		switch {
-		case !slices.Contains(columns, name):
+		case c < 0:
 			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "unknown column"})
-		case hasKey(h, name):
+		case seen[c]:
 			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "column appears twice"})
 		default:
-			h[name] = i
+			h.at[c], seen[c] = i, true
 		}
 	}
-	for _, c := range columns {
-		if !hasKey(h, c) {
-			probs = append(probs, RowProblem{Line: 1, Column: c, Reason: "missing column"})
+	for c, name := range columns {
+		if !seen[c] {
+			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "missing column"})
 		}
 	}
 	return h, probs
 }
 
-func hasKey(h header, k string) bool { _, ok := h[k]; return ok }
-
 // rowParser reads one data row's fields into a Run, collecting a problem for
 // every bad field instead of stopping at the first.
 type rowParser struct {
-	h     header
+	h     *header
 	rec   []string
 	line  int
 	probs []RowProblem
 }
 
-func (p *rowParser) bad(col, format string, a ...any) {
-	p.probs = append(p.probs, RowProblem{Line: p.line, Column: col, Reason: fmt.Sprintf(format, a...)})
+func (p *rowParser) bad(col int, format string, a ...any) {
+	p.probs = append(p.probs, RowProblem{Line: p.line, Column: columns[col], Reason: fmt.Sprintf(format, a...)})
 }
 
-func (p *rowParser) str(col string) string { return p.rec[p.h[col]] }
+func (p *rowParser) str(col int) string { return p.rec[p.h.at[col]] }
 
 // int parses a whole number within [min, max] (the plausible range of
 // the column).
-func (p *rowParser) int(col string, min, max int) int {
+func (p *rowParser) int(col int, min, max int) int {
 	s := p.str(col)
 	n, err := strconv.Atoi(s)
 	switch {
@@ -108,7 +142,7 @@ func (p *rowParser) int(col string, min, max int) int {
 
 // float parses a finite, non-negative number written in plain decimal
 // digits, no larger than max.
-func (p *rowParser) float(col string, max float64) float64 {
+func (p *rowParser) float(col int, max float64) float64 {
 	s := p.str(col)
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
@@ -130,20 +164,20 @@ func (p *rowParser) float(col string, max float64) float64 {
 
 // hitRate parses hit_rate, a fraction from 0 to 1.
 func (p *rowParser) hitRate() float64 {
-	s := p.str("hit_rate")
+	s := p.str(colHitRate)
 	n := len(p.probs)
-	h := p.float("hit_rate", math.MaxFloat64)
+	h := p.float(colHitRate, math.MaxFloat64)
 	if len(p.probs) == n && h > 1 {
-		p.bad("hit_rate", "must be between 0 and 1, got %s", s)
+		p.bad(colHitRate, "must be between 0 and 1, got %s", s)
 	}
 	return h
 }
 
 // ordered checks that a lower percentile is not above a higher one.
-func (p *rowParser) ordered(lowCol string, low float64, highCol string, high float64) {
+func (p *rowParser) ordered(lowCol int, low float64, highCol int, high float64) {
 	if low > high {
 		p.bad(highCol, "%s is below %s %s (latency percentiles must satisfy p50 <= p99 <= p99.9)",
-			p.str(highCol), lowCol, p.str(lowCol))
+			p.str(highCol), columns[lowCol], p.str(lowCol))
 	}
 }
 
@@ -193,69 +227,54 @@ func clip(s string) string {
 
 // parseRow turns one data row into a Run. It reports every bad field; the
 // Run is meaningful only when no problem is returned.
-func parseRow(h header, rec []string, line, session int, file string) (Run, []RowProblem) {
-	if len(rec) != len(h) {
-		return Run{}, []RowProblem{{Line: line, Column: "", Reason: fmt.Sprintf("has %d fields, the header has %d", len(rec), len(h))}}
+func parseRow(h *header, rec []string, line, session int, file string) (Run, []RowProblem) {
+	if len(rec) != h.fields {
+		return Run{}, []RowProblem{{Line: line, Column: "", Reason: fmt.Sprintf("has %d fields, the header has %d", len(rec), h.fields)}}
 	}
-	p := &rowParser{h: h, rec: rec, line: line}
+	p := rowParser{h: h, rec: rec, line: line}
 	r := Run{Session: session, SourceFile: file, SourceLine: line}
 
-	r.RunID = p.str("run_id")
-	if !runIDPattern.MatchString(r.RunID) {
-		p.bad("run_id", "must be 1-64 letters, digits, '.', '_' or '-', got %q", clip(r.RunID))
+	r.RunID = p.str(colRunID)
+	if !isRunID(r.RunID) {
+		p.bad(colRunID, "must be 1-64 letters, digits, '.', '_' or '-', got %q", clip(r.RunID))
 	}
-	r.Note = p.str("note")
-	if !isPrintable(r.Note) || len(r.Note) > 200 {
-		p.bad("note", "must be printable text of at most 200 bytes")
+	r.Note = p.text(colNote)
+	r.Engine = p.known(colEngine, "engine", Engines)
+	r.Mode = p.known(colMode, "mode", Modes)
+	r.Shards = p.int(colShards, 0, maxThreads)
+	r.ServerThreads = p.int(colServerThreads, 0, maxThreads)
+	r.ShardIOThreads = p.int(colShardIOThreads, 0, maxThreads)
+	r.Cores = p.int(colCores, 1, maxCores)
+	r.ServerCPUs = p.text(colServerCPUs)
+	r.ClientCPUs = p.text(colClientCPUs)
+	r.ClientThreads = p.int(colClientThreads, 0, maxThreads)
+	r.ClientConns = p.int(colClientConns, 0, maxConns)
+	r.Pipeline = p.int(colPipeline, 1, maxPipeline)
+	r.Ratio = p.str(colRatio)
+	if !isRatio(r.Ratio) {
+		p.bad(colRatio, "must be SET:GET like 1:10, or mgetN/msetN, got %q", clip(r.Ratio))
 	}
-	r.Engine = p.str("engine")
-	if !slices.Contains(Engines, r.Engine) {
-		p.bad("engine", "unknown engine %q (known: %s)", clip(r.Engine), strings.Join(Engines, ", "))
-	}
-	r.Mode = p.str("mode")
-	if !slices.Contains(Modes, r.Mode) {
-		p.bad("mode", "unknown mode %q (known: %s)", clip(r.Mode), strings.Join(Modes, ", "))
-	}
-	r.Shards = p.int("shards", 0, maxThreads)
-	r.ServerThreads = p.int("server_threads", 0, maxThreads)
-	r.ShardIOThreads = p.int("shard_io_threads", 0, maxThreads)
-	r.Cores = p.int("cores_used", 1, maxCores)
-	r.ServerCPUs = p.str("server_cpus")
-	if !isPrintable(r.ServerCPUs) || len(r.ServerCPUs) > 200 {
-		p.bad("server_cpus", "must be printable text of at most 200 bytes")
-	}
-	r.ClientCPUs = p.str("client_cpus")
-	if !isPrintable(r.ClientCPUs) || len(r.ClientCPUs) > 200 {
-		p.bad("client_cpus", "must be printable text of at most 200 bytes")
-	}
-	r.ClientThreads = p.int("client_threads", 0, maxThreads)
-	r.ClientConns = p.int("client_conns", 0, maxConns)
-	r.Pipeline = p.int("pipeline", 1, maxPipeline)
-	r.Ratio = p.str("ratio")
-	if !ratioPattern.MatchString(r.Ratio) {
-		p.bad("ratio", "must be SET:GET like 1:10, or mgetN/msetN, got %q", clip(r.Ratio))
-	}
-	r.ValueBytes = p.int("data_bytes", 1, maxValueBytes)
-	r.KeyMax = p.int("key_max", 0, maxCount)
-	r.TestTimeS = p.int("test_time", 0, maxTestTimeS)
-	r.Populate = p.int("populate", 0, maxCount)
-	r.Rep = p.int("rep", 1, maxRep)
-	r.OpsPerSec = p.float("ops_per_sec", maxOpsPerSec)
-	r.OpsPerCore = p.float("ops_per_core", maxOpsPerSec)
-	r.P50Ms = p.float("p50_ms", maxLatencyMs)
-	r.P99Ms = p.float("p99_ms", maxLatencyMs)
-	r.P999Ms = p.float("p999_ms", maxLatencyMs)
-	if s := p.str("hit_rate"); s != "" {
+	r.ValueBytes = p.int(colDataBytes, 1, maxValueBytes)
+	r.KeyMax = p.int(colKeyMax, 0, maxCount)
+	r.TestTimeS = p.int(colTestTime, 0, maxTestTimeS)
+	r.Populate = p.int(colPopulate, 0, maxCount)
+	r.Rep = p.int(colRep, 1, maxRep)
+	r.OpsPerSec = p.float(colOpsPerSec, maxOpsPerSec)
+	r.OpsPerCore = p.float(colOpsPerCore, maxOpsPerSec)
+	r.P50Ms = p.float(colP50, maxLatencyMs)
+	r.P99Ms = p.float(colP99, maxLatencyMs)
+	r.P999Ms = p.float(colP999, maxLatencyMs)
+	if s := p.str(colHitRate); s != "" {
 		h := p.hitRate()
 		r.HitRate = &h
 	}
-	r.HitsPerSec = p.float("hits_per_sec", maxOpsPerSec)
-	r.MissesPerSec = p.float("misses_per_sec", maxOpsPerSec)
-	r.ConnErrors = p.int("conn_errors", 0, maxCount)
-	r.KBPerSec = p.float("kb_per_sec", maxKBPerSec)
+	r.HitsPerSec = p.float(colHitsPerSec, maxOpsPerSec)
+	r.MissesPerSec = p.float(colMissesPerSec, maxOpsPerSec)
+	r.ConnErrors = p.int(colConnErrors, 0, maxCount)
+	r.KBPerSec = p.float(colKBPerSec, maxKBPerSec)
 	if len(p.probs) == 0 {
-		p.ordered("p50_ms", r.P50Ms, "p99_ms", r.P99Ms)
-		p.ordered("p99_ms", r.P99Ms, "p999_ms", r.P999Ms)
+		p.ordered(colP50, r.P50Ms, colP99, r.P99Ms)
+		p.ordered(colP99, r.P99Ms, colP999, r.P999Ms)
 	}
 
 	if len(p.probs) > 0 {
@@ -263,6 +282,72 @@ func parseRow(h header, rec []string, line, session int, file string) (Run, []Ro
 	}
 	r.ID = MakeID(session, r.RunID, r.Engine, r.Mode, r.Cores, r.Pipeline, r.Ratio, r.ValueBytes, r.Rep)
 	return r, nil
+}
+
+// text reads a free-text column: printable, at most 200 bytes.
+func (p *rowParser) text(col int) string {
+	s := p.str(col)
+	if !isPrintable(s) || len(s) > 200 {
+		p.bad(col, "must be printable text of at most 200 bytes")
+	}
+	return s
+}
+
+// known reads a column whose value must be one of a known list; it returns
+// the list's own string, so rows share one copy of it.
+func (p *rowParser) known(col int, what string, list []string) string {
+	s := p.str(col)
+	i := slices.Index(list, s)
+	if i < 0 {
+		p.bad(col, "unknown %s %q (known: %s)", what, clip(s), strings.Join(list, ", "))
+		return s
+	}
+	return list[i]
+}
+
+// isRunID reports whether s is 1-64 letters, digits, '.', '_' or '-',
+// starting with a letter or digit.
+func isRunID(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isRatio reports whether s is SET:GET (each 1-9999 without leading zeros)
+// or mgetN/msetN (N likewise).
+func isRatio(s string) bool {
+	if rest, ok := strings.CutPrefix(s, "mget"); ok {
+		return isCount(rest)
+	}
+	if rest, ok := strings.CutPrefix(s, "mset"); ok {
+		return isCount(rest)
+	}
+	set, get, ok := strings.Cut(s, ":")
+	return ok && isCount(set) && isCount(get)
+}
+
+// isCount reports whether s is a number from 1 to 9999 written without a
+// leading zero.
+func isCount(s string) bool {
+	if len(s) == 0 || len(s) > 4 || s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func isPrintable(s string) bool {
@@ -291,7 +376,7 @@ const maxProblems = 1000
 // first bad row. An error from each stops the scan and is returned as is.
 // Lone carriage returns (old Mac line endings) are read as line ends.
 func scanCSV(r io.Reader, session int, file string, each func(csvRow) error) ([]RowProblem, error) {
-	cr := csv.NewReader(&crToLF{r: r})
+	cr := csv.NewReader(bufio.NewReaderSize(&crToLF{r: r}, 64<<10))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true // parseRow copies what it keeps
 	headRec, err := cr.Read()
@@ -312,21 +397,23 @@ func scanCSV(r io.Reader, session int, file string, each func(csvRow) error) ([]
 			break
 		}
 		var line int
-		var pe *csv.ParseError
-		switch {
-		case err == nil:
+		if err == nil {
 			line, _ = cr.FieldPos(0)
-		case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount):
-			line = pe.StartLine // the record is still returned; parseRow reports the count
-		case errors.As(err, &pe):
-			probs = append(probs, RowProblem{Line: pe.StartLine, Reason: csvReason(err)})
-			continue
-		default:
-			probs = append(probs, RowProblem{Line: 1, Reason: "read error: " + err.Error()})
-			return probs, nil
+		} else {
+			var pe *csv.ParseError // declared here: errors.As moves it to the heap
+			switch {
+			case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount):
+				line = pe.StartLine // the record is still returned; parseRow reports the count
+			case errors.As(err, &pe):
+				probs = append(probs, RowProblem{Line: pe.StartLine, Reason: csvReason(err)})
+				continue
+			default:
+				probs = append(probs, RowProblem{Line: 1, Reason: "read error: " + err.Error()})
+				return probs, nil
+			}
 		}
 		rows++
-		run, rowProbs := parseRow(h, rec, line, session, file)
+		run, rowProbs := parseRow(&h, rec, line, session, file)
 		probs = append(probs, rowProbs...)
 		if err := each(csvRow{run: run, line: line, probs: rowProbs}); err != nil {
 			return probs, err

@@ -1,6 +1,9 @@
 package analytics
 
-import "io"
+import (
+	"bytes"
+	"io"
+)
 
 // crToLF turns lone carriage returns (the line ends of old Mac files) into
 // newlines, so such a file parses instead of reading as one long header.
@@ -25,14 +28,14 @@ func (c *crToLF) Read(p []byte) (int, error) {
 		n--
 		c.held = true // decide once the next byte is known
 	}
-	for i := range n {
-		if p[i] != '\r' {
-			continue
+	for i := 0; i < n; i++ {
+		j := bytes.IndexByte(p[i:n], '\r')
+		if j < 0 {
+			break
 		}
-		if i+1 < n && p[i+1] == '\n' {
-			continue
+		if i += j; i+1 >= n || p[i+1] != '\n' {
+			p[i] = '\n'
 		}
-		p[i] = '\n'
 	}
 	if n == 0 && err == nil && c.held {
 		return 0, nil

@@ -1,9 +1,6 @@
 package analytics
 
-import (
-	"fmt"
-	"strings"
-)
+import "strconv"
 
 // Run is one memtier_benchmark measurement: every column of the capture CSVs,
 // typed, plus where it came from and its stable ID.
@@ -75,10 +72,32 @@ func (r Run) sameMeasurement(o Run) bool {
 	return r == o
 }
 
-// MakeID builds the stable run ID described on Run.ID.
+// MakeID builds the stable run ID described on Run.ID. It is called for
+// every row of an import, so it builds the ID in one allocation.
 func MakeID(session int, runID, engine, mode string, cores, pipeline int, ratio string, valueBytes, rep int) string {
-	return fmt.Sprintf("run-s%d-%s-%s-%s-%dc-p%d-%s-d%d-rep%d",
-		session, runID, engine, mode, cores, pipeline, strings.ReplaceAll(ratio, ":", "-"), valueBytes, rep)
+	var buf [160]byte
+	b := append(buf[:0], "run-s"...)
+	b = strconv.AppendInt(b, int64(session), 10)
+	b = append(append(b, '-'), runID...)
+	b = append(append(b, '-'), engine...)
+	b = append(append(b, '-'), mode...)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(cores), 10)
+	b = append(b, "c-p"...)
+	b = strconv.AppendInt(b, int64(pipeline), 10)
+	b = append(b, '-')
+	for i := 0; i < len(ratio); i++ {
+		if c := ratio[i]; c == ':' {
+			b = append(b, '-')
+		} else {
+			b = append(b, c)
+		}
+	}
+	b = append(b, "-d"...)
+	b = strconv.AppendInt(b, int64(valueBytes), 10)
+	b = append(b, "-rep"...)
+	b = strconv.AppendInt(b, int64(rep), 10)
+	return string(b)
 }
 
 // Key returns the cell the run belongs to.
