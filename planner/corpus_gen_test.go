@@ -138,6 +138,21 @@ var (
 		"what happens to %s when the primary dies?", "%s master goes down, how long is the outage?", "how long is %s down when the leader crashes?",
 		"if the %s primary fails how long until writes work", "how fast does a %s replica take over when the master dies",
 	}
+	// genNegEngine leave one engine out: the others are meant.
+	genNegEngine = []string{
+		"anything but %s at 16 cores", "non-%s engines at 16 cores", "every engine except %s at 16 cores",
+		"fastest excluding %s at 16 cores", "engines other than %s, 16 cores", "16 cores, everything but %s",
+		"besides %s, who's fastest at 16 cores?",
+	}
+	// genNegValue leave one value size out: the other measured one is meant.
+	genNegValue = []struct {
+		form string
+		n    int
+	}{
+		{"%s at 16 cores not 1kb values", 100}, {"%s at 16 cores with values other than 100 bytes", 1024},
+		{"%s non-1kb values at 16 cores", 100}, {"%s at 16 cores, anything but 1KB values", 100},
+		{"%s excluding 100b values at 16 cores", 1024}, {"%s at 16 cores, not 100 byte payloads", 1024},
+	}
 	genClaimant = []struct{ text, claim string }{
 		{"the claim from Redis's own blog", "claim:redis-40-shard"}, {"what does the Redis blog say about Dragonfly?", "claim:redis-40-shard"},
 		{"is the Redis Ltd counter-benchmark right?", "claim:redis-40-shard"}, {"that third-party comparison article", "claim:thirdparty-redis9-df120"},
@@ -295,6 +310,28 @@ func generatedCorpus() map[string][]string {
 				continue // the failover lab ran Redis, Valkey and Dragonfly
 			}
 			add("generated-failover", "failover", fmt.Sprintf(form, e.text), "intent=failover", "engines="+e.key)
+		}
+	}
+	for i, form := range genNegEngine {
+		for j, e := range genEngines {
+			if (i+j)%2 == 1 {
+				continue
+			}
+			var others []string
+			for _, k := range []string{"dragonfly", "redis", "valkey", "keydb", "garnet"} {
+				if k != e.key {
+					others = append(others, k)
+				}
+			}
+			add("generated-negengine", "negengine", fmt.Sprintf(form, e.text), "engines="+strings.Join(others, ","), "cores=16")
+		}
+	}
+	for _, v := range genNegValue {
+		for _, e := range genEngines {
+			if e.key == "keydb" || e.key == "garnet" {
+				continue // only 100 B values were measured for them
+			}
+			add("generated-negvalue", "negvalue", fmt.Sprintf(v.form, e.text), "intent=lookup", "engines="+e.key, fmt.Sprintf("value=%d", v.n), "cores=16")
 		}
 	}
 	// Kinds without domain slots.

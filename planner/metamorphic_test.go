@@ -119,6 +119,16 @@ func TestParaphrasesPlanAlike(t *testing.T) {
 			"by what factor does dragonfly beat garnet at 8 cores", "how many times faster is dragonfly than garnet at 8 cores"},
 		{"dragonfly mget of 10 keys at 16 cores", "dragonfly multi-gets of ten keys at 16 cores", "dragonfly MGETs with 10 keys each at 16 cores",
 			"dragonfly batched reads of ten at 16 cores"},
+		{"redis with vs without pipelining at 16 cores", "redis pipelined vs unpipelined at 16 cores", "pipelining on vs off for redis at 16 cores",
+			"redis at 16 cores: pipelining on or off?", "redis with pipelining and without at 16 cores", "redis batched vs unbatched at 16 cores"},
+		{"valkey mixed at 8 cores", "valkey with equal sets and gets at 8 cores", "valkey as many writes as reads at 8 cores",
+			"valkey half reads half writes at 8 cores", "valkey 50-50 at 8 cores", "valkey with the same number of gets and sets at 8 cores"},
+		{"at what point does dragonfly overtake redis", "how many cores before dragonfly beats redis", "from how many cores is dragonfly faster than redis",
+			"how many cores does dragonfly need to beat redis"},
+		{"how does valkey scale", "valkey throughput as cores go up", "how does valkey throughput change with cores",
+			"what happens to valkey when you add cores", "valkey as you add more cores"},
+		{"how long is the redis failover outage", "how long is redis down when the primary dies", "redis master goes down, how long is the outage",
+			"when the redis leader crashes how long until writes work"},
 		{"what does client-limited mean", "client-limited, in the context of garnet", "what does client-limited mean for garnet",
 			"define client-limited", "tell me about client-limited"},
 	} {
@@ -162,6 +172,30 @@ func TestNegatingASettingFlipsExactlyThatSetting(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestNegatedEngineOrValueIsNeverReadAsItself(t *testing.T) {
+	p := realPlanner(t)
+	for _, tt := range []struct{ q, field, never string }{
+		{"anything but redis at 16 cores", "engines", "redis"},
+		{"non-dragonfly engines at 8 cores", "engines", "dragonfly"},
+		{"dragonfly, not valkey, at 16 cores", "engines", "valkey"},
+		{"fastest at 48 cores excluding garnet", "engines", "garnet"},
+		{"redis at 16 cores, not 1kb values", "value", "1024"},
+		{"dragonfly at 8 cores with values other than 100 bytes", "value", "100"},
+		{"valkey non-1kb values at 24 cores", "value", "1024"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := planOf(t, p, tt.q)
+			got := meaningOf(pl)[tt.field]
+			if slices.Contains(strings.Split(got, ","), tt.never) {
+				t.Errorf("%q reads %s=%s, which holds the negated %s", tt.q, tt.field, got, tt.never)
+			}
+			if !strings.HasPrefix(pl.UnboundReading, "Read “") {
+				t.Errorf("%q: the reading taken is not said first (UnboundReading %q)", tt.q, pl.UnboundReading)
+			}
+		})
 	}
 }
 

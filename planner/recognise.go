@@ -20,6 +20,8 @@ func recognisers() []recogniser {
 		{"terse help", (*Planner).recogniseHelp},
 		{"chatter", (*Planner).recogniseChatter},
 		{"negated workload", (*Planner).recogniseNegatedWorkload},
+		{"negated engine", (*Planner).recogniseNegatedEngine},
+		{"negated value size", (*Planner).recogniseNegatedValue},
 		{"definition of a term naming an engine", (*Planner).recogniseEngineTerm},
 		{"claim by claimant", (*Planner).recogniseClaimant},
 		{"claim by content", (*Planner).recogniseClaimContent},

@@ -1,0 +1,230 @@
+package planner
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// exclusion reports a negation phrase that can leave an engine or a value
+// size out ("anything but", "non", "not", "except"): "no redis" and
+// "never" say something else about an engine.
+func (r *reading) exclusion(t tag) bool {
+	if t.meaning != mNegation || t.value != "pre" {
+		return false
+	}
+	switch r.words(t.from, t.to) {
+	case "no", "zero", "never", "disable", "disabling", "turn off", "turning off", "switch off":
+		return false
+	}
+	return true
+}
+
+// negationBefore returns the exclusion ending at token i, skipping
+// articles and hyphens ("non-dragonfly", "anything but the redis"), and
+// whether there is one.
+func (r *reading) negationBefore(i int) (tag, bool) {
+	for skipped := 0; i > 0 && skipped <= 2; skipped++ {
+		for _, t := range r.tags {
+			if t.to == i && r.exclusion(t) {
+				return t, true
+			}
+		}
+		switch r.toks[i-1].text {
+		case "-", "the", "a", "an", "any":
+			i--
+		default:
+			return tag{}, false
+		}
+	}
+	return tag{}, false
+}
+
+// allEngines are the five engines in the order answers name them.
+var allEngines = []string{"dragonfly", "redis", "valkey", "keydb", "garnet"}
+
+// recogniseNegatedEngine reads an engine left out ("anything but Redis",
+// "non-Dragonfly engines", "Dragonfly, not Redis") as the engines meant:
+// the others the question names, else every other engine. The plan's
+// first line says how it was read; a negated engine is never planned as
+// itself.
+func (p *Planner) recogniseNegatedEngine(question string, r *reading, prev *Plan) (Plan, bool) {
+	if !r.has(mNegation) || !r.has(mEngine) {
+		return Plan{}, false
+	}
+	var out []string
+	var cuts [][2]int
+	var said []string
+	universal := false // "anything but", "non-": every other engine
+	for _, t := range r.tags {
+		if t.meaning != mEngine {
+			continue
+		}
+		if n, ok := r.negationBefore(t.from); ok {
+			out = appendUnique(out, t.value)
+			cuts = append(cuts, [2]int{n.from, t.to})
+			said = append(said, r.words(n.from, t.to))
+			switch r.toks[n.from].text {
+			case "anything", "everything", "all", "engines", "any", "non":
+				universal = true
+			}
+		}
+	}
+	if len(out) == 0 {
+		return Plan{}, false
+	}
+	var kept []string
+	for _, t := range r.tags {
+		if t.meaning == mEngine && !slices.Contains(out, t.value) {
+			kept = appendUnique(kept, t.value)
+		}
+	}
+	with, unrun := "", ""
+	if len(kept) == 0 || universal {
+		// Every other engine, less those never run at the core counts
+		// the question states.
+		cores := p.g.extract(r.canonical()).cores
+		var added []string
+		for _, e := range allEngines {
+			switch {
+			case slices.Contains(out, e) || slices.Contains(kept, e):
+			case !p.ranAt(e, cores):
+				unrun = engineName(e) + " was not run at " + joinInts(cores) + " cores"
+			default:
+				added = append(added, e)
+			}
+		}
+		kept = append(kept, added...)
+		with = joinMap(added, engineName)
+	}
+	if len(kept) == 0 {
+		return Plan{}, false
+	}
+	pl, _ := p.rules(r.splicedAll(cuts, with), prev)
+	pl.Question = question
+	pl.UnboundReading = "Read “" + strings.Join(said, "”, “") + "” as " + joinMap(kept, engineName) + ", leaving out " + joinMap(out, engineName)
+	if unrun != "" {
+		pl.UnboundReading += " (" + unrun + ")"
+	}
+	return pl, true
+}
+
+// ranAt reports whether an engine was measured at every core count given.
+func (p *Planner) ranAt(engine string, cores []int) bool {
+	if p.cov == nil || len(cores) == 0 {
+		return true
+	}
+	for _, n := range cores {
+		found := false
+		for _, c := range p.cov.Coverage() {
+			if c.Engine == engine && slices.Contains(c.Cores, n) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// splicedAll is the normalized text with each token range in cuts (in
+// order, not overlapping) replaced: the first by with, the others by
+// nothing.
+func (r *reading) splicedAll(cuts [][2]int, with string) string {
+	var b strings.Builder
+	last := 0
+	for i, c := range cuts {
+		b.WriteString(r.text[last:r.toks[c[0]].start])
+		if i == 0 {
+			b.WriteString(with)
+		}
+		last = r.toks[c[1]-1].end
+	}
+	b.WriteString(r.text[last:])
+	s := strings.Join(strings.Fields(b.String()), " ")
+	s = strings.ReplaceAll(s, "vs ,", "vs")
+	s = strings.ReplaceAll(s, " ,", ",")
+	return strings.Trim(s, " ,")
+}
+
+// recogniseNegatedValue reads a value size left out ("not 1kb values",
+// "values other than 100 bytes") as the measured size that is not it; when
+// several are, it asks which. A negated size is never planned as itself.
+func (p *Planner) recogniseNegatedValue(question string, r *reading, prev *Plan) (Plan, bool) {
+	if !r.has(mNegation) {
+		return Plan{}, false
+	}
+	for i, t := range r.toks {
+		if t.kind != tokNumber || i+1 >= len(r.toks) {
+			continue
+		}
+		size := valueBytes(t.text, r.toks[i+1].text)
+		if size == 0 {
+			continue
+		}
+		n, ok := r.negationBefore(i)
+		if !ok {
+			continue
+		}
+		from, to := n.from, i+2
+		if to < len(r.toks) && (r.toks[to].text == "values" || r.toks[to].text == "value" || r.toks[to].text == "payloads") {
+			to++
+		}
+		// "values other than 1kb": the value word before the negation
+		// belongs to the span.
+		if from > 0 && (r.toks[from-1].text == "values" || r.toks[from-1].text == "value" || r.toks[from-1].text == "payloads") {
+			from--
+		}
+		var others []int
+		if p.cov != nil {
+			for _, v := range p.measuredFor(r.values(mEngine)).values {
+				if v != size {
+					others = append(others, v)
+				}
+			}
+		}
+		said := r.words(from, to)
+		switch len(others) {
+		case 0:
+			return Plan{}, false
+		case 1:
+			pl, _ := p.rules(r.spliced(from, to, valueSpelling(others[0])), prev)
+			pl.Question = question
+			pl.UnboundReading = "Read “" + said + "” as " + valuePhrase(others[0]) + ", the only other value size measured here"
+			return pl, true
+		}
+		choices := make([]string, 0, 3)
+		for _, v := range others[:min(3, len(others))] {
+			choices = append(choices, r.spliced(from, to, valueSpelling(v)))
+		}
+		pl := clarifyPlan(question, "“"+said+"” can be read as several measured value sizes; which one did you mean?", choices)
+		return pl, true
+	}
+	return Plan{}, false
+}
+
+// valueBytes is the size a number and the unit after it name ("1" "kb"
+// → 1024, "100" "b" → 100), 0 when the unit is not a size.
+func valueBytes(num, unit string) int {
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	switch unit {
+	case "b", "byte", "bytes":
+		return int(n)
+	case "kb", "kib", "k":
+		return int(n * 1024)
+	}
+	return 0
+}
+
+// valueSpelling is how the slot grammar reads a value size.
+func valueSpelling(b int) string {
+	if b%1024 == 0 {
+		return strconv.Itoa(b/1024) + "kb values"
+	}
+	return strconv.Itoa(b) + " byte values"
+}
