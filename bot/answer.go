@@ -11,6 +11,7 @@ type (
 	Kind         = compose.Kind
 	Answer       = compose.Answer
 	Row          = compose.Row
+	RowCell      = compose.RowCell
 	Table        = compose.Table
 	ClaimContext = compose.ClaimContext
 	TermGist     = compose.TermGist

@@ -25,8 +25,8 @@ func claimAnswer() bot.Answer {
 	}
 	sat := []string{"run-s1-20260901-083406-redis-cluster-sat-48c-p16-1-10-d100-rep1"}
 	row := func(series, engine, mode string, reps int, ops, p50, p99, p999 float64, ids []string) bot.Row {
-		return bot.Row{Series: series, Engine: engine, Mode: mode, Session: 1, Cores: 48, Ratio: "1:10",
-			ValueBytes: 100, Pipeline: 16, Reps: reps, OpsPerSec: ops, P50Ms: p50, P99Ms: p99, P999Ms: p999, RunIDs: ids}
+		return bot.Row{Series: series, RowCell: bot.RowCell{Engine: engine, Mode: mode, Session: 1, Cores: 48, Ratio: "1:10",
+			ValueBytes: 100, Pipeline: 16, Reps: reps, OpsPerSec: ops, P50Ms: p50, P99Ms: p99, P999Ms: p999}, RunIDs: ids}
 	}
 	return bot.Answer{
 		Kind:           bot.KindClaim,
@@ -82,11 +82,11 @@ func noDataAnswer() bot.Answer {
 		}
 	}
 	nearest := []bot.Row{
-		{Series: "Dragonfly (single process)", Engine: "dragonfly", Mode: "single", Session: 1, Cores: 48, Ratio: "1:10",
-			ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 15473658.395, P50Ms: 0.883, P99Ms: 2.423, P999Ms: 3.327,
+		{Series: "Dragonfly (single process)", RowCell: bot.RowCell{Engine: "dragonfly", Mode: "single", Session: 1, Cores: 48, Ratio: "1:10",
+			ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 15473658.395, P50Ms: 0.883, P99Ms: 2.423, P999Ms: 3.327},
 			Differs: []string{"pipeline"}, RunIDs: ids("p16")},
-		{Series: "Dragonfly (single process)", Engine: "dragonfly", Mode: "single", Session: 1, Cores: 48, Ratio: "1:10",
-			ValueBytes: 100, Pipeline: 1, Reps: 2, OpsPerSec: 2768592.25, P50Ms: 0.343, P99Ms: 0.547, P999Ms: 0.707,
+		{Series: "Dragonfly (single process)", RowCell: bot.RowCell{Engine: "dragonfly", Mode: "single", Session: 1, Cores: 48, Ratio: "1:10",
+			ValueBytes: 100, Pipeline: 1, Reps: 2, OpsPerSec: 2768592.25, P50Ms: 0.343, P99Ms: 0.547, P999Ms: 0.707},
 			Differs: []string{"pipeline"}, RunIDs: ids("p1")},
 	}
 	return bot.Answer{

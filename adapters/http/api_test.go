@@ -31,7 +31,7 @@ func (f *fakeBot) Handle(_ context.Context, m bot.Message) bot.Answer {
 		return bot.Answer{Kind: bot.KindOutOfScope, Headline: "Only the five engines are covered."}
 	case strings.Contains(m.Text, "pipeline 64"):
 		return bot.Answer{Kind: bot.KindNoData, Headline: "Pipeline 64 was never measured.",
-			Nearest: []bot.Row{{Engine: "redis", Mode: "cluster", Cores: 8, Pipeline: 16, RunIDs: []string{"run-b"}}},
+			Nearest: []bot.Row{{RowCell: bot.RowCell{Engine: "redis", Mode: "cluster", Cores: 8, Pipeline: 16}, RunIDs: []string{"run-b"}}},
 			Sources: bot.Sources{RunIDs: []string{"run-b"}}}
 	case strings.Contains(m.Text, "again"):
 		return bot.Answer{Kind: bot.KindRateLimited, Headline: "Slow down."}
@@ -42,7 +42,7 @@ func (f *fakeBot) Handle(_ context.Context, m bot.Message) bot.Answer {
 		Kind:           bot.KindAnswer,
 		Interpretation: "Dragonfly, 8 cores",
 		Headline:       "Dragonfly at 8 cores.",
-		Rows:           []bot.Row{{Engine: "dragonfly", Mode: "single", Session: 1, Cores: 8, OpsPerSec: 1234.5, RunIDs: []string{"run-a"}}},
+		Rows:           []bot.Row{{RowCell: bot.RowCell{Engine: "dragonfly", Mode: "single", Session: 1, Cores: 8, OpsPerSec: 1234.5}, RunIDs: []string{"run-a"}}},
 		Sources:        bot.Sources{Filters: []string{`engine == "dragonfly" && cores == 8`}, RunIDs: []string{"run-a"}},
 		Chart:          &bot.Chart{Title: "Dragonfly"},
 	}

@@ -30,11 +30,11 @@ func claimAnswer() bot.Answer {
 			},
 		},
 		Rows: []bot.Row{
-			{Series: "Dragonfly (single process)", Engine: "dragonfly", Mode: "single", Session: 1, Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 15473658.395, P50Ms: 0.883, P99Ms: 2.423, P999Ms: 3.327, HitRate: &hit,
+			{Series: "Dragonfly (single process)", RowCell: bot.RowCell{Engine: "dragonfly", Mode: "single", Session: 1, Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 15473658.395, P50Ms: 0.883, P99Ms: 2.423, P999Ms: 3.327}, HitRate: &hit,
 				RunIDs: []string{"run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep1", "run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep2"}},
-			{Series: "Redis Cluster — realistic (one normal client)", Engine: "redis", Mode: "cluster", Session: 1, Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 4578516.24, P50Ms: 83.967, P99Ms: 138.239, P999Ms: 150.527, HitRate: &hit,
+			{Series: "Redis Cluster — realistic (one normal client)", RowCell: bot.RowCell{Engine: "redis", Mode: "cluster", Session: 1, Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 4578516.24, P50Ms: 83.967, P99Ms: 138.239, P999Ms: 150.527}, HitRate: &hit,
 				RunIDs: []string{"run-s1-20260901-083406-redis-cluster-48c-p16-1-10-d100-rep1", "run-s1-20260901-083406-redis-cluster-48c-p16-1-10-d100-rep2"}},
-			{Series: "Redis Cluster — fully driven ceiling (one client per shard)", Engine: "redis", Mode: "cluster-sat", Session: 1, Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 1, OpsPerSec: 40576639.07, P50Ms: 0.559, P99Ms: 1.511, P999Ms: 4.639, HitRate: &hit,
+			{Series: "Redis Cluster — fully driven ceiling (one client per shard)", RowCell: bot.RowCell{Engine: "redis", Mode: "cluster-sat", Session: 1, Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 1, OpsPerSec: 40576639.07, P50Ms: 0.559, P99Ms: 1.511, P999Ms: 4.639}, HitRate: &hit,
 				RunIDs: []string{"run-s1-20260901-083406-redis-cluster-sat-48c-p16-1-10-d100-rep1"}},
 		},
 		Caveats: []string{
@@ -88,10 +88,10 @@ func noDataAnswer() bot.Answer {
 		},
 		Caveats: []string{"The fully driven ceiling (cluster-sat) is a single run; the realistic cluster's figures are medians across 2 repetitions."},
 		Nearest: []bot.Row{
-			{Series: "Redis Cluster — realistic (one normal client)", Engine: "redis", Mode: "cluster", Session: 1, Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 5027713.545, P50Ms: 18.431, P99Ms: 35.199, P999Ms: 40.831, HitRate: &hit,
+			{Series: "Redis Cluster — realistic (one normal client)", RowCell: bot.RowCell{Engine: "redis", Mode: "cluster", Session: 1, Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 2, OpsPerSec: 5027713.545, P50Ms: 18.431, P99Ms: 35.199, P999Ms: 40.831}, HitRate: &hit,
 				Differs: []string{"mode cluster, not single", "pipeline 16, not 64"},
 				RunIDs:  []string{"run-s1-20260901-083406-redis-cluster-8c-p16-1-10-d100-rep1", "run-s1-20260901-083406-redis-cluster-8c-p16-1-10-d100-rep2"}},
-			{Series: "Redis Cluster — fully driven ceiling (one client per shard)", Engine: "redis", Mode: "cluster-sat", Session: 1, Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 1, OpsPerSec: 9191907.87, P50Ms: 0.419, P99Ms: 0.775, P999Ms: 0.895, HitRate: &hit,
+			{Series: "Redis Cluster — fully driven ceiling (one client per shard)", RowCell: bot.RowCell{Engine: "redis", Mode: "cluster-sat", Session: 1, Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 16, Reps: 1, OpsPerSec: 9191907.87, P50Ms: 0.419, P99Ms: 0.775, P999Ms: 0.895}, HitRate: &hit,
 				Differs: []string{"mode cluster-sat, not single", "pipeline 16, not 64"},
 				RunIDs:  []string{"run-s1-20260901-083406-redis-cluster-sat-8c-p16-1-10-d100-rep1"}},
 		},

@@ -53,25 +53,31 @@ type Answer struct {
 // Row is one measured cell as an answer shows it: the series name users
 // see, the conditions, the medians and the run IDs behind them.
 type Row struct {
-	Series     string   `json:"series"` // e.g. "Redis Cluster — realistic (one normal client)"
-	Engine     string   `json:"engine"`
-	Mode       string   `json:"mode"`
-	Session    int      `json:"session"`
-	Cores      int      `json:"cores"`
-	Ratio      string   `json:"ratio"`
-	ValueBytes int      `json:"value_bytes"`
-	Pipeline   int      `json:"pipeline"`
-	Reps       int      `json:"reps"`
-	OpsPerSec  float64  `json:"ops_per_sec"`
-	P50Ms      float64  `json:"p50_ms"`
-	P99Ms      float64  `json:"p99_ms"`
-	P999Ms     float64  `json:"p999_ms"`
+	Series string `json:"series"` // e.g. "Redis Cluster — realistic (one normal client)"
+	RowCell
 	OpsPerCore float64  `json:"ops_per_core,omitempty"`
 	KBPerSec   float64  `json:"kb_per_sec,omitempty"`
 	HitRate    *float64 `json:"hit_rate,omitempty"`
 	Floor      bool     `json:"floor,omitempty"`   // Garnet: "at least", client-limited
 	Differs    []string `json:"differs,omitempty"` // nearest rows: knobs that differ from the request
 	RunIDs     []string `json:"run_ids"`
+}
+
+// RowCell is what a row and a row of the JSON object (JSONRow) share:
+// the cell's conditions, its repetitions and its exact medians.
+type RowCell struct {
+	Engine     string  `json:"engine"`
+	Mode       string  `json:"mode"`
+	Session    int     `json:"session"`
+	Cores      int     `json:"cores"`
+	Ratio      string  `json:"ratio"`
+	ValueBytes int     `json:"value_bytes"`
+	Pipeline   int     `json:"pipeline"`
+	Reps       int     `json:"reps"`
+	OpsPerSec  float64 `json:"ops_per_sec"`
+	P50Ms      float64 `json:"p50_ms"`
+	P99Ms      float64 `json:"p99_ms"`
+	P999Ms     float64 `json:"p999_ms"`
 }
 
 // Table is a rendered-agnostic grid: header and cells as display strings.

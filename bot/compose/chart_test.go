@@ -19,8 +19,9 @@ var updateCharts = flag.Bool("update-charts", false, "rewrite testdata/charts/*.
 // chartRow builds a measured row the way RowFromCell does.
 func chartRow(engine, mode string, session, cores int, ratio string, valueBytes, pipeline, reps int, ops float64) Row {
 	return Row{
-		Series: analytics.SeriesName(engine, mode), Engine: engine, Mode: mode, Session: session, Cores: cores,
-		Ratio: ratio, ValueBytes: valueBytes, Pipeline: pipeline, Reps: reps, OpsPerSec: ops,
+		Series: analytics.SeriesName(engine, mode),
+		RowCell: RowCell{Engine: engine, Mode: mode, Session: session, Cores: cores,
+			Ratio: ratio, ValueBytes: valueBytes, Pipeline: pipeline, Reps: reps, OpsPerSec: ops},
 		OpsPerCore: ops / float64(cores), Floor: engine == "garnet",
 	}
 }

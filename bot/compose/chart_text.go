@@ -140,7 +140,7 @@ func chartSessions(rows []Row) []string {
 	slices.Sort(order)
 	var out []string
 	for _, s := range order {
-		out = append(out, "session "+chartKnobValue(Row{Session: s}, "session")+" ("+strings.Join(engines[s], ", ")+")")
+		out = append(out, "session "+chartKnobValue(Row{RowCell: RowCell{Session: s}}, "session")+" ("+strings.Join(engines[s], ", ")+")")
 	}
 	return out
 }

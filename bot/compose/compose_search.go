@@ -270,7 +270,8 @@ func searchLead(sp planner.Search) string {
 }
 
 func runMetric(r analytics.Run, metric string) (float64, bool) {
-	one := Row{OpsPerSec: r.OpsPerSec, OpsPerCore: r.OpsPerCore, P50Ms: r.P50Ms, P99Ms: r.P99Ms, P999Ms: r.P999Ms, KBPerSec: r.KBPerSec, HitRate: r.HitRate}
+	one := Row{RowCell: RowCell{OpsPerSec: r.OpsPerSec, P50Ms: r.P50Ms, P99Ms: r.P99Ms, P999Ms: r.P999Ms},
+		OpsPerCore: r.OpsPerCore, KBPerSec: r.KBPerSec, HitRate: r.HitRate}
 	return one.Metric(metric)
 }
 
@@ -332,5 +333,5 @@ func rowConditions(r Row) string {
 }
 
 func runConditions(r analytics.Run) string {
-	return rowConditions(Row{Cores: r.Cores, Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline, Session: r.Session})
+	return rowConditions(Row{RowCell: RowCell{Cores: r.Cores, Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline, Session: r.Session}})
 }

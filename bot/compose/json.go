@@ -23,19 +23,8 @@ type AskJSON struct {
 
 // JSONRow is one measured cell in the JSON object, with exact medians.
 type JSONRow struct {
-	Engine     string   `json:"engine"`
-	Mode       string   `json:"mode"`
-	Session    int      `json:"session"`
-	Cores      int      `json:"cores"`
-	Ratio      string   `json:"ratio"`
-	ValueBytes int      `json:"value_bytes"`
-	Pipeline   int      `json:"pipeline"`
-	Reps       int      `json:"reps"`
-	OpsPerSec  float64  `json:"ops_per_sec"`
-	P50Ms      float64  `json:"p50_ms"`
-	P99Ms      float64  `json:"p99_ms"`
-	P999Ms     float64  `json:"p999_ms"`
-	RunIDs     []string `json:"run_ids"`
+	RowCell
+	RunIDs []string `json:"run_ids"`
 }
 
 // JSON converts an answer into the DESIGN §4 object. Slices are never nil,
@@ -78,11 +67,7 @@ func (j AskJSON) Encode() ([]byte, error) {
 func jsonRows(rows []Row) []JSONRow {
 	out := make([]JSONRow, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, JSONRow{
-			Engine: r.Engine, Mode: r.Mode, Session: r.Session, Cores: r.Cores, Ratio: r.Ratio,
-			ValueBytes: r.ValueBytes, Pipeline: r.Pipeline, Reps: r.Reps, OpsPerSec: r.OpsPerSec,
-			P50Ms: r.P50Ms, P99Ms: r.P99Ms, P999Ms: r.P999Ms, RunIDs: nonNil(r.RunIDs),
-		})
+		out = append(out, JSONRow{RowCell: r.RowCell, RunIDs: nonNil(r.RunIDs)})
 	}
 	return out
 }
