@@ -16,11 +16,11 @@ func (p *Planner) describeEngine(question string) (Plan, bool) {
 	if q == "" || utf8.RuneCountInString(q) > maxEngineQuestion {
 		return Plan{}, false
 	}
-	text := p.g.correctTypos(p.g.normalize(q))
+	text := p.corrected(q)
 	if !p.g.defineLead.MatchString(text) {
 		return Plan{}, false
 	}
-	return p.enginePlan(question, text, p.g.extract(text))
+	return p.enginePlan(question, text, p.extract(text))
 }
 
 // engineFillers are words that may stand around an engine's name in a

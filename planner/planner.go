@@ -77,6 +77,14 @@ type Planner struct {
 	// grammar and after it failed to place a question.
 	early, late []recogniser
 
+	filters *filterVerdicts
+	// memo is set on the copy of the Planner one Plan call works with;
+	// nil on the shared Planner.
+	memo *memo
+}
+
+// filterVerdicts remembers the gate's verdict on filters already checked.
+type filterVerdicts struct {
 	mu       sync.Mutex
 	compiled map[string]error // filter text → the gate's verdict
 }
@@ -119,7 +127,7 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 	}
 	v := sharedVocabulary()
 	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: v.g, k: v.k, ulex: v.ulex,
-		lx: v.lx, early: v.early, late: v.late, compiled: map[string]error{}}
+		lx: v.lx, early: v.early, late: v.late, filters: &filterVerdicts{compiled: map[string]error{}}}
 	if named, ok := opts.Completer.(interface{ Name() string }); ok {
 		p.out = newOutcomeLog(log, named.Name())
 	} else {
@@ -142,6 +150,14 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 // non-nil only for internal failures (a plan filter the gate rejects) or a
 // cancelled context; every user input, however odd, gets a plan.
 func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, error) {
+	if p.memo == nil {
+		// The rules read the question several times over (the kinds, the
+		// engine description, the slot grammar, the unbound detector);
+		// one call's copy of the planner remembers each reading.
+		call := *p
+		call.memo = newMemo()
+		return call.Plan(ctx, question, prev)
+	}
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
@@ -204,18 +220,19 @@ func (p *Planner) gate(pl *Plan) error {
 }
 
 func (p *Planner) compile(filter string) error {
-	p.mu.Lock()
-	err, ok := p.compiled[filter]
-	p.mu.Unlock()
+	f := p.filters
+	f.mu.Lock()
+	err, ok := f.compiled[filter]
+	f.mu.Unlock()
 	if ok {
 		return err
 	}
 	_, err = analytics.CompileFilter(filter)
-	p.mu.Lock()
-	if len(p.compiled) >= maxCompiledCache {
-		clear(p.compiled)
+	f.mu.Lock()
+	if len(f.compiled) >= maxCompiledCache {
+		clear(f.compiled)
 	}
-	p.compiled[filter] = err
-	p.mu.Unlock()
+	f.compiled[filter] = err
+	f.mu.Unlock()
 	return err
 }

@@ -42,8 +42,7 @@ type reading struct {
 
 // readTokens normalizes, corrects typos, tokenizes and tags a question.
 func (p *Planner) readTokens(question string) reading {
-	text := p.g.correctTypos(p.g.normalize(strings.TrimSpace(question)))
-	r := p.lx.read(text)
+	r := p.readingOf(strings.TrimSpace(question))
 	r.question = question
 	return r
 }
@@ -52,8 +51,8 @@ func (p *Planner) readTokens(question string) reading {
 // rules.
 func (p *Planner) read(question string) reading {
 	r := p.readTokens(question)
-	r.x = p.g.extract(r.text)
-	r.plain = p.g.normalize(strings.TrimSpace(question))
+	r.x = p.extract(r.text)
+	r.plain = p.normalized(strings.TrimSpace(question))
 	return r
 }
 

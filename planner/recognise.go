@@ -173,7 +173,7 @@ func (p *Planner) recogniseClaimant(question string, r *reading, prev *Plan) (Pl
 		return Plan{}, false
 	}
 	text := r.canonical()
-	x := p.g.extract(text)
+	x := p.extract(text)
 	engines := make([]string, 0, len(x.engines))
 	for _, e := range x.engines {
 		engines = append(engines, e.value)
@@ -309,7 +309,7 @@ func (p *Planner) recogniseDefinitionInContext(question string, r *reading, _ *P
 	if !ok {
 		return Plan{}, false
 	}
-	return p.defineOf(question, id, name, p.g.extract(r.text)), true
+	return p.defineOf(question, id, name, p.extract(r.text)), true
 }
 
 // recogniseGapFollowUp reads a short "how far apart are they?", "what's
@@ -328,7 +328,7 @@ func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) 
 		return Plan{}, false
 	}
 	text := r.canonical()
-	w := p.merge(p.g.extract(text), text, prev)
+	w := p.merge(p.extract(text), text, prev)
 	w.question = question
 	w.intent, w.multiple = IntentCompare, true
 	p.pairMode(&w)

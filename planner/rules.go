@@ -41,7 +41,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return clarifyPlan(question, "I could not find any words in that question.", nil), true
 	}
 	text := r.canonical()
-	x := p.g.extract(text)
+	x := p.extract(text)
 	engines := make([]string, 0, len(x.engines))
 	for _, e := range x.engines {
 		engines = append(engines, e.value)

@@ -3,7 +3,9 @@ package planner
 import (
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // rx is a pattern compiled on first use, with a literal gate: the
@@ -12,16 +14,23 @@ import (
 // planner.New cheap; a process that answers one question compiles only
 // the patterns whose gates that question passes.
 type rx struct {
-	expr string
-	once sync.Once
-	prog *regexp.Regexp
-	gate gate
-	// alts are the top-level alternatives, each with its own gate: most
-	// questions rule most alternatives out by a literal check, so only one
-	// or two small patterns run to learn whether the whole pattern can
-	// match at all (the Find methods run the whole pattern only then).
-	alts []*rx
+	expr     string
+	once     sync.Once // parse: the gates
+	progOnce sync.Once // the whole pattern
+	prog     *regexp.Regexp
+	gate     gate
+	// alts are the gates of the top-level alternatives. Most questions
+	// rule most alternatives out by a literal check; the pattern run is
+	// then the one reduced to the alternatives left (reduced, by mask).
+	alts     []gate
+	altExpr  []string
+	all      uint64
+	reduced  sync.Map // uint64 mask of alternatives kept → *regexp.Regexp
+	nReduced atomic.Int32
 }
+
+// maxReduced bounds the reduced patterns one rx keeps.
+const maxReduced = 64
 
 // newRx records a pattern; it is parsed and compiled on first use. A
 // malformed pattern panics there, and the grammar tests use every one.
@@ -29,118 +38,182 @@ func newRx(expr string) *rx {
 	return &rx{expr: expr}
 }
 
-// compiled returns the compiled pattern, compiling it (and its gates) on
-// first use.
+// compiled returns the whole compiled pattern.
 func (r *rx) compiled() *regexp.Regexp {
+	r.parse()
+	r.progOnce.Do(func() { r.prog = regexp.MustCompile(r.expr) })
+	return r.prog
+}
+
+// parse derives the gates on first use.
+func (r *rx) parse() {
 	r.once.Do(func() {
-		r.prog = regexp.MustCompile(r.expr)
 		parsed, err := syntax.Parse(r.expr, syntax.Perl)
 		if err != nil {
+			regexp.MustCompile(r.expr) // says what is wrong
 			return
 		}
+		groups := parsed.MaxCap()
 		parsed = parsed.Simplify()
 		r.gate = rarestFirst(required(parsed))
-		if parsed.Op == syntax.OpAlternate && len(parsed.Sub) > 2 {
-			for _, sub := range parsed.Sub {
-				a := &rx{expr: sub.String(), gate: rarestFirst(required(sub))}
-				a.once.Do(func() { a.prog = regexp.MustCompile(a.expr) })
-				r.alts = append(r.alts, a)
-			}
+		if parsed.Op != syntax.OpAlternate || len(parsed.Sub) < 2 || len(parsed.Sub) > 64 || captures(parsed) != groups {
+			return // no alternatives, or they would not respell the pattern's groups: run it whole
+		}
+		for i, sub := range parsed.Sub {
+			r.alts = append(r.alts, rarestFirst(required(sub)))
+			r.altExpr = append(r.altExpr, sub.String())
+			r.all |= 1 << i
 		}
 	})
-	return r.prog
+}
+
+// captures counts the capture groups of a parsed pattern.
+func captures(re *syntax.Regexp) int {
+	n := 0
+	if re.Op == syntax.OpCapture {
+		n++
+	}
+	for _, sub := range re.Sub {
+		n += captures(sub)
+	}
+	return n
 }
 
 // possible reports whether the pattern can match the text at all.
 func (r *rx) possible(text string) bool {
-	r.compiled()
-	return r.gate.admits(text)
+	return r.program(text) != nil
+}
+
+// program returns the pattern to run on s: nil when no match is possible,
+// else the pattern reduced to the alternatives whose gates s passes. An
+// alternative that cannot match anywhere in s never contributes a match,
+// so the reduced pattern finds exactly what the whole one does; the others
+// stay as never-matching branches, which keeps the capture groups
+// numbered as in the whole pattern.
+func (r *rx) program(s string) *regexp.Regexp {
+	r.parse()
+	if !r.gate.admits(s) {
+		return nil
+	}
+	if r.alts == nil {
+		return r.compiled()
+	}
+	var mask uint64
+	for i, g := range r.alts {
+		if g.admits(s) {
+			mask |= 1 << i
+		}
+	}
+	switch mask {
+	case 0:
+		return nil
+	case r.all:
+		return r.compiled()
+	}
+	if p, ok := r.reduced.Load(mask); ok {
+		return p.(*regexp.Regexp)
+	}
+	if r.nReduced.Load() >= maxReduced {
+		return r.compiled()
+	}
+	parts := make([]string, len(r.altExpr))
+	for i, e := range r.altExpr {
+		parts[i] = e
+		if mask&(1<<i) == 0 {
+			parts[i] = `[^\x00-\x{10FFFF}](?:` + e + `)`
+		}
+	}
+	p := regexp.MustCompile(strings.Join(parts, "|"))
+	if _, loaded := r.reduced.LoadOrStore(mask, p); !loaded {
+		r.nReduced.Add(1)
+	}
+	return p
 }
 
 func (r *rx) MatchString(s string) bool {
-	if !r.possible(s) {
-		return false
-	}
-	if r.alts == nil {
-		return r.prog.MatchString(s)
-	}
-	for _, a := range r.alts {
-		if a.gate.admits(s) && a.prog.MatchString(s) {
-			return true
-		}
-	}
-	return false
+	p := r.program(s)
+	return p != nil && p.MatchString(s)
 }
 
 // FindStringIndex is regexp's, behind the gate.
 func (r *rx) FindStringIndex(s string) []int {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return nil
 	}
-	return r.prog.FindStringIndex(s)
+	return p.FindStringIndex(s)
 }
 
 // FindStringSubmatchIndex is regexp's, behind the gate.
 func (r *rx) FindStringSubmatchIndex(s string) []int {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return nil
 	}
-	return r.prog.FindStringSubmatchIndex(s)
+	return p.FindStringSubmatchIndex(s)
 }
 
 // FindAllStringIndex is regexp's, behind the gate.
 func (r *rx) FindAllStringIndex(s string, n int) [][]int {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return nil
 	}
-	return r.prog.FindAllStringIndex(s, n)
+	return p.FindAllStringIndex(s, n)
 }
 
 func (r *rx) FindString(s string) string {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return ""
 	}
-	return r.prog.FindString(s)
+	return p.FindString(s)
 }
 
 func (r *rx) FindStringSubmatch(s string) []string {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return nil
 	}
-	return r.prog.FindStringSubmatch(s)
+	return p.FindStringSubmatch(s)
 }
 
 func (r *rx) FindAllString(s string, n int) []string {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return nil
 	}
-	return r.prog.FindAllString(s, n)
+	return p.FindAllString(s, n)
 }
 
 func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return nil
 	}
-	return r.prog.FindAllStringSubmatch(s, n)
+	return p.FindAllStringSubmatch(s, n)
 }
 
 func (r *rx) FindAllStringSubmatchIndex(s string, n int) [][]int {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return nil
 	}
-	return r.prog.FindAllStringSubmatchIndex(s, n)
+	return p.FindAllStringSubmatchIndex(s, n)
 }
 
 func (r *rx) ReplaceAllString(s, repl string) string {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return s
 	}
-	return r.prog.ReplaceAllString(s, repl)
+	return p.ReplaceAllString(s, repl)
 }
 
 func (r *rx) ReplaceAllStringFunc(s string, fn func(string) string) string {
-	if !r.MatchString(s) {
+	p := r.program(s)
+	if p == nil {
 		return s
 	}
-	return r.prog.ReplaceAllStringFunc(s, fn)
+	return p.ReplaceAllStringFunc(s, fn)
 }

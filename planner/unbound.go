@@ -3,8 +3,10 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A first detector of unbound words: phrases that name a workload mix, a
@@ -42,6 +44,17 @@ type unboundFinding struct {
 // unboundLexicon is the detector's vocabulary, compiled once per process.
 type unboundLexicon struct {
 	families []unboundFamily
+	// gates hold, per family, literals every match of its phrases
+	// contains, in lower case: a question (in ASCII) lacking them is not
+	// searched for that family.
+	gates []gate
+}
+
+// phraseHit is what one family's phrases matched in a question: the first
+// match's words.
+type phraseHit struct {
+	family *unboundFamily
+	words  string
 }
 
 func phrases(alternatives ...string) *regexp.Regexp {
@@ -99,7 +112,7 @@ func newUnboundLexicon() *unboundLexicon {
 			agrees: func(s Slots) bool { return slices.Contains(names, s.Metric) },
 			status: func(Slots, measuredValues) string { return shown + " was measured too" }}
 	}
-	return &unboundLexicon{families: []unboundFamily{
+	l := &unboundLexicon{families: []unboundFamily{
 		ratio("1:1", `mixed (?:reads and writes|read/write|workload|traffic)`, `50/50`, `50-50`, `half reads`, `half writes`,
 			`as many writes as reads`, `equal(?:ly)? (?:reads and writes|read and write)`, `balanced (?:reads and writes|read/write|workload)`),
 		ratio("10:1", `heavy (?:on )?writ(?:es|ing)`, `write[- ]?heavy`, `writes?[- ]intensive`, `write[- ]mostly`, `mostly (?:writes|sets)`,
@@ -124,6 +137,56 @@ func newUnboundLexicon() *unboundLexicon {
 			`throughput`, `ops/s(?:ec)?`, `ops per second`, `qps`, `requests per second`),
 		metric([]string{"hit_rate"}, "the hit rate", `hit (?:rate|ratio)`, `cache hits`),
 	}}
+	for _, f := range l.families {
+		var g gate
+		if re, err := syntax.Parse(strings.TrimPrefix(f.phrases.String(), "(?i)"), syntax.Perl); err == nil {
+			g = rarestFirst(required(re.Simplify()))
+		}
+		l.gates = append(l.gates, g)
+	}
+	return l
+}
+
+// scan finds each family's phrases in the question, in family order; each
+// match is blanked for the families after it, so "not pipelined" is read
+// once, as no pipelining, and "network throughput" is not also throughput.
+func (l *unboundLexicon) scan(question string) []phraseHit {
+	lower, ascii := asciiLower(question)
+	rest := []byte(question)
+	var out []phraseHit
+	for i := range l.families {
+		f := &l.families[i]
+		if ascii && !l.gates[i].admits(lower) {
+			continue
+		}
+		locs := f.phrases.FindAllIndex(rest, -1)
+		if len(locs) == 0 {
+			continue
+		}
+		out = append(out, phraseHit{family: f, words: string(rest[locs[0][0]:locs[0][1]])})
+		for _, loc := range locs {
+			for j := loc[0]; j < loc[1]; j++ {
+				rest[j] = ' '
+			}
+		}
+	}
+	return out
+}
+
+// asciiLower lower-cases ASCII letters; ascii is false when the text holds
+// other bytes (case folding may then match letters outside ASCII, and
+// the gates are not used).
+func asciiLower(s string) (lower string, ascii bool) {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= utf8.RuneSelf:
+			return s, false
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b), true
 }
 
 // unboundIntents are the plans whose answers depend on the workload,
@@ -132,38 +195,33 @@ func unboundIntents() []Intent {
 	return []Intent{IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentNoData, IntentRecommend, IntentSearch, IntentSpread}
 }
 
-// unbound lists the phrases of the question that ask for a workload, value
-// size, pipeline depth or metric the plan does not carry because a
-// default stood in their place. Families are tried in order and each
-// match is blanked for the ones after it, so "not pipelined" is read once,
-// as no pipelining, and "network throughput" is not also throughput.
-func (l *unboundLexicon) unbound(question string, pl Plan) []unboundFinding {
+// unbound lists the phrases of the question (its scan, hits) that ask for
+// a workload, value size, pipeline depth or metric the plan does not carry
+// because a default stood in their place.
+func unbound(hits []phraseHit, pl Plan) []unboundFinding {
 	if !slices.Contains(unboundIntents(), pl.Intent) {
 		return nil
 	}
-	rest := []byte(question)
 	var out []unboundFinding
-	for i := range l.families {
-		f := &l.families[i]
-		locs := f.phrases.FindAllIndex(rest, -1)
-		if len(locs) == 0 {
-			continue
-		}
-		words := string(rest[locs[0][0]:locs[0][1]])
-		for _, loc := range locs {
-			for j := loc[0]; j < loc[1]; j++ {
-				rest[j] = ' '
-			}
-		}
+	for _, h := range hits {
+		f := h.family
 		switch {
 		case !slices.Contains(pl.Defaulted, f.slot) && !slices.Contains(pl.Inherited, f.slot), pl.Slots.Knob == f.slot, f.agrees(pl.Slots):
 			continue // bound by the rules, varied by the plan, or already what the words ask for
 		case slices.ContainsFunc(out, func(u unboundFinding) bool { return u.family.slot == f.slot }):
 			continue // one statement per slot
 		}
-		out = append(out, unboundFinding{words: words, family: f})
+		out = append(out, unboundFinding{words: h.words, family: f})
 	}
 	return out
+}
+
+// unboundIn is unbound for the plan's question, scanned once per call.
+func (p *Planner) unboundIn(pl Plan) []unboundFinding {
+	if !slices.Contains(unboundIntents(), pl.Intent) {
+		return nil
+	}
+	return unbound(p.phraseHits(pl.Question), pl)
 }
 
 // unboundReading is the sentence an answer opens with for the plan's
@@ -175,7 +233,7 @@ func (p *Planner) unboundReading(pl Plan) string {
 	if len(pl.Unbound) == 0 {
 		return ""
 	}
-	found := p.ulex.unbound(pl.Question, pl)
+	found := p.unboundIn(pl)
 	m := p.measuredFor(pl.Slots.Engines)
 	var parts, unread []string
 	for _, u := range found {
@@ -266,7 +324,7 @@ func (p *Planner) markUnbound(pl *Plan) {
 			words = append(words, w)
 		}
 	}
-	for _, u := range p.ulex.unbound(pl.Question, *pl) {
+	for _, u := range p.unboundIn(*pl) {
 		if !slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(w, u.words) }) {
 			words = append(words, u.words)
 		}

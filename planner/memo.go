@@ -1,0 +1,75 @@
+package planner
+
+// memo holds what one Plan call has read already: the rules that each
+// read the question (the kind rules, the engine description, the slot
+// grammar, the unbound detector) share one normalization, one tagged
+// reading and one extraction per text instead of redoing them. A nil memo
+// (a Planner outside a Plan call) remembers nothing. The values are
+// shared: callers that change an extraction take their own
+// (p.g.extract).
+type memo struct {
+	plain     map[string]string // trimmed question → normalized
+	corrected map[string]string // trimmed question → normalized, typos corrected
+	readings  map[string]reading
+	parses    map[string]*parsed
+	phrases   map[string][]phraseHit // question → the unbound detector's scan
+}
+
+func newMemo() *memo {
+	return &memo{plain: map[string]string{}, corrected: map[string]string{},
+		readings: map[string]reading{}, parses: map[string]*parsed{}, phrases: map[string][]phraseHit{}}
+}
+
+// remembered returns m[k], computing it once; without a memo (m nil) it
+// computes every time.
+func remembered[V any](m map[string]V, k string, compute func() V) V {
+	if m == nil {
+		return compute()
+	}
+	v, ok := m[k]
+	if !ok {
+		v = compute()
+		m[k] = v
+	}
+	return v
+}
+
+// memoField is the memo's map f, or nil without a memo.
+func memoField[V any](m *memo, f func(*memo) map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	return f(m)
+}
+
+// normalized is g.normalize of a trimmed question, once per call.
+func (p *Planner) normalized(q string) string {
+	return remembered(memoField(p.memo, func(m *memo) map[string]string { return m.plain }), q,
+		func() string { return p.g.normalize(q) })
+}
+
+// corrected is a trimmed question normalized with its typos corrected,
+// once per call.
+func (p *Planner) corrected(q string) string {
+	return remembered(memoField(p.memo, func(m *memo) map[string]string { return m.corrected }), q,
+		func() string { return p.g.correctTypos(p.normalized(q)) })
+}
+
+// readingOf is the lexicon's reading of a trimmed question, once per call.
+func (p *Planner) readingOf(q string) reading {
+	return remembered(memoField(p.memo, func(m *memo) map[string]reading { return m.readings }), q,
+		func() reading { return p.lx.read(p.corrected(q)) })
+}
+
+// extract is the slot grammar's extraction of a text, once per call. The
+// result is shared and must not be changed.
+func (p *Planner) extract(text string) *parsed {
+	return remembered(memoField(p.memo, func(m *memo) map[string]*parsed { return m.parses }), text,
+		func() *parsed { return p.g.extract(text) })
+}
+
+// phraseHits is the unbound detector's scan of a question, once per call.
+func (p *Planner) phraseHits(question string) []phraseHit {
+	return remembered(memoField(p.memo, func(m *memo) map[string][]phraseHit { return m.phrases }), question,
+		func() []phraseHit { return p.ulex.scan(question) })
+}
