@@ -315,6 +315,17 @@ func (r *reading) pronounOnes() []rewrite {
 		}
 		out = append(out, rewrite{i, i + 1, "one", false})
 	}
+	// "the two", "those two", "both": the two series of the thread, not a
+	// core count ("the ratio between the two").
+	for i, t := range r.toks {
+		if t.text != "2" || i == 0 || r.unitFollows(i) {
+			continue
+		}
+		switch r.toks[i-1].text {
+		case "the", "these", "those", "them", "between":
+			out = append(out, rewrite{i, i + 1, "two", false})
+		}
+	}
 	return out
 }
 

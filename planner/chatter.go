@@ -36,6 +36,11 @@ func isChatter(r *reading) bool {
 		case mPolite:
 		case mEngine, mMode, mSetting, mWorkload, mMetric, mClaimant, mDomain, mUnit, mFailover, mClaimTopic, mFollowUp, mHelp, mKind:
 			return false
+		case mRelation:
+			if t.value == "gap" || t.value == "multiple" { // "the ratio between the two" asks; "that helps" need not
+				return false
+			}
+			other = true
 		default:
 			other = true
 		}

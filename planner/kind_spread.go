@@ -12,6 +12,11 @@ func (p *Planner) spread(r reading, prev *Plan) (Plan, bool) {
 		// across repetitions.
 		return Plan{}, false
 	}
+	if r.hasValue(mRelation, "gap") && !r.namesRepetitions() {
+		// "the spread between them": the gap between two results, not
+		// between the repetitions of one.
+		return Plan{}, false
+	}
 	named := len(r.x.engines) > 0 || r.x.allEngines || r.x.hasKnobValue()
 	var pl Plan
 	switch {
@@ -38,4 +43,16 @@ func (p *Planner) spread(r reading, prev *Plan) (Plan, bool) {
 	pl.Interpretation = "Each repetition of: " + pl.Interpretation
 	pl.Source = "rules"
 	return pl, true
+}
+
+// namesRepetitions reports a word naming the runs or repetitions of a
+// cell ("the spread between the reps").
+func (r *reading) namesRepetitions() bool {
+	for _, t := range r.toks {
+		switch t.text {
+		case "rep", "reps", "repetition", "repetitions", "run", "runs", "repeat", "repeats":
+			return true
+		}
+	}
+	return false
 }

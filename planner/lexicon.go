@@ -168,6 +168,11 @@ func lexiconTables() []table {
 			{"how many times", "multiple"}, {"by what factor", "multiple"}, {"how much faster", "multiple"},
 			{"how much slower", "multiple"}, {"how much higher", "multiple"}, {"how much lower", "multiple"},
 			{"how much better", "multiple"}, {"ratio between", "multiple"},
+			{"by how much", "gap"}, {"how much of a difference", "gap"}, {"how much difference", "gap"}, {"how wide", "gap"},
+			{"how big a difference", "gap"}, {"how big of a difference", "gap"}, {"how big is the difference", "gap"},
+			{"how large is the difference", "gap"}, {"how large a difference", "gap"}, {"how big a gap", "gap"},
+			{"how many percent", "gap"}, {"what %", "gap"}, {"by what margin", "gap"},
+			{"fold", "multiple"}, {"how many x", "multiple"}, {"the multiple", "multiple"}, {"what multiple", "multiple"},
 			// compare
 			{"vs", "compare"}, {"versus", "compare"}, {"compare", "compare"}, {"compared", "compare"}, {"than", "compare"},
 			{"beat", "compare"}, {"beats", "compare"}, {"against", "compare"},

@@ -273,3 +273,27 @@ func TestStatedSettingsSurviveTheOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestGapFollowUpsKeepTheThread asks every way of saying "how far apart"
+// after comparisons: each must be the thread's comparison as a multiple,
+// with its engines and cells, never a new question ("the two" is not two
+// cores, "the spread between them" is not the repetitions' spread).
+func TestGapFollowUpsKeepTheThread(t *testing.T) {
+	p := realPlanner(t)
+	followUps := []string{"by how much", "x-fold?", "how many x", "how wide is the difference", "the ratio between the two",
+		"what's the spread between them", "how big a difference is that", "what's the multiple", "by what percentage?",
+		"how far apart are they", "how many times?", "what percentage", "by what margin", "how many fold"}
+	for _, base := range []string{"dragonfly vs garnet at 16 cores", "redis vs valkey, 1:1, 8c", "keydb vs garnet at 8 cores, p99"} {
+		prev := planOf(t, p, base)
+		want := meaningOf(prev)
+		want["intent"], want["multiple"] = "compare", "yes"
+		for _, f := range followUps {
+			t.Run(base+" >> "+f, func(t *testing.T) {
+				got := meaningOf(planThread(t, p, []string{base}, f))
+				if diff := diffMeaning(got, want); len(diff) > 0 {
+					t.Errorf("%q after %q: %s", f, base, strings.Join(diff, "; "))
+				}
+			})
+		}
+	}
+}

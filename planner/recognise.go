@@ -319,7 +319,11 @@ func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) 
 	if prev == nil || r.has(mEngine) || len(prev.Slots.Engines)+len(prev.Slots.Modes) < 2 {
 		return Plan{}, false
 	}
-	switch prev.Intent {
+	asked := prev.Intent
+	if asked == IntentNoData {
+		asked = prev.Requested // the gap of a cell never measured is refused by name again
+	}
+	switch asked {
 	case IntentCompare, IntentLookup, IntentClaim:
 	default:
 		return Plan{}, false

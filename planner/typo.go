@@ -51,6 +51,7 @@ func protectedWords() map[string]bool {
 		"biggest": true, "highest": true, "fastest": true, "slowest": true, "tester": true,
 		"faster's": true, "impacted": true, "effected": true, "memos": true, "sessions": true,
 		"clusters": true, "instances": true, "processes": true, "pipelines": true,
+		"percentage": true, "percentages": true,
 	}
 }
 
