@@ -27,6 +27,7 @@ func recognisers() []recogniser {
 		{"claim by content", (*Planner).recogniseClaimContent},
 		{"definition in context", (*Planner).recogniseDefinitionInContext},
 		{"gap as a follow-up", (*Planner).recogniseGapFollowUp},
+		{"crossover as a follow-up", (*Planner).recogniseCrossoverFollowUp},
 	}
 }
 
@@ -335,6 +336,35 @@ func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) 
 	w := p.merge(p.extract(text), text, prev)
 	w.question = question
 	w.intent, w.multiple = IntentCompare, true
+	p.pairMode(&w)
+	return p.planWant(w), true
+}
+
+// recogniseCrossoverFollowUp reads a short "where's the tipping point?",
+// "where's the crossover?" after a comparison of two or more engines as
+// where their lines cross as cores grow: the thread's engines and
+// settings, over every core count (the thread's core count was one point).
+func (p *Planner) recogniseCrossoverFollowUp(question string, r *reading, prev *Plan) (Plan, bool) {
+	if prev == nil || r.has(mEngine) || len(prev.Slots.Engines) < 2 || !r.hasValue(mRelation, "crossover") {
+		return Plan{}, false
+	}
+	asked := prev.Intent
+	if asked == IntentNoData {
+		asked = prev.Requested
+	}
+	switch asked {
+	case IntentCompare, IntentLookup, IntentScaling:
+	default:
+		return Plan{}, false
+	}
+	text := r.canonical()
+	w := p.merge(p.g.extract(text), text, prev)
+	w.question = question
+	w.intent, w.knob, w.crossover, w.multiple = IntentScaling, slotCores, true, false
+	if !w.given(slotCores) || slices.Contains(w.inherited, slotCores) {
+		w.cores, w.coresRange = nil, false
+		w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotCores })
+	}
 	p.pairMode(&w)
 	return p.planWant(w), true
 }
