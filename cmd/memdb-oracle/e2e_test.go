@@ -56,13 +56,41 @@ func askJSON(t testing.TB, dir string, args ...string) bot.AskJSON {
 	return a
 }
 
-// binaryPath builds the command once per test binary run.
+// programName is what the tests run this test binary as: under that name
+// (a link to it) TestMain runs main, so the end-to-end tests exercise the
+// program without a second build of the module.
+const programName = "memdb-oracle"
+
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == programName {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// binaryPath links programName to this test binary, once per run.
 var binaryPath = sync.OnceValues(func() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
 	dir, err := os.MkdirTemp("", "memdb-oracle-e2e-")
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "memdb-oracle")
+	path := filepath.Join(dir, programName)
+	return path, os.Symlink(self, path)
+})
+
+// builtPath builds the command itself once per run, for the benchmarks
+// that time it as users run it (no test harness, no race detector).
+var builtPath = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "memdb-oracle-bench-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, programName)
 	out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput()
 	if err != nil {
 		return "", errors.New("go build: " + err.Error() + "\n" + string(out))
@@ -70,10 +98,11 @@ var binaryPath = sync.OnceValues(func() (string, error) {
 	return path, nil
 })
 
+// binary is the program for the end-to-end tests (see programName).
 func binary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
+		t.Skip("runs the program as a process; skipped with -short")
 	}
 	path, err := binaryPath()
 	if err != nil {
@@ -580,7 +609,10 @@ func (w *logWatch) String() string {
 // first) and on a warm one, next to `--help`, the yardstick the targets are
 // ratios of: warm ≤ 4× --help, fresh ≤ 1.5× warm.
 func BenchmarkAskProcess(b *testing.B) {
-	bin := binary(b)
+	bin, err := builtPath()
+	if err != nil {
+		b.Fatal(err)
+	}
 	ask := func(b *testing.B, dir string) {
 		cmd := exec.Command(bin, "--data", dir, "ask", "Is Dragonfly 25x faster than Redis?")
 		cmd.Env = []string{"HOME=" + dir}
