@@ -48,6 +48,10 @@ type Answer struct {
 	// Choices are a clarify answer's readings of the question, each a
 	// question ready to ask; chat surfaces let the user pick one by number.
 	Choices []string `json:"choices,omitempty"`
+	// Parts is, for a compound answer, how many asks it answers: the
+	// headline answers the first, the body opens with one line for each
+	// next one, so the reply shows those before the reading.
+	Parts int `json:"parts,omitempty"`
 }
 
 // Row is one measured cell as an answer shows it: the series name users

@@ -22,9 +22,10 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 		parts = append(parts, a)
 	}
 	// The reply answers each ask in one line: the first part's answer is
-	// the headline, the next ones open the body (the reading follows them,
-	// so the reply's second line is the second answer, not the reading).
-	out := Answer{Kind: parts[0].Kind, Rows: []Row{}, Nearest: []Row{}}
+	// the headline, the next ones open the body (Parts tells the reply to
+	// show them before the reading, so its second line is the second
+	// answer).
+	out := Answer{Kind: parts[0].Kind, Interpretation: p.Interpretation, Parts: len(parts), Rows: []Row{}, Nearest: []Row{}}
 	s := newSourcer(b.cfg.Knowledge)
 	var plain []string
 	for i, a := range parts {
@@ -56,7 +57,6 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 			s.entry(e.ID)
 		}
 	}
-	out.Body = append(out.Body, "_Read as: "+p.Interpretation+"_")
 	for i, a := range parts {
 		ev := a
 		ev.Headline, ev.Caveats, ev.Terms, ev.PlainWords, ev.Sources = "", nil, nil, "", Sources{}

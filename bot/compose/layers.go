@@ -125,14 +125,15 @@ func titleOnly(s string) bool {
 }
 
 // replyReading is how the question was read: the interpretation, compact,
-// or, for answers without one, the first paragraph of the body. whole says
+// or, for answers without one and compound answers (whose body opens with
+// the next ask's answer), the first paragraph of the body. whole says
 // which part the line carries in full ("interpretation", "body" or "").
 func replyReading(a Answer, budget int) (line, whole string) {
 	budget = min(budget, readAsBudget+max(0, firstLineBudget-budget))
 	if budget < minUsefulBudget {
 		return "", ""
 	}
-	if a.Interpretation != "" {
+	if a.Interpretation != "" && a.Parts < 2 {
 		fit := compactReading(shortText(a.Interpretation), budget-len("Read as: "))
 		if fit == a.Interpretation {
 			whole = "interpretation"
