@@ -11,6 +11,7 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
+	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
 // The tracer checks that every number in an answer's Markdown comes from
@@ -238,6 +239,15 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 			// "10KB" in a question may be restated in bytes.
 			if strings.HasPrefix(strings.TrimSpace(strings.ToUpper(tok.after)), "KB") || strings.HasPrefix(strings.ToUpper(tok.after), "KIB") {
 				p.tokens[strconv.Itoa(int(tok.value())*1024)] = true
+			}
+		}
+	}
+	// Help lists the reader's vocabulary ("p99", "50/50"): words it reads,
+	// not figures.
+	if a.Kind == bot.KindHelp {
+		for _, s := range planner.Vocabulary() {
+			for _, tok := range numberTokens(strings.Join(s.Words, ", ")) {
+				p.tokens[tok.key()] = true
 			}
 		}
 	}

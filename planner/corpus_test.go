@@ -93,7 +93,7 @@ func readCorpusFile(tb testing.TB, path string) []corpusCase {
 
 // corpusFields are the plan fields a corpus line may check.
 var corpusFields = []string{"intent", "requested", "engines", "modes", "cores", "ratio", "value", "pipeline", "session",
-	"metric", "knob", "term", "claim", "crossover", "multiple", "explain", "choices", "unbound", "source"}
+	"metric", "knob", "term", "claim", "crossover", "multiple", "explain", "choices", "unbound", "source", "units"}
 
 func corpusField(k string) bool { return slices.Contains(corpusFields, k) }
 
@@ -132,7 +132,29 @@ func planFields(pl planner.Plan) map[string]string {
 		"session": num(s.Session), "metric": or(s.Metric), "knob": or(s.Knob), "term": or(s.TermID), "claim": or(s.ClaimID),
 		"crossover": yes(pl.Crossover), "multiple": yes(pl.Multiple), "explain": yes(pl.Explain),
 		"choices": strconv.Itoa(len(pl.Options)), "unbound": or(strings.Join(pl.Unbound, ",")), "source": pl.Source,
+		"units": or(unitsField(pl.Units)),
 	}
+}
+
+// unitsField renders the units a plan asks its answer in: "keys",
+// "unsupported", "time:us", "throughput:M", "share", "slower".
+func unitsField(u *planner.Units) string {
+	if u == nil {
+		return ""
+	}
+	var out []string
+	add := func(ok bool, s string) {
+		if ok {
+			out = append(out, s)
+		}
+	}
+	add(u.Keys, "keys")
+	add(u.Unsupported != "", "unsupported")
+	add(u.Time != "", "time:"+u.Time)
+	add(u.Throughput != "", "throughput:"+u.Throughput)
+	add(u.Share, "share")
+	add(u.Slower, "slower")
+	return strings.Join(out, ",")
 }
 
 // mismatches lists the fields of the plan that differ from the labels.

@@ -18,12 +18,12 @@ func (p *Planner) recogniseEngineTerm(question string, r *reading, _ *Plan) (Pla
 		return Plan{}, false
 	}
 	id, alias := p.tix().find(r.text[r.toks[min(lead, len(r.toks)-1)].start:])
-	if id == "" {
-		return Plan{}, false
-	}
 	from, to, ok := r.span(alias, lead)
-	if !ok {
-		return Plan{}, false
+	if id == "" || !ok {
+		// No alias word for word ("a valkey io thread"): the words left
+		// once the engine and fillers are set aside, looked up as a term
+		// (the glossary's lookup tolerates plurals and typos).
+		return p.engineTermByRest(question, r, lead)
 	}
 	engineInside := false
 	for _, t := range r.tags {
@@ -68,6 +68,36 @@ func (p *Planner) recogniseEngineTerm(question string, r *reading, _ *Plan) (Pla
 	return pl, true
 }
 
+// engineTermByRest defines the term spelt by the words of a question that
+// are neither lead, engine, filler nor punctuation, when they are all
+// words of no slot.
+func (p *Planner) engineTermByRest(question string, r *reading, lead int) (Plan, bool) {
+	if lead == 0 {
+		return Plan{}, false
+	}
+	var words []string
+	for i := lead; i < len(r.toks); i++ {
+		t := r.toks[i]
+		switch {
+		case t.kind == tokPunct || termFiller(t.text) || r.tokenMeans(i, mEngine) || r.tokenMeans(i, mPolite):
+		case r.tagged(i):
+			return Plan{}, false // a slot word: the grammar's question
+		default:
+			words = append(words, t.text)
+		}
+	}
+	if len(words) == 0 || len(words) > 3 {
+		return Plan{}, false
+	}
+	term, ok := p.kb.Define(strings.Join(words, " "))
+	if !ok {
+		return Plan{}, false
+	}
+	pl := p.defineOf(question, term.ID, term.Name, &parsed{})
+	pl.Slots.Engines = r.values(mEngine)
+	return pl, true
+}
+
 // defineLeadEnd is the token after a lead that asks what something is
 // ("what is", "what's", "explain", "tell me about", "define"), 0 when the
 // question has none but may still be a bare term, -1 when it opens with
@@ -92,7 +122,8 @@ func (r *reading) defineLeadEnd() int {
 		return i + 1
 	case w == "tell" && next == "me" && i+2 < len(r.toks) && r.toks[i+2].text == "about":
 		return i + 3
-	case (w == "what" || w == "wat") && (next == "does" || next == "do") && r.endsWithMean():
+	case (w == "what" || w == "wat") && (next == "does" || next == "do") && (r.endsWithMean() || r.toks[len(r.toks)-1].text == "do" ||
+		len(r.toks) > 2 && r.toks[len(r.toks)-2].text == "do" && r.toks[len(r.toks)-1].kind == tokPunct):
 		return i + 2
 	case w == "meaning" && next == "of", w == "definition" && next == "of":
 		return i + 2

@@ -54,6 +54,12 @@ type Units struct {
 	// Of is the engine a share or a "how much slower" is taken against
 	// (the whole, the reference): the one written after "of" or "than".
 	Of string `json:"of,omitempty"`
+	// Keys restates throughput as keys per second: ops/s × the keys each
+	// command carries (10 for MGET/MSET of 10 keys, 1 otherwise).
+	Keys bool `json:"keys,omitempty"`
+	// Unsupported is the sentence refusing a unit the measurements
+	// cannot be converted to ("per watt": no power was measured).
+	Unsupported string `json:"unsupported,omitempty"`
 }
 
 // Prediction is an unmeasured value an extrapolation request asked for:

@@ -37,6 +37,16 @@ func (p *Planner) units(r reading, prev *Plan) (Plan, bool) {
 			u.Of = engineAfter(r, i)
 		}
 	}
+	for _, t := range r.tags {
+		if t.meaning != mUnit {
+			continue
+		}
+		if t.value == "keys_per_sec" {
+			u.Keys = true
+		} else if why := unsupportedUnit(t.value); why != "" && u.Unsupported == "" {
+			u.Unsupported = "I cannot give that “" + r.words(t.from, t.to) + "”: " + why + " Here is what was measured."
+		}
+	}
 	if u == (Units{}) {
 		return Plan{}, false
 	}
@@ -55,6 +65,9 @@ func (p *Planner) units(r reading, prev *Plan) (Plan, bool) {
 	if u.Time != "" && !isLatencyMetric(pl.Slots.Metric) && pl.Slots.Metric != "" && pl.Slots.Metric != defaultMetric {
 		u.Time = ""
 	}
+	if u.Keys && isLatencyMetric(pl.Slots.Metric) {
+		u.Keys = false // "p99 in keys per second" is nothing
+	}
 	if (u.Share || u.Slower) && len(pl.Queries) < 2 {
 		u.Share, u.Slower = false, false
 	}
@@ -66,6 +79,20 @@ func (p *Planner) units(r reading, prev *Plan) (Plan, bool) {
 	}
 	pl.Units = &u
 	return pl, true
+}
+
+// unsupportedUnit says why the measurements cannot be restated in a unit
+// ("" for a unit they support).
+func unsupportedUnit(v string) string {
+	switch v {
+	case "no_power":
+		return "no run measured power or energy, so there is nothing to divide by."
+	case "no_cpu":
+		return "no run recorded CPU time or cycles, so a per-operation cost cannot be worked out."
+	case "no_conn":
+		return "the runs record the total throughput of each run, not what each connection or client did, and dividing evenly would invent a figure."
+	}
+	return ""
 }
 
 // engineAfter is the first engine the question names at or after byte pos.

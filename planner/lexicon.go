@@ -39,6 +39,9 @@ type entry struct {
 type table struct {
 	meaning meaning
 	entries []entry
+	// crossed marks a table built by crossing patterns with words, which
+	// help shows by one example per value.
+	crossed bool
 }
 
 // lexiconTables is the vocabulary of the reader, one table per meaning.
@@ -46,20 +49,20 @@ type table struct {
 // glossary terms and claims come from the knowledge base at New.
 func lexiconTables() []table {
 	return []table{
-		{mEngine, []entry{
+		{meaning: mEngine, entries: []entry{
 			{"dragonfly", "dragonfly"}, {"dragonflydb", "dragonfly"}, {"dragonfly db", "dragonfly"}, {"dfly", "dragonfly"},
 			{"df", "dragonfly"}, {"dragon fly", "dragonfly"},
 			{"redis", "redis"}, {"valkey", "valkey"}, {"val key", "valkey"},
 			{"keydb", "keydb"}, {"key db", "keydb"}, {"key - db", "keydb"}, {"garnet", "garnet"},
 		}},
-		{mMode, []entry{
+		{meaning: mMode, entries: []entry{
 			{"single process", "single"}, {"single - process", "single"}, {"single instance", "single"},
 			{"single node", "single"}, {"standalone", "single"}, {"single", "single"},
 			{"realistic", "cluster"}, {"real world", "cluster"}, {"real - world", "cluster"},
 			{"ceiling", "cluster-sat"}, {"saturated", "cluster-sat"}, {"fully driven", "cluster-sat"},
 			{"fully - driven", "cluster-sat"}, {"cluster - sat", "cluster-sat"}, {"cluster sat", "cluster-sat"},
 		}},
-		{mSetting, []entry{
+		{meaning: mSetting, entries: []entry{
 			{"pipeline", "pipeline"}, {"pipelines", "pipeline"}, {"pipelined", "pipeline"}, {"pipelining", "pipeline"},
 			{"pipe", "pipeline"}, {"batching", "pipeline"}, {"batched", "pipeline"},
 			// phrases that mean no pipelining by themselves
@@ -78,7 +81,7 @@ func lexiconTables() []table {
 			{"cores", "cores"}, {"core", "cores"}, {"cpus", "cores"}, {"vcpus", "cores"}, {"threads", "cores"}, {"core count", "cores"},
 			{"workload", "ratio"}, {"workloads", "ratio"}, {"ratio", "ratio"}, {"mix", "ratio"},
 		}},
-		{mWorkload, []entry{
+		{meaning: mWorkload, entries: []entry{
 			{"read heavy", "1:10"}, {"read - heavy", "1:10"}, {"readheavy", "1:10"}, {"read mostly", "1:10"},
 			{"read - mostly", "1:10"}, {"mostly reads", "1:10"}, {"heavy reads", "1:10"}, {"lots of reads", "1:10"},
 			{"get heavy", "1:10"}, {"get - heavy", "1:10"}, {"read intensive", "1:10"}, {"read - intensive", "1:10"},
@@ -95,8 +98,8 @@ func lexiconTables() []table {
 			{"multi - sets", "mset10"}, {"multiset", "mset10"}, {"multisets", "mset10"}, {"batched writes", "mset10"},
 			{"batched sets", "mset10"}, {"batch sets", "mset10"}, {"batch writes", "mset10"},
 		}},
-		{mWorkload, mixPhrases()},
-		{mMetric, []entry{
+		{meaning: mWorkload, entries: mixPhrases(), crossed: true},
+		{meaning: mMetric, entries: []entry{
 			{"throughput", "ops_per_sec"}, {"ops", "ops_per_sec"}, {"qps", "ops_per_sec"}, {"rps", "ops_per_sec"},
 			{"ops / s", "ops_per_sec"}, {"ops / sec", "ops_per_sec"}, {"requests per second", "ops_per_sec"},
 			{"operations per second", "ops_per_sec"}, {"speed", "ops_per_sec"}, {"performance", "ops_per_sec"}, {"perf", "ops_per_sec"},
@@ -110,7 +113,7 @@ func lexiconTables() []table {
 			{"memory", "bytes_per_key"}, {"ram", "bytes_per_key"}, {"bytes per key", "bytes_per_key"}, {"footprint", "bytes_per_key"},
 			{"failover", "outage_s"}, {"outage", "outage_s"}, {"downtime", "outage_s"}, {"promotion", "outage_s"}, {"unavailable", "outage_s"},
 		}},
-		{mNegation, []entry{
+		{meaning: mNegation, entries: []entry{
 			{"no", "pre"}, {"not", "pre"}, {"anything but", "pre"}, {"except", "pre"}, {"other than", "pre"}, {"anything except", "pre"}, {"everything but", "pre"}, {"everything except", "pre"},
 			{"all but", "pre"}, {"except for", "pre"}, {"besides", "pre"}, {"excluding", "pre"}, {"apart from", "pre"}, {"aside from", "pre"},
 			{"not counting", "pre"}, {"ignoring", "pre"}, {"engines but", "pre"}, {"engines other than", "pre"}, {"any engine but", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
@@ -123,7 +126,7 @@ func lexiconTables() []table {
 			{"unsupported", "post"}, {"not allowed", "post"}, {"not available", "post"}, {"out of the question", "post"},
 			{"off the table", "post"}, {"no go", "post"}, {"a no go", "post"},
 		}},
-		{mRelation, []entry{
+		{meaning: mRelation, entries: []entry{
 			// crossover: one series passing another as cores grow
 			{"overtake", "crossover"}, {"overtakes", "crossover"}, {"overtaking", "crossover"}, {"pass", "crossover"},
 			{"passes", "crossover"}, {"surpass", "crossover"}, {"surpasses", "crossover"}, {"catch up", "crossover"},
@@ -183,7 +186,7 @@ func lexiconTables() []table {
 			{"vs", "compare"}, {"versus", "compare"}, {"compare", "compare"}, {"compared", "compare"}, {"than", "compare"},
 			{"beat", "compare"}, {"beats", "compare"}, {"against", "compare"},
 		}},
-		{mKind, []entry{
+		{meaning: mKind, entries: []entry{
 			{"mean", "define"}, {"means", "define"}, {"meaning", "define"}, {"define", "define"}, {"definition", "define"},
 			{"stand for", "define"}, {"stands for", "define"}, {"tell me about", "define"}, {"in the context of", "define_ctx"},
 			{"as used in", "define_ctx"}, {"as in", "define_ctx"}, {"in terms of", "define_ctx"},
@@ -192,7 +195,7 @@ func lexiconTables() []table {
 			{"set up", "method"}, {"setup", "method"}, {"methodology", "method"}, {"why did they", "method"},
 			{"why did you", "method"}, {"how was", "method"}, {"how were", "method"},
 		}},
-		{mClaimant, []entry{
+		{meaning: mClaimant, entries: []entry{
 			{"redis blog", "claim:redis-40-shard"}, {"redis s own blog", "claim:redis-40-shard"}, {"redis own blog", "claim:redis-40-shard"},
 			{"redis ltd", "claim:redis-40-shard"}, {"redis labs", "claim:redis-40-shard"}, {"redis counter benchmark", "claim:redis-40-shard"},
 			{"redis s blog", "claim:redis-40-shard"}, {"redis company", "claim:redis-40-shard"},
@@ -207,7 +210,7 @@ func lexiconTables() []table {
 			{"keydb docs", "claim:keydb-per-node"}, {"keydb team", "claim:keydb-per-node"}, {"momento", "claim:momento-valkey"},
 			{"redis docs", "claim:redis-docs-single-threaded"}, {"redis documentation", "claim:redis-docs-single-threaded"},
 		}},
-		{mDomain, []entry{
+		{meaning: mDomain, entries: []entry{
 			{"benchmark", ""}, {"benchmarks", ""}, {"cross - session", ""}, {"benchmarked", ""}, {"bench", ""}, {"run", ""}, {"runs", ""},
 			{"measured", ""}, {"measurement", ""}, {"measurements", ""}, {"memtier", ""}, {"dataset", ""}, {"data", ""},
 			{"engine", ""}, {"engines", ""}, {"database", ""}, {"databases", ""}, {"db", ""}, {"dbs", ""}, {"cache", ""},
@@ -218,7 +221,7 @@ func lexiconTables() []table {
 			{"scaling", ""}, {"scales", ""}, {"p90", ""}, {"p95", ""}, {"bytes", ""}, {"kb", ""}, {"gets", ""}, {"sets", ""},
 			{"reads", ""}, {"writes", ""}, {"get", ""}, {"set", ""},
 		}},
-		{mChatter, []entry{
+		{meaning: mChatter, entries: []entry{
 			{"thanks", ""}, {"thank you", ""}, {"thank", ""}, {"thx", ""}, {"ty", ""}, {"tysm", ""}, {"tnx", ""}, {"cheers", ""},
 			{"ok", ""}, {"okay", ""}, {"k", ""}, {"kk", ""}, {"okk", ""}, {"oki", ""}, {"lol", ""}, {"lmao", ""}, {"rofl", ""},
 			{"haha", ""}, {"hahaha", ""}, {"hehe", ""}, {"+ 1", ""}, {"nice", ""}, {"cool", ""}, {"great", ""},
@@ -233,18 +236,18 @@ func lexiconTables() []table {
 			{"exactly", ""}, {"what i needed", ""}, {"what i was looking for", ""}, {"helpful", ""}, {"super", ""}, {"brilliant", ""},
 			{"excellent", ""}, {"lovely", ""}, {"makes total sense", ""}, {"that makes sense", ""}, {"understood", ""}, {"i see", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""}, {"1", ""},
 		}},
-		{mPolite, []entry{
+		{meaning: mPolite, entries: []entry{
 			{"please", ""}, {"pls", ""}, {"plz", ""}, {"hey", ""}, {"hi", ""}, {"hello", ""}, {"bot", ""}, {"oracle", ""},
 			{"kindly", ""}, {"could you", ""}, {"can you", ""},
 			// "drop": asides the slot grammar would misread ("quick" is a speed word)
 			{"quick q", "drop"}, {"quick question", "drop"}, {"real talk", "drop"}, {"honestly", "drop"},
 		}},
-		{mFollowUp, []entry{
+		{meaning: mFollowUp, entries: []entry{
 			{"tell me more", ""}, {"more", ""}, {"go on", ""}, {"elaborate", ""}, {"continue", ""}, {"details", ""},
 			{"and", ""}, {"what about", ""}, {"how about", ""}, {"why", ""}, {"how come", ""},
 		}},
-		{mFailover, failoverPhrases()},
-		{mHelp, []entry{
+		{meaning: mFailover, entries: failoverPhrases(), crossed: true},
+		{meaning: mHelp, entries: []entry{
 			{"help", ""}, {"halp", ""}, {"hlp", ""}, {"helpp", ""}, {"hepl", ""}, {"usage", ""}, {"commands", ""},
 			{"command list", ""}, {"list of commands", ""}, {"menu", ""}, {"examples", ""}, {"example", ""},
 			{"example questions", ""}, {"sample questions", ""}, {"what can you do", ""}, {"what can u do", ""},
@@ -253,9 +256,10 @@ func lexiconTables() []table {
 			{"how to use this", ""}, {"instructions", ""}, {"manual", ""}, {"options", ""}, {"capabilities", ""},
 			{"man", ""}, {"docs", ""}, {"start", ""}, {"/ start", ""}, {"/ help", ""}, {"me", ""}, {"what now", ""},
 			{"how does this bot work", ""}, {"what are you for", ""}, {"what is this", ""}, {"what s this", ""},
+			{"what are the commands", ""}, {"what commands", ""}, {"list commands", ""}, {"which commands", ""},
 			{"features", ""}, {"syntax", ""}, {"cheat sheet", ""}, {"cheatsheet", ""}, {"getting started", ""},
 		}},
-		{mClaimTopic, []entry{
+		{meaning: mClaimTopic, entries: []entry{
 			// Content that points at one recorded claim even when nobody
 			// is named; several ids for one phrase are told apart by the
 			// engines the question names.
@@ -278,9 +282,15 @@ func lexiconTables() []table {
 			{"per node basis", "claim:keydb-per-node"}, {"per - node basis", "claim:keydb-per-node"},
 			{"better scalability", "claim:garnet-resp-bench"}, {"scales better", "claim:garnet-resp-bench"},
 		}},
-		{mUnit, []entry{
+		{meaning: mUnit, entries: []entry{
 			{"keys per second", "keys_per_sec"}, {"keys / s", "keys_per_sec"}, {"keys / sec", "keys_per_sec"},
-			{"keys per sec", "keys_per_sec"}, {"keys a second", "keys_per_sec"},
+			{"keys per sec", "keys_per_sec"}, {"keys a second", "keys_per_sec"}, {"keys / second", "keys_per_sec"},
+			{"keys per s", "keys_per_sec"}, {"keys/s", "keys_per_sec"}, {"keys read per second", "keys_per_sec"},
+			{"keys written per second", "keys_per_sec"}, {"key throughput", "keys_per_sec"}, {"keys throughput", "keys_per_sec"},
+			// units the measurements cannot be converted to
+			{"per watt", "no_power"}, {"watts", "no_power"}, {"per joule", "no_power"}, {"energy per op", "no_power"},
+			{"cpu cycles", "no_cpu"}, {"cycles per op", "no_cpu"}, {"cycles per request", "no_cpu"}, {"cpu time per op", "no_cpu"},
+			{"per connection", "no_conn"}, {"per client", "no_conn"}, {"per socket", "no_conn"},
 		}},
 	}
 }
@@ -296,7 +306,8 @@ func mixPhrases() []entry {
 		{"equal number of R and W", "1:1"}, {"equal number of W and R", "1:1"}, {"as many R as W", "1:1"}, {"as many W as R", "1:1"},
 		{"half R half W", "1:1"}, {"half W half R", "1:1"}, {"half R and half W", "1:1"}, {"half W and half R", "1:1"},
 		{"half R , half W", "1:1"}, {"half W , half R", "1:1"}, {"same number of R and W", "1:1"}, {"same number of W and R", "1:1"},
-		{"same amount of R and W", "1:1"}, {"same amount of W and R", "1:1"}, {"R and W equally", "1:1"}, {"W and R equally", "1:1"},
+		{"equal amounts of R and W", "1:1"}, {"equal amounts of W and R", "1:1"}, {"equal amount of R and W", "1:1"},
+		{"same amounts of R and W", "1:1"}, {"same amount of R and W", "1:1"}, {"same amount of W and R", "1:1"}, {"R and W equally", "1:1"}, {"W and R equally", "1:1"},
 		{"1 R per W", "1:1"}, {"1 W per R", "1:1"}, {"1 R for every W", "1:1"}, {"1 W for every R", "1:1"},
 		{"50 % R", "1:1"}, {"50 % W", "1:1"}, {"50 / 50 R and W", "1:1"}, {"50 / 50 W and R", "1:1"},
 		{"10 R per W", "1:10"}, {"10 R for every W", "1:10"}, {"10 R for each W", "1:10"}, {"10 R to 1 W", "1:10"},
@@ -309,6 +320,7 @@ func mixPhrases() []entry {
 		{"only R", "0:1"}, {"100 % R", "0:1"}, {"R only", "0:1"}, {"only W", "1:0"}, {"100 % W", "1:0"}, {"W only", "1:0"},
 	}
 	out := []entry{
+		{"10 reads per write", "1:10"}, {"10 writes per read", "10:1"}, {"reads only", "0:1"}, {"writes only", "1:0"},
 		{"even mix", "1:1"}, {"even split", "1:1"}, {"evenly mixed", "1:1"}, {"evenly split", "1:1"}, {"50 - 50", "1:1"},
 		{"50 50", "1:1"}, {"1 to 1", "1:1"}, {"half and half", "1:1"}, {"equal mix", "1:1"}, {"equal split", "1:1"},
 		{"1 - to - 1", "1:1"}, {"balanced mix", "1:1"},
@@ -391,19 +403,49 @@ func (lx *lexicon) add(t table) {
 	}
 }
 
-// Vocabulary lists, per slot, the words the reader understands: help and
-// documentation show it so that the words people see are the words read.
-func Vocabulary() map[string][]string {
-	names := map[meaning]string{mEngine: "engine", mMode: "series", mSetting: "setting", mWorkload: "workload", mMetric: "metric", mNegation: "negation", mRelation: "relation"}
-	out := map[string][]string{}
-	for _, t := range lexiconTables() {
-		name, ok := names[t.meaning]
-		if !ok {
-			continue
+// VocabularySlot is one slot of the reader's vocabulary, named for
+// people, with the words it reads in the order the lexicon lists them.
+type VocabularySlot struct {
+	Name  string
+	Words []string
+}
+
+// Vocabulary lists, per slot, the words the reader understands, straight
+// from the lexicon tables: help shows it, so the words people see are the
+// words read and a synonym added to a table shows up in help. A table
+// built by crossing patterns (mixes said in words) contributes its first
+// phrase per value, as an example.
+func Vocabulary() []VocabularySlot {
+	slots := []struct {
+		m    meaning
+		name string
+	}{{mEngine, "engines"}, {mMode, "series"}, {mMetric, "metrics"}, {mWorkload, "workloads"}, {mSetting, "settings"}, {mNegation, "negations"}}
+	tables := lexiconTables()
+	out := make([]VocabularySlot, 0, len(slots))
+	for _, sl := range slots {
+		vs := VocabularySlot{Name: sl.name}
+		seen := map[string]bool{}
+		for _, t := range tables {
+			if t.meaning != sl.m {
+				continue
+			}
+			values := map[string]bool{}
+			for _, e := range t.entries {
+				if t.crossed && values[e.value] {
+					continue
+				}
+				values[e.value] = true
+				w := strings.NewReplacer(" - ", "-", " / ", "/", " s ", "'s ").Replace(e.phrase)
+				// "read heavy", "read-heavy" and "readheavy" are one word
+				// to a reader of help.
+				key := strings.NewReplacer(" ", "", "-", "").Replace(w)
+				if !seen[key] {
+					seen[key] = true
+					vs.Words = append(vs.Words, w)
+				}
+			}
 		}
-		for _, e := range t.entries {
-			out[name] = append(out[name], strings.ReplaceAll(e.phrase, " - ", "-"))
-		}
+		out = append(out, vs)
 	}
 	return out
 }

@@ -31,7 +31,7 @@ func (r *reading) negationBefore(i int) (tag, bool) {
 			}
 		}
 		switch r.toks[i-1].text {
-		case "-", "the", "a", "an", "any":
+		case "-", "the", "a", "an", "any", "with", "using", "on", "at":
 			i--
 		default:
 			return tag{}, false

@@ -46,10 +46,31 @@ func composeHelp(p planner.Plan) Answer {
 	return Answer{Kind: KindHelp, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
 		Headline: "Ask me about the measured performance of Redis, Valkey, Dragonfly, KeyDB and Garnet.",
 		Body: []string{scopeLine,
-			"Every number I give is the median of measured runs (or a measured table), with its conditions, the filter that selected it and the run IDs. Combinations that were never measured are named as such, with the nearest measured rows — never guessed. In a thread, follow-ups such as “what about Valkey?” or “and the p99?” keep the earlier settings."},
+			"Every number I give is the median of measured runs (or a measured table), with its conditions, the filter that selected it and the run IDs. Combinations that were never measured are named as such, with the nearest measured rows — never guessed. In a thread, follow-ups such as “what about Valkey?” or “and the p99?” keep the earlier settings.",
+			vocabularyLine()},
 		Examples: HelpExamples,
 		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
 	}
+}
+
+// vocabularyLine lists the words the planner reads, per slot, from its
+// own lexicon tables, so help never promises a word the reader does not
+// know and a synonym added there shows up here.
+func vocabularyLine() string {
+	var b strings.Builder
+	b.WriteString("Words I read")
+	for i, s := range planner.Vocabulary() {
+		if i == 0 {
+			b.WriteString(" — ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(s.Name)
+		b.WriteString(": ")
+		b.WriteString(strings.Join(s.Words, ", "))
+	}
+	b.WriteString(".")
+	return b.String()
 }
 
 // composeClarify asks back: the planner's reason first (why the question

@@ -37,6 +37,15 @@ func withUnits(p planner.Plan, a Answer) Answer {
 			lines = append(lines, r.Series+": "+opsIn(v, u.Throughput, r.floorFor(metric)))
 		}
 	}
+	if u.Keys && !isLatency(metric) && metric != "hit_rate" {
+		for _, r := range a.Rows[:min(len(a.Rows), 6)] {
+			v, _ := r.Metric(metric)
+			lines = append(lines, r.Series+": "+keysPerSec(v, r.Ratio, r.floorFor(metric)))
+		}
+	}
+	if u.Unsupported != "" {
+		lines = append([]string{u.Unsupported}, lines...)
+	}
 	if len(lines) == 0 {
 		return a
 	}
@@ -71,6 +80,24 @@ func opsIn(v float64, unit string, floor bool) string {
 		return at + trimZeros(strconv.FormatFloat(v/1e6, 'f', 3, 64)) + "M ops/s (" + formatExact(v) + " ÷ 1,000,000)"
 	}
 	return at + formatExact(v) + " ops/s"
+}
+
+// keysPerSec restates a throughput as keys per second with its
+// arithmetic: ops/s × the keys each command carries.
+func keysPerSec(v float64, ratio string, floor bool) string {
+	at := ""
+	if floor {
+		at = "at least "
+	}
+	switch ratio {
+	case "mget10", "mset10":
+		cmd := "MGET"
+		if ratio == "mset10" {
+			cmd = "MSET"
+		}
+		return at + formatExact(v*10) + " keys/s (" + formatExact(v) + " " + cmd + " commands/s × 10 keys per command)"
+	}
+	return at + formatExact(v) + " keys/s (" + formatExact(v) + " ops/s × 1 key per command)"
 }
 
 func roundTo(v float64, dec int) float64 {
