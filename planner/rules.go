@@ -359,13 +359,10 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 	return Plan{}, false
 }
 
+// kbTerm names the glossary term with the id.
 func (p *Planner) kbTerm(id string) (string, bool) {
-	for _, t := range p.kb.Terms() {
-		if t.ID == id {
-			return t.Name, true
-		}
-	}
-	return "", false
+	name, ok := p.tix().names[id]
+	return name, ok
 }
 
 func (p *Planner) defineOf(question, id, name string, x *parsed) Plan {

@@ -12,29 +12,56 @@ import (
 // A nil gate admits everything. It is far cheaper to check than running
 // the pattern, and most patterns of the grammar fail it on most questions
 // ("--pipeline 16" needs "-p", "4:1" needs ":", "p99" needs a digit).
-type gate [][]string
+type gate [][]literal
 
-// maxGroupLiterals bounds a group: a gate that needs dozens of substring
-// searches to pass saves little over the pattern itself.
+// literals are a gate being derived: groups of strings.
+type literals [][]string
+
+// literal is one string of a gate with the byte pairs it holds, which
+// rule it out of most texts by a bit test (textIndex).
+type literal struct {
+	s     string
+	pairs []uint16
+}
+
+func newLiteral(s string) literal {
+	l := literal{s: s}
+	for i := 0; i+1 < len(s); i++ {
+		if h := pairHash(s[i], s[i+1]); !slices.Contains(l.pairs, h) {
+			l.pairs = append(l.pairs, h)
+		}
+	}
+	return l
+}
+
+// maxGroupLiterals bounds a group: a gate that needs dozens of checks to
+// pass saves little over the pattern itself.
 const maxGroupLiterals = 48
 
 // admits reports whether the text holds a literal of every group.
 func (g gate) admits(text string) bool {
+	if len(g) == 0 {
+		return true
+	}
+	ix := indexOf(text)
 	for _, group := range g {
-		if !containsAny(text, group) {
+		if !ix.containsAny(group) {
 			return false
 		}
 	}
 	return true
 }
 
-func containsAny(text string, lits []string) bool {
-	for _, l := range lits {
-		if len(l) == 1 {
-			if strings.IndexByte(text, l[0]) >= 0 {
+func (ix *textIndex) containsAny(group []literal) bool {
+	for i := range group {
+		l := &group[i]
+		if len(l.s) == 1 {
+			if ix.bytes[l.s[0]>>6]&(1<<(l.s[0]&63)) != 0 {
 				return true
 			}
-		} else if strings.Contains(text, l) {
+			continue
+		}
+		if ix.hasPairs(l.pairs) && strings.Contains(ix.text, l.s) {
 			return true
 		}
 	}
@@ -43,16 +70,16 @@ func containsAny(text string, lits []string) bool {
 
 // required derives the gate of a simplified pattern: literals and small
 // character classes every match must contain.
-func required(re *syntax.Regexp) gate {
+func required(re *syntax.Regexp) literals {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if re.Flags&syntax.FoldCase != 0 {
 			return nil
 		}
-		return gate{{string(re.Rune)}}
+		return literals{{string(re.Rune)}}
 	case syntax.OpCharClass:
 		if cls := classLiterals(re.Rune); cls != nil {
-			return gate{cls}
+			return literals{cls}
 		}
 		return nil
 	case syntax.OpCapture, syntax.OpPlus:
@@ -63,7 +90,7 @@ func required(re *syntax.Regexp) gate {
 		}
 		return nil
 	case syntax.OpConcat:
-		var out gate
+		var out literals
 		for _, sub := range re.Sub {
 			out = append(out, required(sub)...)
 		}
@@ -82,7 +109,7 @@ func required(re *syntax.Regexp) gate {
 		if len(union) > maxGroupLiterals {
 			return nil
 		}
-		return gate{dropCovered(union)}
+		return literals{dropCovered(union)}
 	}
 	return nil
 }
@@ -108,7 +135,7 @@ func classLiterals(ranges []rune) []string {
 
 // selective picks the group of a gate that rules out the most texts: the
 // one whose shortest literal is longest, then the one with fewest.
-func selective(g gate) []string {
+func selective(g literals) []string {
 	var best []string
 	bestLen := 0
 	for _, group := range g {
@@ -145,7 +172,7 @@ func dropCovered(lits []string) []string {
 // rarestFirst orders a gate's groups so the one most likely to fail (the
 // longest shortest literal) is checked first, and drops repeated groups
 // ("\d+:\d+" needs a digit once).
-func rarestFirst(g gate) gate {
+func rarestFirst(sets literals) gate {
 	shortest := func(group []string) int {
 		n := len(group[0])
 		for _, l := range group {
@@ -153,12 +180,20 @@ func rarestFirst(g gate) gate {
 		}
 		return n
 	}
-	out := gate{}
-	for _, group := range g {
-		if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, group) }) {
-			out = append(out, group)
+	var kept literals
+	for _, group := range sets {
+		if !slices.ContainsFunc(kept, func(o []string) bool { return slices.Equal(o, group) }) {
+			kept = append(kept, group)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b []string) int { return cmp.Compare(shortest(b), shortest(a)) })
+	slices.SortStableFunc(kept, func(a, b []string) int { return cmp.Compare(shortest(b), shortest(a)) })
+	var out gate
+	for _, group := range kept {
+		lits := make([]literal, len(group))
+		for i, s := range group {
+			lits[i] = newLiteral(s)
+		}
+		out = append(out, lits)
+	}
 	return out
 }
