@@ -27,10 +27,13 @@ type tracer struct {
 	runs  map[string]analytics.Run
 	cells map[analytics.CellKey][]analytics.Run
 	kb    *knowledge.Base
+	// counted keeps count's result per filter: golden answers and their
+	// follow-ups repeat the same filters, and each count scans every run.
+	counted map[string][]int
 }
 
 func newTracer(runs []analytics.Run, kb *knowledge.Base) *tracer {
-	t := &tracer{runs: map[string]analytics.Run{}, cells: map[analytics.CellKey][]analytics.Run{}, kb: kb}
+	t := &tracer{runs: map[string]analytics.Run{}, cells: map[analytics.CellKey][]analytics.Run{}, kb: kb, counted: map[string][]int{}}
 	for _, r := range runs {
 		t.runs[r.ID] = r
 		t.cells[r.Key()] = append(t.cells[r.Key()], r)
@@ -53,6 +56,9 @@ func median(vs []float64) float64 {
 // count returns how many runs and how many cells a filter selects, from
 // the raw runs (the filter compiled by the one gate).
 func (t *tracer) count(filter string) []int {
+	if c, ok := t.counted[filter]; ok {
+		return c
+	}
 	f, err := analytics.CompileFilter(filter)
 	if err != nil {
 		return nil
@@ -64,7 +70,8 @@ func (t *tracer) count(filter string) []int {
 			cells[r.Key()] = true
 		}
 	}
-	return []int{runs, len(cells)}
+	t.counted[filter] = []int{runs, len(cells)}
+	return t.counted[filter]
 }
 
 // pools of values a number of each unit may come from.

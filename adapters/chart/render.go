@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"image/png"
 	"math"
 
 	"gonum.org/v1/plot/vg"
@@ -45,7 +46,7 @@ func Render(c bot.Chart) ([]byte, error) { return Renderer{}.Render(c) }
 
 // Render draws c as a PNG image. It returns an error wrapping ErrInvalid
 // for a chart it cannot draw, and never panics.
-func (r Renderer) Render(c bot.Chart) (png []byte, err error) {
+func (r Renderer) Render(c bot.Chart) (out []byte, err error) {
 	if err := validate(c); err != nil {
 		return nil, err
 	}
@@ -55,7 +56,7 @@ func (r Renderer) Render(c bot.Chart) (png []byte, err error) {
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			png, err = nil, fmt.Errorf("chart: drawing %q: %v", c.Title, v)
+			out, err = nil, fmt.Errorf("chart: drawing %q: %v", c.Title, v)
 		}
 	}()
 	img := vgimg.NewWith(vgimg.UseWH(pixels(w), pixels(h)), vgimg.UseDPI(dpi),
@@ -63,11 +64,16 @@ func (r Renderer) Render(c bot.Chart) (png []byte, err error) {
 	canvas := draw.New(img)
 	drawChart(canvas, c, newTheme(float64(w)/DefaultWidth))
 	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
+	if err := encoder.Encode(&buf, img.Image()); err != nil {
 		return nil, fmt.Errorf("chart: encoding PNG: %w", err)
 	}
 	return buf.Bytes(), nil
 }
+
+// encoder writes the PNG. A chart is a few flat colours, which the fastest
+// compression already packs well: the default level took about half the
+// time of drawing a chart for files 4% smaller.
+var encoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // pixels converts an image size in pixels to a length at dpi.
 func pixels(n int) vg.Length { return vg.Length(n) * vg.Inch / dpi }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
 	"os"
@@ -35,7 +36,7 @@ func loadChart(tb testing.TB, name string) bot.Chart {
 }
 
 // decode checks the bytes are a PNG of the expected size and returns it.
-func decode(tb testing.TB, b []byte, w, h int) image.Image {
+func decode(tb testing.TB, b []byte, w, h int) *image.RGBA {
 	tb.Helper()
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
@@ -44,36 +45,38 @@ func decode(tb testing.TB, b []byte, w, h int) image.Image {
 	if got := img.Bounds().Size(); got.X != w || got.Y != h {
 		tb.Fatalf("image is %dx%d, want %dx%d", got.X, got.Y, w, h)
 	}
-	return img
+	// One conversion, so the checks below read bytes rather than calling
+	// At (an interface value per pixel) hundreds of thousands of times.
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
+	return rgba
 }
 
 // near reports whether the image holds a pixel within a small distance
 // of want (anti-aliasing blends edges, so solid areas are what match).
-func near(img image.Image, want color.RGBA) int {
+func near(img *image.RGBA, want color.RGBA) int {
 	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			d := math.Abs(float64(r>>8)-float64(want.R)) + math.Abs(float64(g>>8)-float64(want.G)) +
-				math.Abs(float64(bl>>8)-float64(want.B))
-			if d < 12 {
-				n++
-			}
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		d := absDiff(img.Pix[i], want.R) + absDiff(img.Pix[i+1], want.G) + absDiff(img.Pix[i+2], want.B)
+		if d < 12 {
+			n++
 		}
 	}
 	return n
 }
 
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
 // distinctColors counts the colours used by at least minPixels pixels.
-func distinctColors(img image.Image, minPixels int) int {
+func distinctColors(img *image.RGBA, minPixels int) int {
 	counts := map[color.RGBA]int{}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, a := img.At(x, y).RGBA()
-			counts[color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: uint8(a >> 8)}]++
-		}
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		counts[color.RGBA{R: img.Pix[i], G: img.Pix[i+1], B: img.Pix[i+2], A: img.Pix[i+3]}]++
 	}
 	n := 0
 	for _, c := range counts {
