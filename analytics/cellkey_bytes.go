@@ -1,14 +1,15 @@
 package analytics
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"slices"
 )
 
 // appendCellKey appends an order-preserving encoding of k: comparing two
-// encodings byte by byte orders them as CompareCellKeys does. So the runs
-// stored under cellRunPrefix+key sit in Badger cell after cell, in cell
+// encodings byte by byte orders them as CompareCellKeys does. So the cell
+// entries under cellRunPrefix sit in Badger cell after cell, in cell
 // order, and one forward iteration reads them grouped and ordered.
 //
 // Numbers are 8 bytes big-endian with the sign bit flipped; engine, mode
@@ -24,14 +25,31 @@ func appendCellKey(dst []byte, k CellKey) []byte {
 	return appendOrderedInt(dst, k.Pipeline)
 }
 
-// cellRunKey is the key of one stored run: cellRunPrefix, its cell, its
-// repetition, its ID (so a cell's runs are in repetition order, then ID).
+// cellRunKey is the key of one run's cell entry: cellRunPrefix, its cell,
+// its repetition, its ID (so a cell's runs are in repetition order, then
+// ID).
 func cellRunKey(r *Run) []byte {
 	k := make([]byte, 0, len(cellRunPrefix)+40+8+len(r.ID))
 	k = append(k, cellRunPrefix...)
 	k = appendCellKey(k, r.Key())
 	k = appendOrderedInt(k, r.Rep)
 	return append(k, r.ID...)
+}
+
+// parseCellRunKey splits a key made by cellRunKey into the cell and ID.
+func parseCellRunKey(key []byte) (CellKey, string, error) {
+	rest, ok := bytes.CutPrefix(key, []byte(cellRunPrefix))
+	if !ok {
+		return CellKey{}, "", fmt.Errorf("%w: not a cell entry", errBadRun)
+	}
+	k, rest, err := readCellKey(rest)
+	if err != nil {
+		return CellKey{}, "", err
+	}
+	if _, rest, err = readOrderedInt(rest); err != nil {
+		return CellKey{}, "", err
+	}
+	return k, string(rest), nil
 }
 
 func appendOrderedInt(dst []byte, n int) []byte {

@@ -81,7 +81,7 @@ func TestADamagedStoreIsReportedNeverAnsweredFrom(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := s.Runs()[0]
-			if err := s.db.Update(func(txn *badger.Txn) error { return txn.Delete(cellRunKey(&r)) }); err != nil {
+			if err := s.db.Update(func(txn *badger.Txn) error { return txn.Delete([]byte(runIDPrefix + r.ID)) }); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.Close(); err != nil {

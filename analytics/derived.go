@@ -3,7 +3,6 @@ package analytics
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -37,7 +36,7 @@ const (
 type derivedHead struct {
 	Format      int              `json:"format"`
 	Generation  uint64           `json:"generation"`
-	Fingerprint string           `json:"fingerprint"`
+	Fingerprint string           `json:"fingerprint"` // fingerprintOf the manifest committed with it
 	Runs        int              `json:"runs"`
 	Cells       int              `json:"cells"`
 	ChunkStarts []int            `json:"chunk_starts"` // first cell of each chunk
@@ -50,13 +49,13 @@ type derivedHead struct {
 // (each cell's runs in repetition order), one cell in memory at a time.
 type derivedBuilder struct {
 	head  derivedHead
-	fp    digest256
 	cov   coverageBuilder
 	posts map[pin][]int
 
-	cur  []Run // the current cell's runs
+	key  CellKey // the current cell
+	ids  []string
+	ms   []runMetrics
 	vals []float64
-	enc  []byte
 
 	// cell is called with each finished cell, in cell order.
 	cell func(c *Cell) error
@@ -71,42 +70,69 @@ func newDerivedBuilder(gen uint64, cell func(c *Cell) error) *derivedBuilder {
 }
 
 // add takes the next run in cell order.
-func (b *derivedBuilder) add(r *Run) error {
-	if len(b.cur) > 0 {
-		prev := &b.cur[len(b.cur)-1]
-		if k := r.Key(); k != prev.Key() {
-			if CompareCellKeys(prev.Key(), k) > 0 {
-				return fmt.Errorf("runs out of cell order at %s", r.ID)
-			}
-			if err := b.flushCell(); err != nil {
-				return err
-			}
+func (b *derivedBuilder) add(k CellKey, id string, m runMetrics) error {
+	if len(b.ids) > 0 && k != b.key {
+		if CompareCellKeys(b.key, k) > 0 {
+			return fmt.Errorf("runs out of cell order at %s", id)
+		}
+		if err := b.flushCell(); err != nil {
+			return err
 		}
 	}
-	b.cur = append(b.cur, *r)
-	b.fp.add(measurementDigest(r, &b.enc))
+	b.key = k
+	b.ids = append(b.ids, id)
+	b.ms = append(b.ms, m)
 	b.head.Runs++
-	b.head.Sessions[sessionKey(r.Session)]++
+	b.head.Sessions[sessionKey(k.Session)]++
 	return nil
 }
 
+func (b *derivedBuilder) addRun(r *Run) error { return b.add(r.Key(), r.ID, metricsOf(r)) }
+
 func (b *derivedBuilder) flushCell() error {
-	if len(b.cur) == 0 {
+	if len(b.ids) == 0 {
 		return nil
 	}
-	g := make([]int, len(b.cur))
-	for i := range g {
-		g[i] = i
-	}
-	c := cellOf(b.cur, b.cur[0].Key(), g, b.vals)
+	c := cellFromMetrics(b.key, b.ids, b.ms, b.vals)
 	n := b.head.Cells
 	b.head.Cells++
 	for _, p := range pinsOf(c.CellKey) {
 		b.posts[p] = append(b.posts[p], n)
 	}
 	b.cov.add(&c)
-	b.cur = b.cur[:0]
+	b.ids, b.ms = b.ids[:0], b.ms[:0]
 	return b.cell(&c)
+}
+
+// cellFromMetrics is cellOf over the metrics of a cell's runs (in
+// repetition order) with their IDs.
+func cellFromMetrics(k CellKey, ids []string, ms []runMetrics, vals []float64) Cell {
+	med := func(get func(*runMetrics) float64) float64 {
+		vals = vals[:0]
+		for i := range ms {
+			vals = append(vals, get(&ms[i]))
+		}
+		return Median(vals)
+	}
+	c := Cell{CellKey: k, Reps: len(ms)}
+	c.OpsPerSec = med(func(m *runMetrics) float64 { return m.OpsPerSec })
+	c.OpsPerCore = med(func(m *runMetrics) float64 { return m.OpsPerCore })
+	c.P50Ms = med(func(m *runMetrics) float64 { return m.P50Ms })
+	c.P99Ms = med(func(m *runMetrics) float64 { return m.P99Ms })
+	c.P999Ms = med(func(m *runMetrics) float64 { return m.P999Ms })
+	c.KBPerSec = med(func(m *runMetrics) float64 { return m.KBPerSec })
+	vals = vals[:0]
+	for i := range ms {
+		if h := ms[i].HitRate; h != nil {
+			vals = append(vals, *h)
+		}
+	}
+	if len(vals) > 0 {
+		h := Median(vals)
+		c.HitRate = &h
+	}
+	c.RunIDs = slices.Clone(ids)
+	return c
 }
 
 // finish closes the last cell and completes the head.
@@ -114,25 +140,9 @@ func (b *derivedBuilder) finish() error {
 	if err := b.flushCell(); err != nil {
 		return err
 	}
-	b.head.Fingerprint = b.fp.String()[:16]
 	b.head.Coverage = b.cov.out
 	b.head.Pins = len(b.posts)
 	return nil
-}
-
-// measurementDigest hashes what a run measured (not where it was read
-// from); the fingerprint is the sum of these, so it does not depend on
-// the order runs are read in.
-func measurementDigest(r *Run, buf *[]byte) digest256 {
-	m := *r
-	m.SourceFile, m.SourceLine = "", 0
-	*buf = encodeRun((*buf)[:0], &m)
-	sum := sha256.Sum256(*buf)
-	var d digest256
-	for i := range d {
-		d[i] = binary.LittleEndian.Uint64(sum[i*8:])
-	}
-	return d
 }
 
 // writeDerived computes generation gen's derived data from every stored
@@ -166,7 +176,7 @@ func (s *Store) writeDerived(ctx context.Context, gen uint64, wb *badger.WriteBa
 		}
 		return nil
 	})
-	err := s.scanRunRange(ctx, []byte(cellRunPrefix), func(_, _ []byte, r *Run) error { return b.add(r) })
+	err := s.scanCellEntries(ctx, func(k CellKey, id string, m runMetrics) error { return b.add(k, id, m) })
 	if err == nil {
 		err = b.finish()
 	}
@@ -186,10 +196,40 @@ func (s *Store) writeDerived(ctx context.Context, gen uint64, wb *badger.WriteBa
 	return b.head, nil
 }
 
-// scanRunRange calls fn with every stored run under prefix (a part of
-// cellRunPrefix), in cell order, with its key and encoded value (valid
-// during the call only). A run that does not decode is a CorruptError.
-func (s *Store) scanRunRange(ctx context.Context, prefix []byte, fn func(key, value []byte, r *Run) error) (err error) {
+// scanCellEntries calls fn with the cell, ID and metrics of every stored
+// run, in cell order (the entries under cellRunPrefix: Badger's tree only,
+// no value-log reads). An entry that does not decode is a CorruptError.
+func (s *Store) scanCellEntries(ctx context.Context, fn func(k CellKey, id string, m runMetrics) error) error {
+	return s.scanPrefix(ctx, []byte(cellRunPrefix), func(key, v []byte) error {
+		k, id, err := parseCellRunKey(key)
+		if err != nil {
+			return corrupt(s.dir, err, "the cell entry %q does not decode (%v)", key, err)
+		}
+		m, err := decodeMetrics(v)
+		if err != nil {
+			return corrupt(s.dir, err, "the cell entry of run %s does not decode (%v)", id, err)
+		}
+		return fn(k, id, m)
+	})
+}
+
+// scanRuns calls fn with every stored run, in ID order, with its key and
+// encoded value (valid during the call only). A run that does not decode
+// is a CorruptError.
+func (s *Store) scanRuns(ctx context.Context, fn func(key, value []byte, r *Run) error) error {
+	return s.scanPrefix(ctx, []byte(runIDPrefix), func(key, v []byte) error {
+		r, err := decodeRun(v)
+		if err != nil {
+			return corrupt(s.dir, err, "run %s does not decode (%v)", key, err)
+		}
+		return fn(key, v, &r)
+	})
+}
+
+// scanPrefix calls fn with every key and value under prefix, in key
+// order, releasing the mapped pages it read as it goes; a panic inside
+// Badger (damaged blocks) is a CorruptError.
+func (s *Store) scanPrefix(ctx context.Context, prefix []byte, fn func(key, value []byte) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = panicked(s.dir, "reading the runs", p)
@@ -204,16 +244,12 @@ func (s *Store) scanRunRange(ctx context.Context, prefix []byte, fn func(key, va
 				if err := ctx.Err(); err != nil {
 					return err
 				}
+				if n%releaseEvery == 0 && s.dir != "" {
+					releaseMappedPages(s.dir) // reading maps every table and value-log page
+				}
 			}
 			item := it.Item()
-			err := item.Value(func(v []byte) error {
-				r, err := decodeRun(v)
-				if err != nil {
-					return corrupt(s.dir, err, "run %s does not decode (%v)", item.Key(), err)
-				}
-				return fn(item.Key(), v, &r)
-			})
-			if err != nil {
+			if err := item.Value(func(v []byte) error { return fn(item.Key(), v) }); err != nil {
 				return err
 			}
 		}
@@ -270,6 +306,9 @@ func readHead(txn *badger.Txn, gen uint64) (derivedHead, bool, error) {
 
 // checkHead compares a head with the manifest it was committed with.
 func checkHead(h derivedHead, m manifest) error {
+	if fp := fingerprintOf(m.Sessions); h.Fingerprint != fp {
+		return fmt.Errorf("the cell index's fingerprint %s is not the manifest's %s", h.Fingerprint, fp)
+	}
 	if h.Generation != m.Generation {
 		return fmt.Errorf("the cell index is of import %d, the manifest of import %d", h.Generation, m.Generation)
 	}

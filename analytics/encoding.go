@@ -117,3 +117,50 @@ func decodeRun(v []byte) (Run, error) {
 	}
 	return r, nil
 }
+
+// runMetrics are what a cell's medians are made of: the value of the
+// run's entry under cellRunPrefix, small enough to stay in Badger's tree,
+// so the derived data is rebuilt from the tree alone.
+type runMetrics struct {
+	OpsPerSec, OpsPerCore, P50Ms, P99Ms, P999Ms, KBPerSec float64
+	HitRate                                               *float64
+}
+
+const metricsSize = 1 + 7*8
+
+func metricsOf(r *Run) runMetrics {
+	return runMetrics{OpsPerSec: r.OpsPerSec, OpsPerCore: r.OpsPerCore, P50Ms: r.P50Ms, P99Ms: r.P99Ms,
+		P999Ms: r.P999Ms, KBPerSec: r.KBPerSec, HitRate: r.HitRate}
+}
+
+// encodeMetrics appends a flags byte (bit 0: a hit rate) and seven
+// float64 little-endian: ops/s, ops/core, p50, p99, p99.9, KB/s, hit rate.
+func encodeMetrics(dst []byte, m runMetrics) []byte {
+	var flags byte
+	hit := 0.0
+	if m.HitRate != nil {
+		flags, hit = runHasHitRate, *m.HitRate
+	}
+	dst = append(dst, flags)
+	for _, f := range [7]float64{m.OpsPerSec, m.OpsPerCore, m.P50Ms, m.P99Ms, m.P999Ms, m.KBPerSec, hit} {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+	}
+	return dst
+}
+
+func decodeMetrics(v []byte) (runMetrics, error) {
+	var m runMetrics
+	if len(v) != metricsSize || v[0]&^runHasHitRate != 0 {
+		return m, fmt.Errorf("%w: bad metrics (%d bytes)", errBadRun, len(v))
+	}
+	var f [7]float64
+	for i := range f {
+		f[i] = math.Float64frombits(binary.LittleEndian.Uint64(v[1+i*8:]))
+	}
+	m.OpsPerSec, m.OpsPerCore, m.P50Ms, m.P99Ms, m.P999Ms, m.KBPerSec = f[0], f[1], f[2], f[3], f[4], f[5]
+	if v[0]&runHasHitRate != 0 {
+		h := f[6]
+		m.HitRate = &h
+	}
+	return m, nil
+}

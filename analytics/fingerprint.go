@@ -1,15 +1,46 @@
 package analytics
 
-// fingerprint is the sum of every run's measurementDigest, the first 16
-// hex digits: what the derived head records for the stored runs. Where a
-// run came from (file name and line) is left out, so re-importing the same
-// data from another path keeps the fingerprint, and the order runs are
-// read in does not matter.
-func fingerprint(runs []Run) string {
-	var fp digest256
-	var buf []byte
-	for i := range runs {
-		fp.add(measurementDigest(&runs[i], &buf))
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+)
+
+// fingerprintOf is the store's fingerprint: a hash of the manifest's count
+// and digest of every session, which cover every stored run's encoding.
+// So it changes whenever a run is added and is known without reading any.
+func fingerprintOf(sessions map[string]sessionSums) string {
+	keys := make([]string, 0, len(sessions))
+	for k := range sessions {
+		keys = append(keys, k)
 	}
-	return fp.String()[:16]
+	slices.Sort(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s=%d:%s\n", k, sessions[k].Runs, sessions[k].Digest)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// fingerprint is the fingerprint of a store holding exactly these runs.
+func fingerprint(runs []Run) string {
+	digests := map[string]*digest256{}
+	counts := map[string]int{}
+	var val []byte
+	for i := range runs {
+		r := &runs[i]
+		k := sessionKey(r.Session)
+		if digests[k] == nil {
+			digests[k] = &digest256{}
+		}
+		val = encodeRun(val[:0], r)
+		digests[k].add(runDigest([]byte(runIDPrefix+r.ID), val))
+		counts[k]++
+	}
+	sums := make(map[string]sessionSums, len(counts))
+	for k, n := range counts {
+		sums[k] = sessionSums{Runs: n, Digest: digests[k].String()}
+	}
+	return fingerprintOf(sums)
 }

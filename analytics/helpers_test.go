@@ -78,7 +78,7 @@ type state struct {
 func stateOf(tb testing.TB, s *Store) state {
 	tb.Helper()
 	stored := 0
-	err := s.scanRunRange(tb.Context(), []byte(cellRunPrefix), func(_, _ []byte, _ *Run) error { stored++; return nil })
+	err := s.scanRuns(tb.Context(), func(_, _ []byte, _ *Run) error { stored++; return nil })
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -36,10 +36,11 @@ const sourcesDir = "sources"
 // recorded under formatKey:
 //   - 1 (no format key): JSON per run under run/{id}; stores without a
 //     manifest were written before manifests existed and get one.
-//   - 2: runs in the binary encoding of encoding.go under cr/ in cell
-//     order, their IDs under id/, and the derived data (fingerprint, cell
-//     records, posting lists, coverage) under derived/{generation}/,
-//     written by the import that commits the generation.
+//   - 2: runs in the binary encoding of encoding.go under id/{id}, a cell
+//     entry per run (its metrics) under cr/ in cell order, and the derived
+//     data (fingerprint, cell records, posting lists, coverage) under
+//     derived/{generation}/, written by the import that commits the
+//     generation.
 //
 // Open migrates a format-1 store to format 2 once (migrate.go).
 const storeFormat = 2

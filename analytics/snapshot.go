@@ -2,7 +2,9 @@ package analytics
 
 import (
 	"context"
+
 	"fmt"
+	badger "github.com/dgraph-io/badger/v4"
 	"slices"
 	"sort"
 	"strings"
@@ -51,10 +53,10 @@ func newSnapshot(runs []Run) *snapshot {
 	var cells []Cell
 	b := newDerivedBuilder(0, func(c *Cell) error { cells = append(cells, *c); return nil })
 	for i := range ordered {
-		_ = b.add(&ordered[i]) // in cell order by construction
+		_ = b.addRun(&ordered[i]) // in cell order by construction
 	}
 	_ = b.finish()
-	snap.fp, snap.nRuns, snap.cov = b.head.Fingerprint, len(runs), b.head.Coverage
+	snap.fp, snap.nRuns, snap.cov = fingerprint(runs), len(runs), b.head.Coverage
 	snap.setCells(cells)
 	snap.setRuns(ordered)
 	snap.cellsOnce.Do(func() {})
@@ -116,7 +118,7 @@ func (snap *snapshot) ensureRuns(ctx context.Context) error {
 		return err
 	}
 	snap.runsOnce.Do(func() {
-		runs, err := snap.lazy.allRuns(ctx, snap.cells)
+		runs, err := snap.lazy.allRuns(ctx, snap.cells, snap.keys, snap.index.start)
 		if err != nil {
 			snap.runsErr = err
 			return
@@ -260,17 +262,25 @@ func (l *lazyCells) allCells() ([]Cell, error) {
 	return cells, nil
 }
 
-// cellRuns reads the runs of one cell, in repetition order, and checks
-// them against its record.
+// cellRuns reads the runs of one cell by their IDs, in repetition order,
+// and checks them against its record.
 func (l *lazyCells) cellRuns(ctx context.Context, c *Cell) ([]Run, error) {
-	prefix := appendCellKey([]byte(cellRunPrefix), c.CellKey)
 	runs := make([]Run, 0, c.Reps)
-	err := l.s.scanRunRange(ctx, prefix, func(_ []byte, _ []byte, r *Run) error {
-		runs = append(runs, *r)
-		return nil
+	err := l.s.db.View(func(txn *badger.Txn) error {
+		for _, id := range c.RunIDs {
+			r, found, err := getRun(txn, id)
+			if err != nil {
+				return err
+			}
+			if !found {
+				return l.corrupt(nil, "run %s of cell %s is missing", id, describeKey(c.CellKey))
+			}
+			runs = append(runs, r)
+		}
+		return ctx.Err()
 	})
 	if err != nil {
-		return nil, err
+		return nil, storeReadError(l.s.dir, "reading the runs of a cell", err)
 	}
 	if err := checkCellRuns(c, runs); err != nil {
 		return nil, l.corrupt(nil, "%v", err)
@@ -294,14 +304,17 @@ func describeKey(k CellKey) string {
 	return fmt.Sprintf("s%d/%s/%s/%dc/%s/%dB/p%d", k.Session, k.Engine, k.Mode, k.Cores, k.Ratio, k.ValueBytes, k.Pipeline)
 }
 
-// allRuns reads every run in cell order, checks each cell's runs against
-// its record, and the runs of each session against the manifest's count
-// and digest.
-func (l *lazyCells) allRuns(ctx context.Context, cells []Cell) ([]Run, error) {
-	runs := make([]Run, 0, l.head.Runs)
+// allRuns reads every run (in ID order, the order they are stored in),
+// checks the runs of each session against the manifest's count and
+// digest, and lays them out in cell order, checking each cell's runs
+// against its record.
+func (l *lazyCells) allRuns(ctx context.Context, cells []Cell, keys map[CellKey]int, start []int) ([]Run, error) {
+	runs := make([]Run, start[len(start)-1])
+	fill := make([]int32, len(cells))
 	digests := map[string]*digest256{}
 	counts := map[string]int{}
-	err := l.s.scanRunRange(ctx, []byte(cellRunPrefix), func(key, v []byte, r *Run) error {
+	n := 0
+	err := l.s.scanRuns(ctx, func(key, v []byte, r *Run) error {
 		k := sessionKey(r.Session)
 		d := digests[k]
 		if d == nil {
@@ -310,7 +323,13 @@ func (l *lazyCells) allRuns(ctx context.Context, cells []Cell) ([]Run, error) {
 		}
 		d.add(runDigest(key, v))
 		counts[k]++
-		runs = append(runs, *r)
+		n++
+		c, ok := keys[r.Key()]
+		if !ok || int(fill[c]) >= cells[c].Reps {
+			return l.corrupt(nil, "run %s belongs to no cell of the cell index", r.ID)
+		}
+		runs[start[c]+int(fill[c])] = *r
+		fill[c]++
 		return nil
 	})
 	if err != nil {
@@ -323,19 +342,22 @@ func (l *lazyCells) allRuns(ctx context.Context, cells []Cell) ([]Run, error) {
 	if err := verify(l.s.dir, l.manifest, sums); err != nil {
 		return nil, err
 	}
-	p := 0
+	if n != len(runs) {
+		return nil, l.corrupt(nil, "the store holds %d runs, the cell index %d", n, len(runs))
+	}
 	for c := range cells {
-		n := cells[c].Reps
-		if p+n > len(runs) {
-			return nil, l.corrupt(nil, "the runs end before cell %s", describeKey(cells[c].CellKey))
+		cr := runs[start[c]:start[c+1]]
+		if len(cr) > 1 {
+			slices.SortFunc(cr, func(a, b Run) int {
+				if a.Rep != b.Rep {
+					return a.Rep - b.Rep
+				}
+				return strings.Compare(a.ID, b.ID)
+			})
 		}
-		if err := checkCellRuns(&cells[c], runs[p:p+n]); err != nil {
+		if err := checkCellRuns(&cells[c], cr); err != nil {
 			return nil, l.corrupt(nil, "%v", err)
 		}
-		p += n
-	}
-	if p != len(runs) {
-		return nil, l.corrupt(nil, "%d runs belong to no cell of the cell index", len(runs)-p)
 	}
 	return runs, nil
 }

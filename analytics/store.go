@@ -19,8 +19,8 @@ import (
 // Key prefixes inside the one Badger database (store format 2; see
 // storeFormat).
 const (
-	cellRunPrefix   = "cr/"      // cr/{cell key}{rep}{id} → encodeRun: the runs, in cell order
-	runIDPrefix     = "id/"      // id/{id} → the run's cr/ key: finding a run by ID
+	runIDPrefix     = "id/"      // id/{id} → encodeRun: the runs
+	cellRunPrefix   = "cr/"      // cr/{cell key}{rep}{id} → encodeMetrics: each run's cell entry, in cell order
 	derivedPrefix   = "derived/" // derived/{generation}/…: see derived.go
 	kvPrefix        = "kv/"
 	legacyRunPrefix = "run/" // format 1: run/{id} → JSON; read only to migrate

@@ -14,11 +14,13 @@ import (
 // writeGeneration writes the derived data of the generation an import
 // creates; commitGeneration commits it.
 
-// putRun writes one run: its encoded record under cellRunPrefix (in cell
-// order) and its ID under runIDPrefix. seen, when set, gets the record's
-// key and value, which the manifest's digest is made of.
+// putRun writes one run: the run, encoded, under runIDPrefix+ID, and its
+// cell entry (cellRunKey → its metrics, small enough to stay in Badger's
+// tree) from which the derived data is rebuilt in cell order. seen, when
+// set, gets the run's key and value, which the manifest's digest is made
+// of.
 func (s *Store) putRun(wb *badger.WriteBatch, r *Run, seen func(key, val []byte)) error {
-	key := cellRunKey(r)
+	key := []byte(runIDPrefix + r.ID)
 	val := encodeRun(make([]byte, 0, 160+len(r.ID)), r)
 	if seen != nil {
 		seen(key, val)
@@ -26,7 +28,7 @@ func (s *Store) putRun(wb *badger.WriteBatch, r *Run, seen func(key, val []byte)
 	if err := wb.Set(key, val); err != nil {
 		return fmt.Errorf("writing run %s: %w", r.ID, err)
 	}
-	if err := wb.Set([]byte(runIDPrefix+r.ID), key); err != nil {
+	if err := wb.Set(cellRunKey(r), encodeMetrics(make([]byte, 0, metricsSize), metricsOf(r))); err != nil {
 		return fmt.Errorf("writing run %s: %w", r.ID, err)
 	}
 	return nil
@@ -41,17 +43,6 @@ func getRun(txn *badger.Txn, id string) (Run, bool, error) {
 	if err != nil {
 		return Run{}, false, err
 	}
-	key, err := item.ValueCopy(nil)
-	if err != nil {
-		return Run{}, false, err
-	}
-	item, err = txn.Get(key)
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return Run{}, false, corrupt("", nil, "run %s is indexed but missing", id)
-	}
-	if err != nil {
-		return Run{}, false, err
-	}
 	var r Run
 	err = item.Value(func(v []byte) error {
 		var err error
@@ -62,13 +53,14 @@ func getRun(txn *badger.Txn, id string) (Run, bool, error) {
 		return Run{}, false, corrupt("", err, "stored run %s: %v", id, err)
 	}
 	if r.ID != id {
-		return Run{}, false, corrupt("", nil, "the ID index sends %s to run %s", id, r.ID)
+		return Run{}, false, corrupt("", nil, "the run stored as %s is %s", id, r.ID)
 	}
 	return r, true, nil
 }
 
 // writeGeneration writes the derived data of the generation m commits,
-// from every stored run (those the import just wrote included).
+// from every stored run's cell entry (those the import just wrote
+// included).
 func (s *Store) writeGeneration(ctx context.Context, m manifest) (derivedHead, error) {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
@@ -79,6 +71,7 @@ func (s *Store) writeGeneration(ctx context.Context, m manifest) (derivedHead, e
 	if err := wb.Flush(); err != nil {
 		return derivedHead{}, err
 	}
+	head.Fingerprint = fingerprintOf(m.Sessions)
 	if err := checkHead(head, m); err != nil {
 		return derivedHead{}, corrupt(s.dir, err, "%v", err)
 	}

@@ -1,10 +1,8 @@
 package analytics
 
 import (
-	"bytes"
 	"context"
 	"reflect"
-	"strings"
 
 	badger "github.com/dgraph-io/badger/v4"
 )
@@ -22,7 +20,7 @@ import (
 //     cell's runs against its record.
 //   - Verify (doctor): all of that, and the derived data rebuilt from the
 //     runs compared with what is stored (fingerprint, cells, posting lists,
-//     coverage), and the ID index against the runs.
+//     coverage), and the cell entries (cr/) against the runs.
 
 // Verify reads and checks everything the store holds (see above); nil
 // means it is sound.
@@ -37,7 +35,7 @@ func (s *Store) Verify(ctx context.Context) error {
 	var rebuilt []Cell
 	b := newDerivedBuilder(snap.lazy.head.Generation, func(c *Cell) error { rebuilt = append(rebuilt, *c); return nil })
 	for i := range snap.runs {
-		if err := b.add(&snap.runs[i]); err != nil {
+		if err := b.addRun(&snap.runs[i]); err != nil {
 			return corrupt(s.dir, err, "%v", err)
 		}
 	}
@@ -46,8 +44,8 @@ func (s *Store) Verify(ctx context.Context) error {
 	}
 	h := snap.lazy.head
 	switch {
-	case b.head.Fingerprint != h.Fingerprint:
-		return corrupt(s.dir, nil, "the stored fingerprint %s is not that of the runs (%s)", h.Fingerprint, b.head.Fingerprint)
+	case fingerprint(snap.runs) != h.Fingerprint:
+		return corrupt(s.dir, nil, "the stored fingerprint %s is not that of the runs", h.Fingerprint)
 	case !reflect.DeepEqual(rebuilt, snap.cells):
 		return corrupt(s.dir, nil, "the cell index's medians or run lists differ from the runs")
 	case !reflect.DeepEqual(b.head.Coverage, h.Coverage):
@@ -70,45 +68,29 @@ func (s *Store) Verify(ctx context.Context) error {
 		}
 		return corrupt(s.dir, nil, "the cell index holds %d posting lists, its head says %d", n, h.Pins)
 	}
-	return s.verifyIDIndex(ctx, len(snap.runs))
+	return s.verifyCellEntries(ctx, snap.runs)
 }
 
-// verifyIDIndex checks that every run ID points at its run's key and that
-// there is one ID per run.
-func (s *Store) verifyIDIndex(ctx context.Context, runs int) error {
-	n := 0
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, Prefix: []byte(runIDPrefix)})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			n++
-			id := strings.TrimPrefix(string(it.Item().Key()), runIDPrefix)
-			err := it.Item().Value(func(v []byte) error {
-				if !bytes.HasPrefix(v, []byte(cellRunPrefix)) || !bytes.HasSuffix(v, []byte(id)) {
-					return corrupt(s.dir, nil, "the ID index entry of run %s is damaged", id)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if _, found, err := getRun(txn, id); err != nil || !found {
-				if err == nil {
-					err = corrupt(s.dir, nil, "the ID index names run %s, which is missing", id)
-				}
-				return err
-			}
+// verifyCellEntries checks that the cell entries are exactly the runs'
+// cells, repetitions, IDs and metrics, in cell order.
+func (s *Store) verifyCellEntries(ctx context.Context, runs []Run) error {
+	i := 0
+	err := s.scanCellEntries(ctx, func(k CellKey, id string, m runMetrics) error {
+		if i >= len(runs) {
+			return corrupt(s.dir, nil, "the cell entry of run %s names no stored run", id)
+		}
+		r := &runs[i]
+		i++
+		if r.Key() != k || r.ID != id || !reflect.DeepEqual(metricsOf(r), m) {
+			return corrupt(s.dir, nil, "the cell entry of run %s differs from the run", id)
 		}
 		return nil
 	})
 	if err != nil {
-		return storeReadError(s.dir, "checking the ID index", err)
+		return err
 	}
-	if n != runs {
-		return corrupt(s.dir, nil, "the ID index holds %d runs, the store %d", n, runs)
+	if i != len(runs) {
+		return corrupt(s.dir, nil, "the store holds %d cell entries for %d runs", i, len(runs))
 	}
 	return nil
 }
