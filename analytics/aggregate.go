@@ -29,35 +29,12 @@ func (s *Store) QueryFilter(ctx context.Context, f *Filter) (Result, error) {
 // cellOf aggregates one cell from its runs g (in repetition order): the
 // median across them of every metric. vals is scratch space.
 func cellOf(runs []Run, k CellKey, g []int, vals []float64) Cell {
-	med := func(get func(*Run) float64) float64 {
-		vals = vals[:0]
-		for _, i := range g {
-			vals = append(vals, get(&runs[i]))
-		}
-		return Median(vals)
-	}
-	c := Cell{CellKey: k, Reps: len(g)}
-	c.OpsPerSec = med(func(r *Run) float64 { return r.OpsPerSec })
-	c.OpsPerCore = med(func(r *Run) float64 { return r.OpsPerCore })
-	c.P50Ms = med(func(r *Run) float64 { return r.P50Ms })
-	c.P99Ms = med(func(r *Run) float64 { return r.P99Ms })
-	c.P999Ms = med(func(r *Run) float64 { return r.P999Ms })
-	c.KBPerSec = med(func(r *Run) float64 { return r.KBPerSec })
-	vals = vals[:0]
-	for _, i := range g {
-		if h := runs[i].HitRate; h != nil {
-			vals = append(vals, *h)
-		}
-	}
-	if len(vals) > 0 {
-		h := Median(vals)
-		c.HitRate = &h
-	}
-	c.RunIDs = make([]string, len(g))
+	ms := make([]runMetrics, len(g))
+	ids := make([]string, len(g))
 	for j, i := range g {
-		c.RunIDs[j] = runs[i].ID
+		ms[j], ids[j] = metricsOf(&runs[i]), runs[i].ID
 	}
-	return c
+	return cellFromMetrics(k, ids, ms, vals)
 }
 
 // Median returns the median of the values (the mean of the two middle values

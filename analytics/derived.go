@@ -93,7 +93,7 @@ func (b *derivedBuilder) flushCell() error {
 	if len(b.ids) == 0 {
 		return nil
 	}
-	c := cellFromMetrics(b.key, b.ids, b.ms, b.vals)
+	c := cellFromMetrics(b.key, slices.Clone(b.ids), b.ms, b.vals)
 	n := b.head.Cells
 	b.head.Cells++
 	for _, p := range pinsOf(c.CellKey) {
@@ -104,8 +104,9 @@ func (b *derivedBuilder) flushCell() error {
 	return b.cell(&c)
 }
 
-// cellFromMetrics is cellOf over the metrics of a cell's runs (in
-// repetition order) with their IDs.
+// cellFromMetrics aggregates one cell from the metrics of its runs (in
+// repetition order) and their IDs, which the cell keeps: the median
+// across them of every metric. vals is scratch space.
 func cellFromMetrics(k CellKey, ids []string, ms []runMetrics, vals []float64) Cell {
 	med := func(get func(*runMetrics) float64) float64 {
 		vals = vals[:0]
@@ -131,7 +132,7 @@ func cellFromMetrics(k CellKey, ids []string, ms []runMetrics, vals []float64) C
 		h := Median(vals)
 		c.HitRate = &h
 	}
-	c.RunIDs = slices.Clone(ids)
+	c.RunIDs = ids
 	return c
 }
 
