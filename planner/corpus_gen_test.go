@@ -138,6 +138,18 @@ var (
 		"what happens to %s when the primary dies?", "%s master goes down, how long is the outage?", "how long is %s down when the leader crashes?",
 		"if the %s primary fails how long until writes work", "how fast does a %s replica take over when the master dies",
 	}
+	// genEngineTerms are glossary terms whose names hold an engine's name,
+	// asked about in genEngineTermForms: definitions, kind before topic.
+	genEngineTerms = []struct{ text, term string }{
+		{"redis cluster", "term:redis-cluster"}, {"Redis Sentinel", "term:sentinel"}, {"keydb server-threads", "term:server-threads"},
+		{"dragonfly cache_mode", "term:cache-mode"}, {"Dragonfly snapshot_cron", "term:snapshot-cron"}, {"redis-benchmark", "term:redis-benchmark-tool"},
+		{"dragonfly proactor threads", "term:proactor-threads"}, {"garnet tsavorite", "term:tsavorite"}, {"valkey io-threads", "term:io-threads"},
+		{"dragonfly shared-nothing", "term:shared-nothing"},
+	}
+	genEngineTermForms = []string{
+		"what is %s?", "what's a %s", "explain %s", "tell me about %s", "what exactly is %s", "can you explain what %s is",
+		"%s - what is it?", "what does %s mean", "tell me what %s is", "describe the %s",
+	}
 	// genNegEngine leave one engine out: the others are meant.
 	genNegEngine = []string{
 		"anything but %s at 16 cores", "non-%s engines at 16 cores", "every engine except %s at 16 cores",
@@ -310,6 +322,14 @@ func generatedCorpus() map[string][]string {
 				continue // the failover lab ran Redis, Valkey and Dragonfly
 			}
 			add("generated-failover", "failover", fmt.Sprintf(form, e.text), "intent=failover", "engines="+e.key)
+		}
+	}
+	for i, form := range genEngineTermForms {
+		for j, tm := range genEngineTerms {
+			if (i+j)%2 == 1 {
+				continue
+			}
+			add("generated-engineterm", "engineterm", fmt.Sprintf(form, tm.text), "intent=define", "term="+tm.term)
 		}
 	}
 	for i, form := range genNegEngine {

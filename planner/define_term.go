@@ -13,17 +13,27 @@ func (p *Planner) recogniseEngineTerm(question string, r *reading, _ *Plan) (Pla
 	if p.kb == nil || !r.has(mEngine) && !r.has(mClaimant) || len(p.tix().entries) == 0 {
 		return Plan{}, false
 	}
-	lead := r.defineLeadEnd()
-	if lead < 0 {
+	lead, end := r.defineLeadEnd(), len(r.toks)
+	if lead == 0 {
+		if end = r.defineTailStart(); end < len(r.toks) {
+			lead = -2 // asked by its tail: counts as a lead below
+		}
+	}
+	if lead == -1 || end == 0 {
 		return Plan{}, false
 	}
+	asked := lead != 0
+	lead = max(lead, 0)
 	id, alias := p.tix().find(r.text[r.toks[min(lead, len(r.toks)-1)].start:])
 	from, to, ok := r.span(alias, lead)
 	if id == "" || !ok {
 		// No alias word for word ("a valkey io thread"): the words left
 		// once the engine and fillers are set aside, looked up as a term
 		// (the glossary's lookup tolerates plurals and typos).
-		return p.engineTermByRest(question, r, lead)
+		return p.engineTermByRest(question, r, lead, end, asked)
+	}
+	if to > end {
+		return Plan{}, false
 	}
 	engineInside := false
 	for _, t := range r.tags {
@@ -43,13 +53,13 @@ func (p *Planner) recogniseEngineTerm(question string, r *reading, _ *Plan) (Pla
 	if slotInside && !engineInside {
 		return Plan{}, false // "what is the Valkey realistic series": the series' numbers
 	}
-	if lead == 0 && (slotInside || !engineInside) {
+	if !asked && (slotInside || !engineInside) {
 		// Without "what is", only a term whose own name holds the engine
 		// ("Redis Sentinel?") is asked about as a term: "redis cluster?"
 		// and "redis with persistence on" ask for numbers.
 		return Plan{}, false
 	}
-	for i := lead; i < len(r.toks); i++ {
+	for i := lead; i < end; i++ {
 		if i >= from && i < to {
 			continue
 		}
@@ -71,12 +81,12 @@ func (p *Planner) recogniseEngineTerm(question string, r *reading, _ *Plan) (Pla
 // engineTermByRest defines the term spelt by the words of a question that
 // are neither lead, engine, filler nor punctuation, when they are all
 // words of no slot.
-func (p *Planner) engineTermByRest(question string, r *reading, lead int) (Plan, bool) {
-	if lead == 0 {
+func (p *Planner) engineTermByRest(question string, r *reading, lead, end int, asked bool) (Plan, bool) {
+	if !asked {
 		return Plan{}, false
 	}
 	var words []string
-	for i := lead; i < len(r.toks); i++ {
+	for i := lead; i < end; i++ {
 		t := r.toks[i]
 		switch {
 		case t.kind == tokPunct || termFiller(t.text) || r.tokenMeans(i, mEngine) || r.tokenMeans(i, mPolite):
@@ -99,36 +109,101 @@ func (p *Planner) engineTermByRest(question string, r *reading, lead int) (Plan,
 }
 
 // defineLeadEnd is the token after a lead that asks what something is
-// ("what is", "what's", "explain", "tell me about", "define"), 0 when the
-// question has none but may still be a bare term, -1 when it opens with
-// something else.
+// ("what is", "what exactly is", "explain", "can you explain what",
+// "tell me what", "define"), 0 when the question has none but may still
+// be a bare term, -1 when it opens with something else.
 func (r *reading) defineLeadEnd() int {
 	i := 0
-	for i < len(r.toks) && (r.tokenMeans(i, mPolite) || r.toks[i].text == "and" || r.toks[i].text == "so" || r.toks[i].text == "ok" || r.toks[i].kind == tokPunct) {
-		i++
+	skip := func() {
+		for i < len(r.toks) && (r.tokenMeans(i, mPolite) || r.toks[i].kind == tokPunct) {
+			i++
+		}
+	}
+	skip()
+	for i < len(r.toks) {
+		switch r.toks[i].text {
+		case "and", "so", "ok", "but", "hey", "quick", "q", "sorry":
+			i++
+			skip()
+			continue
+		}
+		break
 	}
 	if i >= len(r.toks) {
 		return -1
 	}
-	w := r.toks[i].text
-	next := ""
-	if i+1 < len(r.toks) {
-		next = r.toks[i+1].text
+	at := func(k int) string {
+		if k < len(r.toks) {
+			return r.toks[k].text
+		}
+		return ""
+	}
+	// "explain what", "tell me what", "do you know what": a verb that
+	// asks for an explanation, then an optional question.
+	verb := true
+	switch {
+	case at(i) == "explain" || at(i) == "describe" || at(i) == "define" || at(i) == "eli5":
+		i++
+	case at(i) == "tell" && at(i+1) == "me" && (at(i+2) == "about" || at(i+2) == "what"):
+		i += 2
+		if at(i) == "about" {
+			return i + 1
+		}
+	case at(i) == "do" && at(i+1) == "you" && at(i+2) == "know":
+		i += 3
+	case at(i) == "meaning" && at(i+1) == "of", at(i) == "definition" && at(i+1) == "of":
+		return i + 2
+	case at(i) != "what" && at(i) != "wat" && at(i) != "wht" && at(i) != "whats" && at(i) != "wats":
+		return 0
+	default:
+		verb = false
+	}
+	if at(i) == "whats" || at(i) == "wats" {
+		return i + 1
+	}
+	if at(i) != "what" && at(i) != "wat" && at(i) != "wht" {
+		return i // "explain redis cluster"
+	}
+	i++
+	for at(i) == "exactly" || at(i) == "actually" || at(i) == "really" || at(i) == "even" {
+		i++
 	}
 	switch {
-	case (w == "what" || w == "wat" || w == "wht") && (next == "is" || next == "s" || next == "are" || next == "was"):
-		return i + 2
-	case w == "whats" || w == "wats" || w == "explain" || w == "describe" || w == "define" || w == "eli5":
+	case at(i) == "is" || at(i) == "s" || at(i) == "are" || at(i) == "was":
 		return i + 1
-	case w == "tell" && next == "me" && i+2 < len(r.toks) && r.toks[i+2].text == "about":
-		return i + 3
-	case (w == "what" || w == "wat") && (next == "does" || next == "do") && (r.endsWithMean() || r.toks[len(r.toks)-1].text == "do" ||
-		len(r.toks) > 2 && r.toks[len(r.toks)-2].text == "do" && r.toks[len(r.toks)-1].kind == tokPunct):
-		return i + 2
-	case w == "meaning" && next == "of", w == "definition" && next == "of":
-		return i + 2
+	case (at(i) == "does" || at(i) == "do") && (r.endsWithMean() || r.endsWithDo()):
+		return i + 1
+	case verb || at(i) == "a" || at(i) == "an" || at(i) == "the":
+		return i // "explain what a redis shard is", "tell me what proactor threads are"
 	}
-	return 0
+	return -1
+}
+
+// endsWithDo reports a question ending in "do" ("what does X do?").
+func (r *reading) endsWithDo() bool {
+	n := len(r.toks)
+	for n > 0 && r.toks[n-1].kind == tokPunct {
+		n--
+	}
+	return n > 0 && r.toks[n-1].text == "do"
+}
+
+// defineTailStart is where a trailing "what is it?", "what's that?",
+// "what are they?" begins (the subject came first: "redis cluster - what
+// is it?"), or len(toks) when there is none.
+func (r *reading) defineTailStart() int {
+	n := len(r.toks)
+	for n > 0 && r.toks[n-1].kind == tokPunct {
+		n--
+	}
+	if n < 3 {
+		return len(r.toks)
+	}
+	w0, w1, w2 := r.toks[n-3].text, r.toks[n-2].text, r.toks[n-1].text
+	if (w0 == "what" || w0 == "wat") && (w1 == "is" || w1 == "s" || w1 == "are") && (w2 == "it" || w2 == "that" || w2 == "this" || w2 == "they" || w2 == "those") {
+		return n - 3
+	}
+	return len(r.toks)
 }
 
 // endsWithMean reports a question ending in "mean" or "stand for" (before
@@ -184,7 +259,8 @@ func termFiller(w string) bool {
 	switch w {
 	case "a", "an", "the", "in", "of", "for", "on", "with", "s", "exactly", "concept", "term", "thing", "here", "this",
 		"benchmark", "feature", "option", "flag", "setting", "config", "again", "actually", "really", "mean", "means",
-		"stand", "stands", "does", "do", "by", "as", "used", "called", "mode", "s's", "anyway", "about", "that", "their", "its":
+		"stand", "stands", "does", "do", "by", "as", "used", "called", "mode", "s's", "anyway", "about", "that", "their", "its",
+		"is", "are", "design", "model", "approach", "architecture", "even", "what", "it":
 		return true
 	}
 	return false

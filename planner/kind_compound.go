@@ -14,6 +14,9 @@ const maxParts = 4
 // continues the one before it, as a follow-up would. The split stands only
 // when every part plans on its own as a question about the data.
 func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
+	if r.defineTailStart() < len(r.toks) {
+		return Plan{}, false // "redis cluster - what is it?": the tail asks about what came first
+	}
 	parts := p.splitAsks(r.question)
 	if len(parts) < 2 {
 		return Plan{}, false
