@@ -14,7 +14,8 @@ import (
 func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 	k := p.k
 	t := r.text
-	if !k.provenance.MatchString(t) {
+	asked := r.setupFacts()
+	if len(asked) == 0 && !k.provenance.MatchString(t) {
 		return Plan{}, false
 	}
 	if len(r.x.metrics) > 0 && !k.provDuration.MatchString(t) && !k.provReps.MatchString(t) {
@@ -25,19 +26,42 @@ func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 			return Plan{}, false // repetitions of a cell: spread
 		}
 	}
-	// The setup and glossary entries already answer "what hardware was
-	// used?", "what is memtier?", "how many reps per run?"; provenance
-	// takes the client machine, durations and dates, and what they leave.
+	// The setup and glossary entries also carry "what hardware was
+	// used?", "what is memtier?", "how many reps per run?".
 	ord, ok := p.ordinary(r.question, prev)
 	if ord.Intent == IntentFailover || ord.Intent == IntentMemory || ord.Intent == IntentClaim || ord.Requested == IntentFailover {
 		return Plan{}, false // "how long does a failover take?" is the failover table
 	}
+	topics := p.provTopics(t)
+	if len(asked) > 0 {
+		// "what version of valkey was tested", "how many shards at 48
+		// cores", "how many connections": a recorded fact of the runs,
+		// answered with its citation even where a glossary entry carries
+		// it too. A question the setup entries answer whole keeps their
+		// answer (it is provenance, told from those entries).
+		for _, a := range asked {
+			topics = appendUnique(topics, a)
+		}
+		if ok && ord.Intent == IntentHelp && strings.HasPrefix(ord.Slots.TermID, "setup:") && !slices.Contains(topics, "client") {
+			ord.Intent, ord.Topics, ord.Source = IntentProvenance, topics, "rules"
+			return ord, true
+		}
+		return p.provenanceOf(r, prev, topics), true
+	}
+	// Otherwise provenance takes the client machine, durations and dates,
+	// and what the entries leave.
 	if ok && (ord.Intent == IntentHelp || ord.Intent == IntentDefine || ord.Explain) {
 		clientBox := k.provClient.MatchString(t) && k.provServer.MatchString(t) && !strings.Contains(t, "memtier")
 		if !clientBox && !k.provDuration.MatchString(t) && !k.provDates.MatchString(t) {
 			return Plan{}, false
 		}
 	}
+	return p.provenanceOf(r, prev, topics), true
+}
+
+// provTopics are the provenance topics the words of a question name.
+func (p *Planner) provTopics(t string) []string {
+	k := p.k
 	var topics []string
 	add := func(ok bool, topic string) {
 		if ok {
@@ -51,6 +75,13 @@ func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 	add(k.provDuration.MatchString(t), "duration")
 	add(k.provReps.MatchString(t), "repetitions")
 	add(k.provDates.MatchString(t), "dates")
+	return topics
+}
+
+// provenanceOf plans a provenance answer on the topics, for the engines
+// (or sessions) the question or, for a short follow-up, the thread names.
+func (p *Planner) provenanceOf(r reading, prev *Plan, topics []string) Plan {
+	t := r.text
 	if len(topics) == 0 {
 		topics = []string{"server", "client", "versions", "tool", "duration", "repetitions", "dates"}
 	}
@@ -106,5 +137,84 @@ func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 		who = "session " + strconv.Itoa(sessions[0])
 	}
 	pl.Interpretation = "Provenance (" + strings.Join(topics, ", ") + ") of " + who + ", from the knowledge base and the runs' own fields"
-	return pl, true
+	return pl
+}
+
+// setupNouns map the words naming a part of the benchmark's setup onto
+// the provenance topic that answers it.
+var setupNouns = map[string]string{
+	"version": "versions", "versions": "versions", "release": "versions", "releases": "versions",
+	"hardware": "server", "machine": "server", "machines": "server", "instance": "server", "instances": "server",
+	"box": "server", "boxes": "server", "cpu": "server", "cpus": "server", "processor": "server", "aws": "server",
+	"ec2": "server", "vm": "server", "host": "server", "kernel": "versions", "os": "versions",
+	"shards": "config", "shard": "config", "connections": "tool", "connection": "tool", "clients": "tool",
+	"threads": "tool", "repetitions": "repetitions", "reps": "repetitions", "repeats": "repetitions",
+}
+
+// setupFacts lists the provenance topics a question asks as a fact of the
+// runs: "what/which <setup noun>" ("which memtier version", "what
+// instance type ran this"), "how many <counted part>" ("how many shards
+// at 48 cores", "how many connections"), "how long did each run last",
+// "how was the redis cluster set up". A question asking what a word means
+// ("what is a shard?") or ranking anything asks no fact.
+func (r *reading) setupFacts() []string {
+	var topics []string
+	add := func(topic string) {
+		if !slices.Contains(topics, topic) {
+			topics = append(topics, topic)
+		}
+	}
+	for _, t := range r.tags {
+		if t.meaning == mKind && t.value == "define" || t.meaning == mRelation || t.meaning == mUnit {
+			return nil
+		}
+	}
+	for i := 0; i+1 < len(r.toks); i++ {
+		w, next := r.toks[i].text, r.toks[i+1].text
+		switch {
+		case w == "how" && next == "many":
+			// the counted part within three words ("how many client
+			// connections", "how many redis shards")
+			for j := i + 2; j < len(r.toks) && j <= i+4; j++ {
+				if topic, ok := setupNouns[r.toks[j].text]; ok && topic != "server" && topic != "versions" {
+					add(topic)
+					break
+				}
+			}
+		case w == "how" && next == "long" && r.namesRepetitions():
+			add("duration")
+		case (w == "how" || w == "who") && (next == "was" || next == "were" || next == "did"):
+			for j := i + 2; j < len(r.toks); j++ {
+				switch r.toks[j].text {
+				case "set", "setup", "configured", "config", "deployed", "tuned", "sized", "pinned":
+					if j+1 >= len(r.toks) || r.toks[j].text != "set" || r.toks[j+1].text == "up" {
+						add("config")
+					}
+				}
+			}
+		case w == "what" || w == "which":
+			// the setup noun within five words ("what version of valkey",
+			// "which memtier version", "what aws instance")
+			for j := i + 1; j < len(r.toks) && j <= i+5; j++ {
+				if topic, ok := setupNouns[r.toks[j].text]; ok && topic != "config" && topic != "tool" && topic != "repetitions" && !r.usageFollows(j) {
+					add(topic)
+					break
+				}
+			}
+		}
+	}
+	return topics
+}
+
+// usageFollows reports a load word after token i ("CPU usage", "cpu
+// load"): how busy a part was, which no run recorded, not what it was.
+func (r *reading) usageFollows(i int) bool {
+	if i+1 >= len(r.toks) {
+		return false
+	}
+	switch r.toks[i+1].text {
+	case "usage", "use", "utilization", "utilisation", "load", "percent", "%", "time", "busy":
+		return true
+	}
+	return false
 }

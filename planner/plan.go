@@ -167,7 +167,8 @@ type Plan struct {
 	// replaced in the thread's last plan ("engine: Redis → Valkey").
 	Corrected []string `json:"corrected,omitempty"`
 	// Topics are, for a provenance plan, what it asks about: "server",
-	// "client", "versions", "tool", "duration", "repetitions", "dates".
+	// "client", "versions", "tool", "duration", "repetitions", "dates",
+	// "config" (how the engines and the cluster were set up).
 	Topics []string `json:"topics,omitempty"`
 	// Greeting marks a chatter plan that is a hello: answered in one line
 	// when the bot is addressed, silence otherwise.

@@ -38,6 +38,25 @@ func (b *Composer) composeProvenance(ctx context.Context, p planner.Plan) (Answe
 			lines = append(lines, "Session "+strconv.Itoa(n)+" ("+who+") was captured "+ss.Captured+" ("+ss.ID+").")
 		}
 	}
+	if has("versions") {
+		// "what version of valkey was tested": the engine's own version
+		// first, from its entry.
+		var tested, ids []string
+		for _, e := range b.cfg.Knowledge.Engines() {
+			if slices.Contains(p.Slots.Engines, e.Key) && e.Version != "" {
+				tested = append(tested, e.Name+" "+e.Version+" (session "+strconv.Itoa(e.Session)+")")
+				ids = append(ids, e.ID)
+				s.entry(e.ID)
+			}
+		}
+		switch len(tested) {
+		case 0:
+		case 1:
+			lines = append(lines, tested[0]+" was the version tested ("+ids[0]+").")
+		default:
+			lines = append(lines, joinAnd(tested)+" were the versions tested ("+strings.Join(ids, ", ")+").")
+		}
+	}
 	note := func(id string, ok bool) {
 		if !ok {
 			return
@@ -50,6 +69,13 @@ func (b *Composer) composeProvenance(ctx context.Context, p planner.Plan) (Answe
 	note("setup:hardware", has("server"))
 	note("setup:software", has("versions"))
 	note("setup:workload", has("tool") || has("duration") || has("repetitions"))
+	if t, ok := k.Term("term:shard"); ok && has("config") && t.ValueHere != "" {
+		// "how many shards", "how was the cluster set up": one shard per
+		// core answers first, the posture every engine shared after it.
+		lines = append(lines, "Shards: "+t.ValueHere+" (term:shard)")
+		s.entry(t.ID)
+	}
+	note("setup:engine-config", has("config"))
 	// The runs' own fields, per query.
 	var fields []string
 	for _, q := range p.Queries {

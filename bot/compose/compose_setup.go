@@ -17,10 +17,11 @@ import (
 // sections appear after the one the question is about.
 var setupTopics = []string{"setup:software", "setup:hardware", "setup:workload", "setup:engine-config", "scope:coverage"}
 
-// isSetupPlan reports whether a help plan asks what was tested and on what
-// (the planner names the entry the question is mainly about).
+// isSetupPlan reports whether a help or provenance plan asks what was
+// tested and on what (the planner names the entry the question is mainly
+// about).
 func isSetupPlan(p planner.Plan) bool {
-	return p.Intent == planner.IntentHelp && slices.Contains(setupTopics, p.Slots.TermID)
+	return (p.Intent == planner.IntentHelp || p.Intent == planner.IntentProvenance) && slices.Contains(setupTopics, p.Slots.TermID)
 }
 
 // setupPart is what one setup entry contributes: the headline when the

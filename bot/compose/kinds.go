@@ -47,6 +47,8 @@ func (b *Composer) composeNewKind(ctx context.Context, p planner.Plan) (a Answer
 		a, err = b.composeRecommend(ctx, p)
 	case p.Intent == planner.IntentSpread:
 		a, err = b.composeSpread(ctx, p)
+	case p.Intent == planner.IntentProvenance && isSetupPlan(p):
+		a = b.composeSetup(p) // what the setup entries answer whole
 	case p.Intent == planner.IntentProvenance:
 		a, err = b.composeProvenance(ctx, p)
 	case p.Premise != nil:
