@@ -134,7 +134,42 @@ func (r *reading) rewrites() []rewrite {
 	out = append(out, r.settingContrasts()...)
 	out = append(out, r.pipelineFlags()...)
 	out = append(out, r.pronounOnes()...)
+	out = append(out, r.perKeyCost()...)
 	return out
+}
+
+// perKeyCost spells a key with a cost word ("how many bytes does each key
+// cost", "per-key overhead", "how much space does one key use") as bytes
+// per key, the memory table's metric. A rate ("keys per second") or a
+// value size names something else.
+func (r *reading) perKeyCost() []rewrite {
+	if r.has(mUnit) || r.hasValue(mMetric, "bytes_per_key") || r.hasValue(mSetting, "value_bytes") || r.has(mWorkload) {
+		return nil
+	}
+	from, to := -1, -1
+	for i := 0; i+1 < len(r.toks) && from < 0; i++ {
+		switch r.toks[i].text {
+		case "per", "each", "a", "one", "1", "every", "single":
+			j := i + 1
+			if r.toks[j].text == "-" && j+1 < len(r.toks) {
+				j++ // "per-key"
+			}
+			if r.toks[j].text == "key" {
+				from, to = i, j+1
+			}
+		}
+	}
+	if from < 0 {
+		return nil
+	}
+	for _, t := range r.toks {
+		switch t.text {
+		case "bytes", "byte", "cost", "costs", "overhead", "space", "storage", "size", "weigh", "weighs", "weight",
+			"take", "takes", "occupy", "occupies", "consume", "consumes", "eat", "eats":
+			return []rewrite{{from, to, "bytes per key", false}}
+		}
+	}
+	return nil
 }
 
 // keysPerCommandEnd extends a multi-key command over the key count that
