@@ -19,6 +19,7 @@ func recognisers() []recogniser {
 	return []recogniser{
 		{"terse help", (*Planner).recogniseHelp},
 		{"chatter", (*Planner).recogniseChatter},
+		{"a task, not a question", (*Planner).recogniseTask},
 		{"negated workload", (*Planner).recogniseNegatedWorkload},
 		{"negated engine", (*Planner).recogniseNegatedEngine},
 		{"negated value size", (*Planner).recogniseNegatedValue},

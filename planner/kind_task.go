@@ -1,0 +1,46 @@
+package planner
+
+// taskVerbs ask the bot to produce something rather than to look it up.
+var taskVerbs = map[string]bool{
+	"write": true, "compose": true, "generate": true, "draft": true, "create": true, "make": true,
+	"tell": true, "give": true, "sing": true, "draw": true, "paint": true, "craft": true, "pen": true,
+}
+
+// taskWorks are the things such a request asks for: writing, jokes,
+// pictures. A chart is not one (answers draw charts).
+var taskWorks = map[string]bool{
+	"poem": true, "poems": true, "haiku": true, "haikus": true, "limerick": true, "limericks": true,
+	"sonnet": true, "sonnets": true, "song": true, "songs": true, "lyrics": true, "verse": true, "rhyme": true,
+	"story": true, "stories": true, "essay": true, "joke": true, "jokes": true, "rap": true, "pun": true,
+	"puns": true, "riddle": true, "riddles": true, "tweet": true, "tweets": true, "slogan": true,
+	"tagline": true, "email": true, "letter": true, "speech": true, "toast": true, "meme": true,
+	"picture": true, "drawing": true, "painting": true, "logo": true, "mascot": true,
+}
+
+// taskReach is how many tokens after the verb the work may come
+// ("write me a short funny poem").
+const taskReach = 5
+
+// recogniseTask declines a request to write, tell or draw something — a
+// poem, a joke, an email, a picture — even when it names an engine:
+// "write me a haiku about Redis" asks for no measurement, and answering it
+// with Redis's throughput would answer what nobody asked. "tell me the
+// story behind the 25x claim" is a question (a definite "the" between verb
+// and work), not a request for fiction.
+func (p *Planner) recogniseTask(question string, r *reading, _ *Plan) (Plan, bool) {
+	for i, t := range r.toks {
+		if t.kind != tokWord || !taskVerbs[t.text] {
+			continue
+		}
+		for j := i + 1; j < len(r.toks) && j <= i+taskReach; j++ {
+			w := r.toks[j].text
+			if w == "the" || w == "this" || w == "that" {
+				break
+			}
+			if r.toks[j].kind == tokWord && taskWorks[w] {
+				return outOfScopePlan(question, "Writing a "+w+" or anything else made up is not what I do: I answer only from the measured runs of Redis, Valkey, Dragonfly, KeyDB and Garnet, with the numbers and where they come from."), true
+			}
+		}
+	}
+	return Plan{}, false
+}
