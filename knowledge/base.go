@@ -10,13 +10,7 @@ import (
 // and safe for concurrent use; values it returns share their slices with
 // it, so treat them as read-only.
 type Base struct {
-	terms    []Term
-	claims   []Claim
-	findings []Finding
-	rules    []Rule
-	engines  []Engine
-	sessions []Session
-	notes    []Note
+	contents
 
 	memory      MemoryTable
 	crossSlot   CrossSlotDemo

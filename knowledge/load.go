@@ -36,7 +36,7 @@ func LoadWith(ctx context.Context, q Querier, opts Options) (*Base, error) {
 	key := savedKey(q)
 	memo := memoOf(q)
 	memo.restore(ctx, opts.Saved, key)
-	b, err := loadFrom(ctx, sub, memo)
+	b, err := loadDecoded(ctx, sub, embeddedDecoded(sub), memo)
 	if err != nil {
 		return nil, err
 	}
@@ -124,33 +124,44 @@ var idPattern = regexp.MustCompile(`^[a-z]+:[a-z0-9][a-z0-9.-]*$`)
 
 // loadFrom loads the knowledge base from fsys (the layout of data/).
 func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {
-	memo := memoOf(q)
+	return loadDecoded(ctx, fsys, decodeFiles(fsys), q)
+}
+
+// decoded is the JSON data files as read, before anything is checked
+// against anything else or computed.
+type decoded struct {
+	contents
+	sources  []sourceFile
+	tables   tablesFile
+	problems []error
+}
+
+// contents is what the JSON data files hold for the base.
+type contents struct {
+	terms    []Term
+	claims   []Claim
+	findings []Finding
+	rules    []Rule
+	engines  []Engine
+	sessions []Session
+	notes    []Note
+}
+
+// decodeFiles reads every JSON data file of fsys strictly.
+func decodeFiles(fsys fs.FS) *decoded {
 	l := &loader{fsys: fsys}
-	b := &Base{}
-
-	var sources []sourceFile
-	l.decode(fileSources, &sources)
-	srcByID := map[string]Source{}
-	for _, s := range sources {
-		if !strings.HasPrefix(s.ID, "source:") || !idPattern.MatchString(s.ID) {
-			l.fail("%s: bad source id %q: %w", fileSources, s.ID, ErrInvalid)
-		}
-		if _, dup := srcByID[s.ID]; dup {
-			l.fail("%s: duplicate source id %q: %w", fileSources, s.ID, ErrInvalid)
-		}
-		srcByID[s.ID] = Source{ID: s.ID, Title: s.Title, URL: s.URL}
-	}
-
-	l.decode(fileTerms, &b.terms)
-	l.decode(fileClaims, &b.claims)
-	l.decode(fileFindings, &b.findings)
+	d := &decoded{}
+	l.decode(fileSources, &d.sources)
+	l.decode(fileTerms, &d.terms)
+	l.decode(fileClaims, &d.claims)
+	l.decode(fileFindings, &d.findings)
 	for _, f := range []string{fileRules, fileTraps, fileCaveats} {
 		var rs []Rule
 		l.decode(f, &rs)
-		b.rules = append(b.rules, rs...)
+		d.rules = append(d.rules, rs...)
 	}
-	l.decode(fileEngines, &b.engines)
-	l.decode(fileSessions, &b.sessions)
+	l.decode(fileEngines, &d.engines)
+	l.decode(fileSessions, &d.sessions)
 	for _, nf := range noteFiles {
 		var ns []Note
 		l.decode(nf.file, &ns)
@@ -160,10 +171,30 @@ func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {
 				l.fail("%s: id %q does not start with %q: %w", nf.file, ns[i].ID, nf.kind+":", ErrInvalid)
 			}
 		}
-		b.notes = append(b.notes, ns...)
+		d.notes = append(d.notes, ns...)
 	}
-	var tables tablesFile
-	l.decode(fileTables, &tables)
+	l.decode(fileTables, &d.tables)
+	d.problems = l.problems
+	return d
+}
+
+// loadDecoded checks the decoded files of fsys, reads its measured tables,
+// computes every figure from q and builds the base.
+func loadDecoded(ctx context.Context, fsys fs.FS, d *decoded, q Querier) (*Base, error) {
+	memo := memoOf(q)
+	l := &loader{fsys: fsys, problems: d.problems}
+	b := &Base{contents: d.contents}
+	srcByID := map[string]Source{}
+	for _, s := range d.sources {
+		if !strings.HasPrefix(s.ID, "source:") || !idPattern.MatchString(s.ID) {
+			l.fail("%s: bad source id %q: %w", fileSources, s.ID, ErrInvalid)
+		}
+		if _, dup := srcByID[s.ID]; dup {
+			l.fail("%s: duplicate source id %q: %w", fileSources, s.ID, ErrInvalid)
+		}
+		srcByID[s.ID] = Source{ID: s.ID, Title: s.Title, URL: s.URL}
+	}
+	tables := d.tables
 	if len(l.problems) > 0 {
 		return nil, l.err()
 	}

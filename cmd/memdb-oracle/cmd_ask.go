@@ -11,6 +11,7 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
 	cliadapter "github.com/memdb-oracle/memdb-oracle/adapters/cli"
 	"github.com/memdb-oracle/memdb-oracle/bot"
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
 )
 
 // askCmd answers one question.
@@ -33,6 +34,8 @@ func (c askCmd) Run(a *app) error {
 		return usageError{errors.New("ask: the question is empty")}
 	}
 	a.collectLittle()
+	// The knowledge files decode on the other core while the store opens.
+	knowledge.Prefetch()
 	if c.Thread == "" {
 		// Nothing to remember: read-only when the data directory allows.
 		if _, err := a.answerStore(); err != nil {
