@@ -128,6 +128,12 @@ func (r *reading) rewrites() []rewrite {
 				}
 			case "gap":
 				out = append(out, rewrite{t.from, t.to, "how many times", false})
+			case "gap_engines":
+				// "the difference between realistic and ceiling" is a
+				// definition; between two engines it is a gap.
+				if len(r.values(mEngine)) >= 2 {
+					out = append(out, rewrite{t.from, t.to, "how many times", false})
+				}
 			}
 		}
 	}

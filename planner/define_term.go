@@ -265,3 +265,68 @@ func termFiller(w string) bool {
 	}
 	return false
 }
+
+// recogniseDefinitionFollowUp keeps a definition's subject when the next
+// message only names an engine ("what does pipelining mean?" → "and for
+// Dragonfly?"): the same term, in that engine's context.
+func (p *Planner) recogniseDefinitionFollowUp(question string, r *reading, prev *Plan) (Plan, bool) {
+	if p.kb == nil || prev == nil || prev.Intent != IntentDefine || !strings.HasPrefix(prev.Slots.TermID, "term:") || !r.has(mEngine) {
+		return Plan{}, false
+	}
+	for i, t := range r.toks {
+		if t.kind == tokPunct || r.tokenMeans(i, mEngine) || r.tokenMeans(i, mPolite) || r.tokenMeans(i, mFollowUp) {
+			continue
+		}
+		switch t.text {
+		case "for", "in", "on", "with", "the", "case", "of", "then", "here", "there", "s":
+			continue
+		}
+		return Plan{}, false
+	}
+	name, ok := p.kbTerm(prev.Slots.TermID)
+	if !ok {
+		return Plan{}, false
+	}
+	pl := p.defineOf(question, prev.Slots.TermID, name, &parsed{})
+	pl.Slots.Engines = r.values(mEngine)
+	pl.Inherited = []string{"term"}
+	return pl, true
+}
+
+// recogniseMethod answers how the runs were set up for one engine ("how
+// was Redis configured?", "why did they run Valkey as a cluster?", "what
+// was the reason for the Dragonfly setup?") from the engine's knowledge
+// entry, with its measured headline: a methodology question, not a
+// request for numbers.
+func (p *Planner) recogniseMethod(question string, r *reading, _ *Plan) (Plan, bool) {
+	if p.kb == nil || r.has(mMetric) || r.has(mRelation) || r.has(mWorkload) {
+		return Plan{}, false
+	}
+	for _, t := range r.tags {
+		// "how many shards did the redis cluster have": the entry that
+		// says how many were used.
+		if id, ok := strings.CutPrefix(t.value, "count:"); ok && t.meaning == mKind {
+			name, ok := p.kbTerm(id)
+			if !ok {
+				return Plan{}, false
+			}
+			pl := p.defineOf(question, id, name, &parsed{})
+			pl.Slots.Engines = r.values(mEngine)
+			return pl, true
+		}
+	}
+	if !r.hasValue(mKind, "method") {
+		return Plan{}, false
+	}
+	engines := r.values(mEngine)
+	if len(engines) != 1 {
+		return Plan{}, false
+	}
+	for _, t := range r.toks {
+		if t.kind == tokNumber {
+			return Plan{}, false // "how was redis set up at 16 cores": the cell's numbers
+		}
+	}
+	text := r.canonical()
+	return p.engineEntry(question, text, p.g.extract(text), engines[0])
+}

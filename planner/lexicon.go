@@ -175,6 +175,9 @@ func lexiconTables() []table {
 			{"w / vs without", "with_without"}, {"w / without", "with_without"}, {"with and without", "effect_known"}, {"with versus without", "effect_known"},
 			// gap: how far apart two results are; "multiple" phrases are the
 			// ones the slot grammar already reads as a multiple
+			{"difference between", "gap_engines"}, {"the difference", "gap_engines"}, {"ratio of", "gap_engines"},
+			{"in percent", "gap"}, {"in %", "gap"}, {"as a percentage", "gap"}, {"by how much", "gap"}, {"how big a lead", "gap"},
+			{"how much of a gap", "gap"}, {"percent faster", "multiple"}, {"percentage faster", "multiple"},
 			{"how far apart", "gap"}, {"far apart", "gap"}, {"gap", "gap"}, {"spread between", "gap"},
 			{"what factor", "gap"}, {"what percentage", "gap"}, {"what percent", "gap"}, {"margin", "gap"},
 			{"how big is the gap", "gap"}, {"how far ahead", "gap"}, {"how far behind", "gap"}, {"how wide is the gap", "gap"}, {"how close", "gap"},
@@ -198,6 +201,13 @@ func lexiconTables() []table {
 			{"reason for", "method"}, {"the reason", "method"}, {"how come", "method"}, {"configured", "method"},
 			{"set up", "method"}, {"setup", "method"}, {"methodology", "method"}, {"why did they", "method"},
 			{"why did you", "method"}, {"how was", "method"}, {"how were", "method"},
+			// counts of things in the setup: the glossary entry says how
+			// many were used
+			{"how many shards", "count:term:shard"}, {"number of shards", "count:term:shard"}, {"how many connections", "count:term:connections"},
+			{"how many clients", "count:term:connections"}, {"number of connections", "count:term:connections"},
+			{"how many repetitions", "count:term:repetitions"}, {"how many reps", "count:term:repetitions"},
+			{"how many slots", "count:term:hash-slot"}, {"how many hash slots", "count:term:hash-slot"},
+			{"how many client threads", "count:term:client-threads"}, {"how many memtier threads", "count:term:client-threads"},
 		}},
 		{meaning: mClaimant, entries: []entry{
 			{"redis blog", "claim:redis-40-shard"}, {"redis s own blog", "claim:redis-40-shard"}, {"redis own blog", "claim:redis-40-shard"},

@@ -27,6 +27,8 @@ func recognisers() []recogniser {
 		{"claim by claimant", (*Planner).recogniseClaimant},
 		{"claim by content", (*Planner).recogniseClaimContent},
 		{"definition in context", (*Planner).recogniseDefinitionInContext},
+		{"definition follow-up", (*Planner).recogniseDefinitionFollowUp},
+		{"methodology of one engine", (*Planner).recogniseMethod},
 		{"gap as a follow-up", (*Planner).recogniseGapFollowUp},
 		{"crossover as a follow-up", (*Planner).recogniseCrossoverFollowUp},
 	}
@@ -330,7 +332,7 @@ func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) 
 	default:
 		return Plan{}, false
 	}
-	if !r.hasValue(mRelation, "gap") && !r.hasValue(mRelation, "multiple") {
+	if !r.hasValue(mRelation, "gap") && !r.hasValue(mRelation, "multiple") && !r.hasValue(mRelation, "gap_engines") {
 		return Plan{}, false
 	}
 	text := r.canonical()
