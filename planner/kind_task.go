@@ -38,7 +38,7 @@ func (p *Planner) recogniseTask(question string, r *reading, _ *Plan) (Plan, boo
 				break
 			}
 			if r.toks[j].kind == tokWord && taskWorks[w] {
-				return outOfScopePlan(question, "Writing a "+w+" or anything else made up is not what I do: I answer only from the measured runs of Redis, Valkey, Dragonfly, KeyDB and Garnet, with the numbers and where they come from."), true
+				return outOfScopePlan(question, "Poems, jokes, emails, pictures and other made-up work are not what I do: I answer only from the measured runs of Redis, Valkey, Dragonfly, KeyDB and Garnet, with the numbers and where they come from."), true
 			}
 		}
 	}
