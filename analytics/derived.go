@@ -218,8 +218,9 @@ func (s *Store) scanCellEntries(ctx context.Context, fn func(k CellKey, id strin
 // encoded value (valid during the call only). A run that does not decode
 // is a CorruptError.
 func (s *Store) scanRuns(ctx context.Context, fn func(key, value []byte, r *Run) error) error {
+	in := interner{}
 	return s.scanPrefix(ctx, []byte(runIDPrefix), func(key, v []byte) error {
-		r, err := decodeRun(v)
+		r, err := decodeRunWith(v, in)
 		if err != nil {
 			return corrupt(s.dir, err, "run %s does not decode (%v)", key, err)
 		}
@@ -246,7 +247,7 @@ func (s *Store) scanPrefix(ctx context.Context, prefix []byte, fn func(key, valu
 					return err
 				}
 				if n%releaseEvery == 0 && s.dir != "" {
-					releaseMappedPages(s.dir) // reading maps every table and value-log page
+					forgetMappedPages(s.dir) // reading maps every table and value-log page
 				}
 			}
 			item := it.Item()

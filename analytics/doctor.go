@@ -148,6 +148,9 @@ func Check(ctx context.Context, dir string) (map[int]int, error) {
 		}
 		return nil, nil
 	}
+	if err := verifyTables(dir, true); err != nil {
+		return nil, err
+	}
 	s, err := Open(ctx, Options{Dir: dir, ReadOnly: true})
 	if errors.Is(err, ErrNeedsRecovery) {
 		s, err = Open(ctx, Options{Dir: dir})

@@ -65,7 +65,25 @@ func encodeRun(dst []byte, r *Run) []byte {
 // decodeRun decodes a value written by encodeRun. It never panics on bad
 // input: a value of another version, a truncated value or one with bytes
 // left over is an error wrapping errBadRun.
-func decodeRun(v []byte) (Run, error) {
+func decodeRun(v []byte) (Run, error) { return decodeRunWith(v, nil) }
+
+// interner shares the text of repeated fields (engine, note, CPU lists,
+// source file …) between the runs decoded with it.
+type interner map[string]string
+
+func (in interner) text(b []byte) string {
+	if s, ok := in[string(b)]; ok { // no allocation for the lookup
+		return s
+	}
+	s := string(b)
+	if len(in) < 1<<16 {
+		in[s] = s
+	}
+	return s
+}
+
+// decodeRunWith is decodeRun sharing repeated text through in (nil: none).
+func decodeRunWith(v []byte, in interner) (Run, error) {
 	var r Run
 	if len(v) < runFixedSize {
 		return r, fmt.Errorf("%w: %d bytes", errBadRun, len(v))
@@ -104,12 +122,16 @@ func decodeRun(v []byte) (Run, error) {
 	}
 	strs := [runStrings]*string{&r.ID, &r.RunID, &r.Note, &r.Engine, &r.Mode, &r.ServerCPUs,
 		&r.ClientCPUs, &r.Ratio, &r.SourceFile}
-	for _, p := range strs {
+	for i, p := range strs {
 		n, k := binary.Uvarint(rest)
 		if k <= 0 || n > uint64(len(rest)-k) {
 			return r, fmt.Errorf("%w: a bad text field", errBadRun)
 		}
-		*p = string(rest[k : k+int(n)])
+		if b := rest[k : k+int(n)]; in != nil && i > 0 { // every field but the ID repeats
+			*p = in.text(b)
+		} else {
+			*p = string(b)
+		}
 		rest = rest[k+int(n):]
 	}
 	if len(rest) != 0 {

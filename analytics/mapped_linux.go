@@ -20,7 +20,16 @@ import (
 // would cost their size in RSS. MADV_PAGEOUT never changes contents (dirty
 // pages are skipped, so callers sync first), which keeps it safe even if a
 // mapping is replaced between reading the list and the call.
-func releaseMappedPages(dir string) {
+func releaseMappedPages(dir string) { adviseMappedPages(dir, unix.MADV_PAGEOUT) }
+
+// forgetMappedPages drops this process's resident pages of the mapped
+// files under dir but leaves them in the page cache (MADV_DONTNEED on
+// shared file mappings never loses data): for reads, which then stay
+// bounded in RSS without making the next reader go to the disk, as
+// MADV_PAGEOUT would.
+func forgetMappedPages(dir string) { adviseMappedPages(dir, unix.MADV_DONTNEED) }
+
+func adviseMappedPages(dir string, advice int) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return
@@ -48,6 +57,6 @@ func releaseMappedPages(dir string) {
 		if err1 != nil || err2 != nil || end <= start {
 			continue
 		}
-		_, _, _ = unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_PAGEOUT)
+		_, _, _ = unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), uintptr(advice))
 	}
 }

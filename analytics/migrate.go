@@ -220,7 +220,7 @@ func (s *Store) openLegacy(ctx context.Context) error {
 	if err := verify(s.dir, s.manifest, sums); err != nil {
 		return err
 	}
-	s.snap = newSnapshot(runs)
+	s.snap, s.legacy = newSnapshot(runs), true
 	return nil
 }
 

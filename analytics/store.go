@@ -80,6 +80,7 @@ type Store struct {
 	snap     *snapshot // replaced, never mutated, after each import
 	manifest manifest  // as last committed
 	migrated string    // what open migrated, for the caller to say once; "" if nothing
+	legacy   bool      // a format-1 store opened read-only (see NeedsMigration)
 
 	brokenMu sync.Mutex
 	broken   error // damage found by a read that cannot return an error (Cells, Run …)
@@ -125,7 +126,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		WithValueLogFileSize(valueLogFileSize).
 		WithNumVersionsToKeep(1).
 		WithNumCompactors(2).
-		WithChecksumVerificationMode(options.OnBlockRead). // tables: verifyTables, before Badger opens
+		WithChecksumVerificationMode(options.OnBlockRead). // every block as it is read; tables: verifyTables
 
 		WithVerifyValueChecksum(true).
 		WithReadOnly(opts.ReadOnly)
@@ -152,7 +153,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if err := checkBadgerFiles(opts.Dir); err != nil {
 			return nil, err
 		}
-		if err := verifyTables(opts.Dir); err != nil {
+		if err := verifyTables(opts.Dir, false); err != nil {
 			return nil, err
 		}
 	}
@@ -268,6 +269,11 @@ func (s *Store) openGeneration() error {
 func (s *Store) Load(ctx context.Context) error {
 	return s.current().ensureRuns(ctx)
 }
+
+// NeedsMigration says whether the store was written by an earlier release
+// and opened read-only, so it is read in its old format (every run read
+// at open) until a writing open migrates it.
+func (s *Store) NeedsMigration() bool { return s.legacy }
 
 // Migrated says what Open migrated ("" when nothing), for a command to
 // tell its user once.

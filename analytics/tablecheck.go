@@ -11,25 +11,33 @@ import (
 	"github.com/dgraph-io/ristretto/v2/z"
 )
 
-// verifyTables checks every table file's checksums before Badger opens
-// the directory. Badger verifies tables at open inside its own goroutines,
-// where a damaged table panics the process (a flipped byte, a truncated
-// file) or is silently skipped; here the same check runs where a panic can
-// be recovered and reported.
-func verifyTables(dir string) error {
+// verifyTables checks every table file before Badger opens the directory.
+// Badger checks tables at open inside its own goroutines, where a damaged
+// table panics the process (a truncated file, a damaged index) or is
+// silently skipped; here the same check runs where a panic can be
+// recovered and reported. At open (full false) it reads what Badger's own
+// open reads: each table's footer and index (their checksums) and its
+// first and last blocks, so it costs the same at any store size; every
+// other block is checked by Badger when it is read (OnBlockRead), and
+// doctor (full true) checks every block of every table.
+func verifyTables(dir string, full bool) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.sst"))
 	if err != nil {
 		return err
 	}
+	mode := options.OnBlockRead
+	if full {
+		mode = options.OnTableRead
+	}
 	for _, f := range files {
-		if err := verifyTable(dir, f); err != nil {
+		if err := verifyTable(dir, f, mode); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func verifyTable(dir, path string) (err error) {
+func verifyTable(dir, path string, mode options.ChecksumVerificationMode) (err error) {
 	name := filepath.Base(path)
 	defer func() {
 		if p := recover(); p != nil {
@@ -42,7 +50,7 @@ func verifyTable(dir, path string) (err error) {
 	}
 	t, err := table.OpenTable(mf, table.Options{
 		ReadOnly:    true,
-		ChkMode:     options.OnTableRead,
+		ChkMode:     mode,
 		Compression: options.Snappy, // how this store writes its tables (Badger's default)
 		BlockSize:   4 * 1024,
 	})

@@ -8,9 +8,14 @@ import (
 )
 
 // What is verified when:
-//   - Open: every table file's checksums (verifyTables), the manifest
-//     against its mirror file, and the derived head (CRC, generation, runs
-//     per session) against the manifest. No run is read.
+//   - Open: each table file's footer, index and first and last blocks
+//     (verifyTables), the manifest against its mirror file, and the
+//     derived head (CRC, generation, runs per session, fingerprint)
+//     against the manifest. No run is read; the cost does not grow with
+//     the store.
+//   - Every block Badger reads: its checksum (OnBlockRead); a query whose
+//     data sits in a damaged block fails, and a scan cut short by one is
+//     caught by the counts below.
 //   - Every read of a derived value (cell records, posting lists): its
 //     CRC-32C, and its shape against the head (cells per chunk, order).
 //   - Reading a cell's runs (a pinned query): they are exactly the runs
@@ -18,7 +23,8 @@ import (
 //   - Loading every run (the first query that must scan runs, Runs, Load):
 //     the count and digest of each session against the manifest, and each
 //     cell's runs against its record.
-//   - Verify (doctor): all of that, and the derived data rebuilt from the
+//   - Check (doctor): every block of every table, then Verify.
+//   - Verify: all of the above, and the derived data rebuilt from the
 //     runs compared with what is stored (fingerprint, cells, posting lists,
 //     coverage), and the cell entries (cr/) against the runs.
 

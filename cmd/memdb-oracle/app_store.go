@@ -74,15 +74,47 @@ func (a *app) answerStore() (*analytics.Store, error) {
 	return a.store()
 }
 
-// nothingToWrite says whether opening st for writing would write nothing:
-// every session of the embedded dataset is in (ImportDefault imports
-// none) and the knowledge figures of its runs are saved.
-func (a *app) nothingToWrite(st *analytics.Store) bool {
+// queryStore is the store for a query over the runs (runs): an
+// initialised data directory that holds every embedded session in the
+// current store format is opened read-only (nothing to write, no memtable
+// to allocate or flush); anything else gets store().
+func (a *app) queryStore() (*analytics.Store, error) {
+	if a.st != nil || !analytics.HasStore(a.cfg.DataDir) {
+		return a.store()
+	}
+	st, err := a.openStore(storeOpts{readOnly: true})
+	switch {
+	case errors.Is(err, analytics.ErrNeedsRecovery):
+		return a.store()
+	case err != nil:
+		return nil, err
+	}
+	if !st.NeedsMigration() && hasEmbedded(st) {
+		return st, nil
+	}
+	if err := a.dropStore(); err != nil {
+		return nil, storeError(err)
+	}
+	return a.store()
+}
+
+// hasEmbedded says whether every session of the embedded dataset is in st.
+func hasEmbedded(st *analytics.Store) bool {
 	have := st.StoredRuns()
 	for _, f := range analytics.DefaultDataset() {
 		if have[f.Session] == 0 {
 			return false
 		}
+	}
+	return true
+}
+
+// nothingToWrite says whether opening st for writing would write nothing:
+// every session of the embedded dataset is in (ImportDefault imports
+// none) and the knowledge figures of its runs are saved.
+func (a *app) nothingToWrite(st *analytics.Store) bool {
+	if st.NeedsMigration() || !hasEmbedded(st) {
+		return false
 	}
 	return knowledge.HasSaved(a.ctx, st.KV(kvFigures), st)
 }

@@ -31,7 +31,7 @@ func (c runsCmd) Run(a *app) error {
 	var res analytics.Result
 	if err == nil {
 		var st *analytics.Store
-		if st, err = a.store(); err != nil {
+		if st, err = a.queryStore(); err != nil {
 			return err
 		}
 		ctx, cancel := context.WithTimeout(a.ctx, c.Timeout)
