@@ -56,22 +56,7 @@ func (a *app) readStore() (*analytics.Store, error) {
 // Anything else (a first use, figures to save, an import to roll back)
 // gets store().
 func (a *app) answerStore() (*analytics.Store, error) {
-	if a.st != nil || !analytics.HasStore(a.cfg.DataDir) {
-		return a.store()
-	}
-	st, err := a.openStore(storeOpts{readOnly: true})
-	switch {
-	case errors.Is(err, analytics.ErrNeedsRecovery):
-		return a.store()
-	case err != nil:
-		return nil, err
-	case a.nothingToWrite(st):
-		return st, nil
-	}
-	if err := a.dropStore(); err != nil {
-		return nil, storeError(err)
-	}
-	return a.store()
+	return a.readOnlyUnless(a.nothingToWrite)
 }
 
 // queryStore is the store for a query over the runs (runs): an
@@ -79,6 +64,12 @@ func (a *app) answerStore() (*analytics.Store, error) {
 // current store format is opened read-only (nothing to write, no memtable
 // to allocate or flush); anything else gets store().
 func (a *app) queryStore() (*analytics.Store, error) {
+	return a.readOnlyUnless(func(st *analytics.Store) bool { return !st.NeedsMigration() && hasEmbedded(st) })
+}
+
+// readOnlyUnless opens an initialised data directory read-only and keeps
+// it when ready says nothing needs writing; anything else gets store().
+func (a *app) readOnlyUnless(ready func(*analytics.Store) bool) (*analytics.Store, error) {
 	if a.st != nil || !analytics.HasStore(a.cfg.DataDir) {
 		return a.store()
 	}
@@ -88,8 +79,7 @@ func (a *app) queryStore() (*analytics.Store, error) {
 		return a.store()
 	case err != nil:
 		return nil, err
-	}
-	if !st.NeedsMigration() && hasEmbedded(st) {
+	case ready(st):
 		return st, nil
 	}
 	if err := a.dropStore(); err != nil {
