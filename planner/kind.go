@@ -61,7 +61,7 @@ func (p *Planner) planKindOf(question string, prev *Plan, splitCompound bool) (P
 	if splitCompound {
 		kinds = append(kinds, p.greeting, p.compound)
 	}
-	if p.hasDomainContent(&r) || prev != nil || p.k.provenance.MatchString(r.text) || len(r.setupFacts()) > 0 {
+	if p.hasDomainContent(&r) || prev != nil || p.k.provenance.MatchString(r.text) || len(r.setupFacts()) > 0 || p.asksThreshold(&r) {
 		// A question naming nothing of the domain ("recommend a good pizza
 		// place") is out of scope, whatever its shape; the runs' own setup
 		// ("how long did each test last?") is the domain.

@@ -65,7 +65,7 @@ func newKindGrammar() *kindGrammar {
 		searchRuns:     re(`\bany (?:\w+ )?(?:run|runs|rep|reps|repetition|repetitions|test|tests|measurement|measurements)\b|\bever\b|\bseen\b|\brecorded\b|\bsingle (?:run|rep|repetition|measurement)\b|\bindividual (?:run|runs|reps|repetitions)\b|\bwhich runs\b|\bin any\b`),
 		misses:         re(`\bmiss(?:es|ed|ing)?\b|\bcache miss\w*\b|\bhit rate\b.*\b(?:below|under|less than|lower than|not)\b|\bhit rate of less\b`),
 		slowestRequest: re(`\bslowest (?:request|response|reply|call|command|op|operation|query)s?\b|\blongest (?:request|response|wait|call|command|op|operation)s?\b|\bworst[- ]case (?:latency|request|response)\b|\bmax(?:imum)? (?:latency|response time|request time)\b|\bhighest (?:latency|response time)\b|\bworst (?:latency|response time)\b`),
-		thresholdUp:    re(`\b(?:reach|reaches|reached|hit|hits|exceed|exceeds|exceeded|above|over|more than|at least|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|surpass\w*|break|breaks|clear|clears|>=|>)\s*(\d+(?:\.\d+)?)\s*(million|mil|thousand|m|k)?\b`),
+		thresholdUp:    re(`\b(?:reach|reaches|reached|hit|hits|exceed|exceeds|exceeded|above|over|more than|at least|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|clear|clears|cleared|north of|upwards of|in excess of|faster than|greater than|higher than|bigger than|>=|>)\s*(\d+(?:\.\d+)?)\s*(million|mil|thousand|m|k)?\b`),
 		thresholdDown:  re(`\b(?:below|under|less than|at most|within|lower than|beneath|<=|<)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|millis|us|µs|μs|microseconds?|s|sec|secs|seconds?)\b`),
 		fewestCores:    re(`\b(?:fewest|least|smallest number of|lowest number of|minimum number of|min(?:imum)?) (?:cores|cpus|threads|shards)\b|\bfewest\b`),
 

@@ -18,7 +18,8 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	k := p.k
 	t := r.text
 	scope := k.searchScope.MatchString(t)
-	if _, ok := p.g.matchClaim(t, r.engines()); ok && !(scope && len(r.x.engines) == 0) {
+	set := p.asksThreshold(&r) // "which runs broke 20M", "anything above 10M?"
+	if _, ok := p.g.matchClaim(t, r.engines()); ok && !((scope || set) && len(r.x.engines) == 0) {
 		return Plan{}, false // a claim's wording, unless it asks over everything
 	}
 	misses := k.misses.MatchString(t)
@@ -32,6 +33,7 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	case misses && (scope || r.x.wordCount <= 8):
 	case scope && (high || low || best || worst || threshold || slowest):
 	case threshold && fewest:
+	case threshold && set:
 	case prev != nil && prev.Search != nil && r.x.wordCount <= 6 && (len(r.x.engines) > 0 || r.x.hasKnobValue()):
 		// "and for Valkey?" after a search: the same search, narrowed.
 		s = *prev.Search
@@ -289,4 +291,28 @@ func thresholdText(metric string, v float64) string {
 		return trim(v/1e3) + "K ops/s"
 	}
 	return trim(v)
+}
+
+// asksForASet reports a question whose subject is the set of runs or
+// cells itself ("which runs broke 20M", "anything above 10M?", "what
+// cleared 5M", "did anything exceed 25M", "runs under 1ms p99"): with a
+// threshold, a search over everything measured. "Did Dragonfly exceed
+// 10M?" names its subject and is not one.
+func (r *reading) asksForASet() bool {
+	for i, t := range r.toks {
+		switch t.text {
+		case "did", "does", "do", "has", "have", "was", "were", "is", "are", "so", "ok", "hey", "and", "please", "show", "list", "me", "give", "find", "the", "all":
+			continue // an opener before the subject
+		case "which", "what", "anything", "any", "something", "everything", "runs", "cells", "configs", "configurations", "setups", "combinations":
+			return i < 6
+		}
+		return false
+	}
+	return false
+}
+
+// asksThreshold reports a threshold asked of the set of runs ("what
+// cleared 5M?"): the figure alone is the benchmark's domain.
+func (p *Planner) asksThreshold(r *reading) bool {
+	return r.asksForASet() && (p.k.thresholdUp.MatchString(r.text) || p.k.thresholdDown.MatchString(r.text))
 }
