@@ -69,7 +69,7 @@ func TestLiteralGatesNeverHideAMatch(t *testing.T) {
 		t.Fatalf("found only %d patterns", len(pats))
 	}
 	seen := map[string]bool{}
-	for _, raw := range texts {
+	for _, raw := range append(texts[:4:4], sample(texts[4:])...) { // the odd ones, then the questions
 		text := g.correctTypos(g.normalize(raw))
 		if seen[text] {
 			continue
@@ -82,6 +82,18 @@ func TestLiteralGatesNeverHideAMatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sample is every text, or one in eight under the race detector.
+func sample(texts []string) []string {
+	if !raceDetector {
+		return texts
+	}
+	var out []string
+	for i := 0; i < len(texts); i += 8 {
+		out = append(out, texts[i])
+	}
+	return out
 }
 
 // corpusQuestions lists the questions of the labelled corpus (the

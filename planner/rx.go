@@ -27,6 +27,9 @@ type rx struct {
 	all      uint64
 	reduced  sync.Map // uint64 mask of alternatives kept → *regexp.Regexp
 	nReduced atomic.Int32
+	// words matches the pattern without the regexp when it is a set of
+	// strings between word boundaries.
+	words *wordSet
 }
 
 // maxReduced bounds the reduced patterns one rx keeps.
@@ -56,6 +59,9 @@ func (r *rx) parse() {
 		groups := parsed.MaxCap()
 		parsed = parsed.Simplify()
 		r.gate = rarestFirst(required(parsed))
+		if r.words = newWordSet(parsed, groups); r.words != nil {
+			return
+		}
 		if parsed.Op != syntax.OpAlternate || len(parsed.Sub) < 2 || len(parsed.Sub) > 64 || captures(parsed) != groups {
 			return // no alternatives, or they would not respell the pattern's groups: run it whole
 		}
@@ -81,7 +87,21 @@ func captures(re *syntax.Regexp) int {
 
 // possible reports whether the pattern can match the text at all.
 func (r *rx) possible(text string) bool {
-	return r.program(text) != nil
+	r.parse()
+	return r.gate.admits(text)
+}
+
+// wordsFor returns the word set to search s with when the pattern has one
+// (ok), and nil with ok when s cannot match.
+func (r *rx) wordsFor(s string) (ws *wordSet, ok bool) {
+	r.parse()
+	if r.words == nil {
+		return nil, false
+	}
+	if !r.gate.admits(s) {
+		return nil, true
+	}
+	return r.words, true
 }
 
 // program returns the pattern to run on s: nil when no match is possible,
@@ -92,15 +112,18 @@ func (r *rx) possible(text string) bool {
 // numbered as in the whole pattern.
 func (r *rx) program(s string) *regexp.Regexp {
 	r.parse()
-	if !r.gate.admits(s) {
-		return nil
-	}
 	if r.alts == nil {
+		if !r.gate.admits(s) {
+			return nil
+		}
 		return r.compiled()
 	}
+	// The whole pattern's gate is one group, each alternative's rarest:
+	// the alternatives' own gates decide the same and more.
+	ix := indexOf(s)
 	var mask uint64
 	for i, g := range r.alts {
-		if g.admits(s) {
+		if g.admitsIn(ix) {
 			mask |= 1 << i
 		}
 	}
@@ -130,13 +153,33 @@ func (r *rx) program(s string) *regexp.Regexp {
 	return p
 }
 
+// substrings spells out submatch indices, as regexp does.
+func substrings(s string, m []int) []string {
+	if m == nil {
+		return nil
+	}
+	out := make([]string, len(m)/2)
+	for i := range out {
+		if m[2*i] >= 0 {
+			out[i] = s[m[2*i]:m[2*i+1]]
+		}
+	}
+	return out
+}
+
 func (r *rx) MatchString(s string) bool {
+	if ws, ok := r.wordsFor(s); ok {
+		return ws != nil && ws.match(s)
+	}
 	p := r.program(s)
 	return p != nil && p.MatchString(s)
 }
 
 // FindStringIndex is regexp's, behind the gate.
 func (r *rx) FindStringIndex(s string) []int {
+	if ws, ok := r.wordsFor(s); ok {
+		return ws.first1(s, false)
+	}
 	p := r.program(s)
 	if p == nil {
 		return nil
@@ -146,6 +189,9 @@ func (r *rx) FindStringIndex(s string) []int {
 
 // FindStringSubmatchIndex is regexp's, behind the gate.
 func (r *rx) FindStringSubmatchIndex(s string) []int {
+	if ws, ok := r.wordsFor(s); ok {
+		return ws.first1(s, true)
+	}
 	p := r.program(s)
 	if p == nil {
 		return nil
@@ -155,6 +201,9 @@ func (r *rx) FindStringSubmatchIndex(s string) []int {
 
 // FindAllStringIndex is regexp's, behind the gate.
 func (r *rx) FindAllStringIndex(s string, n int) [][]int {
+	if ws, ok := r.wordsFor(s); ok {
+		return ws.findAll(s, n, false)
+	}
 	p := r.program(s)
 	if p == nil {
 		return nil
@@ -163,6 +212,12 @@ func (r *rx) FindAllStringIndex(s string, n int) [][]int {
 }
 
 func (r *rx) FindString(s string) string {
+	if ws, ok := r.wordsFor(s); ok {
+		if m := ws.first1(s, false); m != nil {
+			return s[m[0]:m[1]]
+		}
+		return ""
+	}
 	p := r.program(s)
 	if p == nil {
 		return ""
@@ -171,6 +226,9 @@ func (r *rx) FindString(s string) string {
 }
 
 func (r *rx) FindStringSubmatch(s string) []string {
+	if ws, ok := r.wordsFor(s); ok {
+		return substrings(s, ws.first1(s, true))
+	}
 	p := r.program(s)
 	if p == nil {
 		return nil
@@ -179,6 +237,13 @@ func (r *rx) FindStringSubmatch(s string) []string {
 }
 
 func (r *rx) FindAllString(s string, n int) []string {
+	if ws, ok := r.wordsFor(s); ok {
+		var out []string
+		for _, m := range ws.findAll(s, n, false) {
+			out = append(out, s[m[0]:m[1]])
+		}
+		return out
+	}
 	p := r.program(s)
 	if p == nil {
 		return nil
@@ -187,6 +252,13 @@ func (r *rx) FindAllString(s string, n int) []string {
 }
 
 func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
+	if ws, ok := r.wordsFor(s); ok {
+		var out [][]string
+		for _, m := range ws.findAll(s, n, true) {
+			out = append(out, substrings(s, m))
+		}
+		return out
+	}
 	p := r.program(s)
 	if p == nil {
 		return nil
@@ -195,6 +267,9 @@ func (r *rx) FindAllStringSubmatch(s string, n int) [][]string {
 }
 
 func (r *rx) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if ws, ok := r.wordsFor(s); ok {
+		return ws.findAll(s, n, true)
+	}
 	p := r.program(s)
 	if p == nil {
 		return nil

@@ -43,7 +43,11 @@ func (g gate) admits(text string) bool {
 	if len(g) == 0 {
 		return true
 	}
-	ix := indexOf(text)
+	return g.admitsIn(indexOf(text))
+}
+
+// admitsIn is admits over the text's index.
+func (g gate) admitsIn(ix *textIndex) bool {
 	for _, group := range g {
 		if !ix.containsAny(group) {
 			return false
