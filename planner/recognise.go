@@ -26,6 +26,7 @@ func recognisers() []recogniser {
 		{"definition of a term naming an engine", (*Planner).recogniseEngineTerm},
 		{"claim by claimant", (*Planner).recogniseClaimant},
 		{"claim by content", (*Planner).recogniseClaimContent},
+		{"how an engine is built", (*Planner).recogniseArchitecture},
 		{"definition in context", (*Planner).recogniseDefinitionInContext},
 		{"definition follow-up", (*Planner).recogniseDefinitionFollowUp},
 		{"methodology of one engine", (*Planner).recogniseMethod},
