@@ -218,7 +218,7 @@ func (s *Store) scanCellEntries(ctx context.Context, fn func(k CellKey, id strin
 // encoded value (valid during the call only). A run that does not decode
 // is a CorruptError.
 func (s *Store) scanRuns(ctx context.Context, fn func(key, value []byte, r *Run) error) error {
-	in := interner{}
+	in := newInterner()
 	return s.scanPrefix(ctx, []byte(runIDPrefix), func(key, v []byte) error {
 		r, err := decodeRunWith(v, in)
 		if err != nil {

@@ -67,23 +67,37 @@ func encodeRun(dst []byte, r *Run) []byte {
 // left over is an error wrapping errBadRun.
 func decodeRun(v []byte) (Run, error) { return decodeRunWith(v, nil) }
 
-// interner shares the text of repeated fields (engine, note, CPU lists,
-// source file …) between the runs decoded with it.
-type interner map[string]string
+// interner serves many decodes: it shares the text of repeated fields
+// (engine, note, CPU lists, source file …) between the runs decoded with
+// it, and hands out hit rates from blocks instead of one allocation each.
+type interner struct {
+	texts map[string]string
+	hits  []float64
+}
 
-func (in interner) text(b []byte) string {
-	if s, ok := in[string(b)]; ok { // no allocation for the lookup
+func newInterner() *interner { return &interner{texts: map[string]string{}} }
+
+func (in *interner) text(b []byte) string {
+	if s, ok := in.texts[string(b)]; ok { // no allocation for the lookup
 		return s
 	}
 	s := string(b)
-	if len(in) < 1<<16 {
-		in[s] = s
+	if len(in.texts) < 1<<16 {
+		in.texts[s] = s
 	}
 	return s
 }
 
+func (in *interner) hit(h float64) *float64 {
+	if len(in.hits) == cap(in.hits) {
+		in.hits = make([]float64, 0, 4096)
+	}
+	in.hits = append(in.hits, h)
+	return &in.hits[len(in.hits)-1]
+}
+
 // decodeRunWith is decodeRun sharing repeated text through in (nil: none).
-func decodeRunWith(v []byte, in interner) (Run, error) {
+func decodeRunWith(v []byte, in *interner) (Run, error) {
 	var r Run
 	if len(v) < runFixedSize {
 		return r, fmt.Errorf("%w: %d bytes", errBadRun, len(v))
@@ -100,10 +114,13 @@ func decodeRunWith(v []byte, in interner) (Run, error) {
 		fl[i] = math.Float64frombits(binary.LittleEndian.Uint64(v[2+i*8:]))
 	}
 	r.OpsPerSec, r.OpsPerCore, r.P50Ms, r.P99Ms, r.P999Ms = fl[0], fl[1], fl[2], fl[3], fl[4]
-	if flags&runHasHitRate != 0 {
+	switch {
+	case flags&runHasHitRate != 0 && in != nil:
+		r.HitRate = in.hit(fl[5])
+	case flags&runHasHitRate != 0:
 		h := fl[5]
 		r.HitRate = &h
-	} else if fl[5] != 0 {
+	case fl[5] != 0:
 		return r, fmt.Errorf("%w: a hit rate without its flag", errBadRun)
 	}
 	r.HitsPerSec, r.MissesPerSec, r.KBPerSec = fl[6], fl[7], fl[8]

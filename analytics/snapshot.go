@@ -310,10 +310,23 @@ func describeKey(k CellKey) string {
 // against its record.
 func (l *lazyCells) allRuns(ctx context.Context, cells []Cell, keys map[CellKey]int, start []int) ([]Run, error) {
 	runs := make([]Run, start[len(start)-1])
+	// Runs come in ID order; each cell's record lists them in repetition
+	// order. slot[c][k] is where the k-th of cell c's runs to come goes.
+	slot := make([][]int32, len(cells))
+	for c := range cells {
+		ids := cells[c].RunIDs
+		order := make([]int32, len(ids))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
+		slot[c] = order
+	}
 	fill := make([]int32, len(cells))
 	digests := map[string]*digest256{}
 	counts := map[string]int{}
 	n := 0
+	lastKey, lastCell := CellKey{}, -1 // the repetitions of a run ID come together
 	err := l.s.scanRuns(ctx, func(key, v []byte, r *Run) error {
 		k := sessionKey(r.Session)
 		d := digests[k]
@@ -324,11 +337,17 @@ func (l *lazyCells) allRuns(ctx context.Context, cells []Cell, keys map[CellKey]
 		d.add(runDigest(key, v))
 		counts[k]++
 		n++
-		c, ok := keys[r.Key()]
+		k2 := r.Key()
+		c, ok := lastCell, lastCell >= 0 && k2 == lastKey
+		if !ok {
+			if c, ok = keys[k2]; ok {
+				lastKey, lastCell = k2, c
+			}
+		}
 		if !ok || int(fill[c]) >= cells[c].Reps {
 			return l.corrupt(nil, "run %s belongs to no cell of the cell index", r.ID)
 		}
-		runs[start[c]+int(fill[c])] = *r
+		runs[start[c]+int(slot[c][fill[c]])] = *r
 		fill[c]++
 		return nil
 	})
@@ -346,16 +365,7 @@ func (l *lazyCells) allRuns(ctx context.Context, cells []Cell, keys map[CellKey]
 		return nil, l.corrupt(nil, "the store holds %d runs, the cell index %d", n, len(runs))
 	}
 	for c := range cells {
-		cr := runs[start[c]:start[c+1]]
-		if len(cr) > 1 {
-			slices.SortFunc(cr, func(a, b Run) int {
-				if a.Rep != b.Rep {
-					return a.Rep - b.Rep
-				}
-				return strings.Compare(a.ID, b.ID)
-			})
-		}
-		if err := checkCellRuns(&cells[c], cr); err != nil {
+		if err := checkCellRuns(&cells[c], runs[start[c]:start[c+1]]); err != nil {
 			return nil, l.corrupt(nil, "%v", err)
 		}
 	}
