@@ -12,6 +12,7 @@ import (
 	cliadapter "github.com/memdb-oracle/memdb-oracle/adapters/cli"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
+	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
 // askCmd answers one question.
@@ -34,8 +35,10 @@ func (c askCmd) Run(a *app) error {
 		return usageError{errors.New("ask: the question is empty")}
 	}
 	a.collectLittle()
-	// The knowledge files decode on the other core while the store opens.
+	// The knowledge files decode and the planner's vocabulary is built on
+	// the other core while the store opens.
 	knowledge.Prefetch()
+	planner.Prefetch()
 	if c.Thread == "" {
 		// Nothing to remember: read-only when the data directory allows.
 		if _, err := a.answerStore(); err != nil {
