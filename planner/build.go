@@ -152,7 +152,7 @@ func ratioRank(r string) int {
 // resolve decides, from coverage, which series a measured question can be
 // answered from, applies the defaults, and names everything missing.
 func (p *Planner) resolve(w want) resolved {
-	cov := p.cov.Coverage()
+	cov := p.coverage()
 	r := resolved{w: w, cov: cov}
 	enginesGiven := len(w.engines) > 0
 	r.engines = w.engines

@@ -23,6 +23,10 @@ func (p *Planner) describeEngine(question string) (Plan, bool) {
 	return p.enginePlan(question, text, p.extract(text))
 }
 
+// engineMarks are the punctuation around an engine's name in a request
+// for its description.
+var engineMarks = strings.NewReplacer("?", " ", "!", " ", ".", " ", "'s", " ", "'", " ", "\"", " ", ",", " ")
+
 // engineFillers are words that may stand around an engine's name in a
 // request for its description ("what is the Valkey database?").
 var engineFillers = map[string]bool{"db": true, "database": true, "engine": true, "server": true, "exactly": true, "then": true, "the": true, "a": true, "an": true, "project": true}
@@ -48,7 +52,7 @@ func (p *Planner) enginePlan(question, text string, x *parsed) (Plan, bool) {
 		return Plan{}, false
 	}
 	rest := text[m[2]:e.start] + " " + text[e.end:m[3]]
-	for _, f := range strings.Fields(strings.NewReplacer("?", " ", "!", " ", ".", " ", "'s", " ", "'", " ", "\"", " ", ",", " ").Replace(rest)) {
+	for _, f := range strings.Fields(engineMarks.Replace(rest)) {
 		if !engineFillers[f] {
 			return Plan{}, false
 		}

@@ -156,10 +156,13 @@ func isLatencyMetric(m string) bool {
 	return false
 }
 
+// joiners stand between the words of "read/write" or "read-and-write".
+var joiners = strings.NewReplacer("/", " ", "-", " ", "&", " ")
+
 // extract runs every rule of the grammar over normalized text.
 func (g *grammar) extract(text string) *parsed {
 	x := &parsed{text: text, used: make([]bool, len(text)), pipelinedNote: -1}
-	x.wordCount = len(words(text))
+	x.wordCount = countWords(text)
 
 	for _, re := range []interface {
 		FindAllStringSubmatch(string, int) [][]string
@@ -171,7 +174,7 @@ func (g *grammar) extract(text string) *parsed {
 
 	// "write performance": the write word is a workload, the rest a metric.
 	for _, m := range g.writeFocus.FindAllStringSubmatchIndex(text, -1) {
-		if f := strings.Fields(strings.NewReplacer("/", " ", "-", " ", "&", " ").Replace(text[:m[2]])); len(f) > 0 {
+		if f := strings.Fields(joiners.Replace(text[:m[2]])); len(f) > 0 {
 			switch f[len(f)-1] {
 			case "read", "reads", "get", "gets", "and", "or", "mixed":
 				continue // "read/write workload" is a mix, not writes

@@ -19,7 +19,7 @@ func (p *Planner) extrapolation(r reading, prev *Plan) (Plan, bool) {
 	if !p.k.extrapolate.MatchString(r.text) {
 		return Plan{}, false
 	}
-	cov := p.cov.Coverage()
+	cov := p.coverage()
 	engines := r.engines()
 	if len(engines) == 0 && prev != nil {
 		engines = slices.Clone(prev.Slots.Engines)

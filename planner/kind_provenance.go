@@ -89,7 +89,7 @@ func (p *Planner) provenanceOf(r reading, prev *Plan, topics []string) Plan {
 	if len(engines) == 0 && prev != nil && r.x.wordCount <= 10 && p.g.pronoun.MatchString(t) {
 		engines = slices.Clone(prev.Slots.Engines) // "what box ran the client for that?"
 	}
-	cov := p.cov.Coverage()
+	cov := p.coverage()
 	var sessions []int
 	for _, e := range engines {
 		for _, s := range sessionsOf(cov, e) {

@@ -59,7 +59,7 @@ func (p *Planner) droppedNearest(pl Plan) []analytics.Neighbor {
 	if len(pl.Slots.Cores) == 1 {
 		cores = pl.Slots.Cores[0]
 	}
-	for _, e := range knownEngines(p.cov.Coverage()) {
+	for _, e := range knownEngines(p.coverage()) {
 		if slices.Contains(have, e) {
 			continue
 		}

@@ -1,5 +1,7 @@
 package planner
 
+import "github.com/memdb-oracle/memdb-oracle/analytics"
+
 // memo holds what one Plan call has read already: the rules that each
 // read the question (the kind rules, the engine description, the slot
 // grammar, the unbound detector) share one normalization, one tagged
@@ -13,6 +15,9 @@ type memo struct {
 	readings  map[string]reading
 	parses    map[string]*parsed
 	phrases   map[string][]phraseHit // question → the unbound detector's scan
+	// coverage is the store's coverage, copied once per call (the store
+	// hands out a fresh copy each time); nil until asked for.
+	coverage []analytics.SeriesCoverage
 }
 
 func newMemo() *memo {
@@ -72,4 +77,16 @@ func (p *Planner) extract(text string) *parsed {
 func (p *Planner) phraseHits(question string) []phraseHit {
 	return remembered(memoField(p.memo, func(m *memo) map[string][]phraseHit { return m.phrases }), question,
 		func() []phraseHit { return p.ulex.scan(question) })
+}
+
+// coverage is the measured coverage, read from the store once per call.
+// It is shared and must not be changed.
+func (p *Planner) coverage() []analytics.SeriesCoverage {
+	if p.memo == nil {
+		return p.cov.Coverage()
+	}
+	if p.memo.coverage == nil {
+		p.memo.coverage = p.cov.Coverage()
+	}
+	return p.memo.coverage
 }

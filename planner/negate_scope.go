@@ -116,7 +116,7 @@ func (p *Planner) ranAt(engine string, cores []int) bool {
 	}
 	for _, n := range cores {
 		found := false
-		for _, c := range p.cov.Coverage() {
+		for _, c := range p.coverage() {
 			if c.Engine == engine && slices.Contains(c.Cores, n) {
 				found = true
 				break

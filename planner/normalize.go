@@ -174,6 +174,19 @@ type wordSpan struct {
 	start, end int
 }
 
+// countWords is len(words(s)), without listing them.
+func countWords(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if alnum && !in {
+			n++
+		}
+		in = alnum
+	}
+	return n
+}
+
 // words splits normalized text into words (letters and digits), with their
 // byte offsets.
 func words(s string) []wordSpan {

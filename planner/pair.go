@@ -11,7 +11,7 @@ func (p *Planner) pairMode(w *want) {
 	}
 	e, m := w.engines[0], w.modes[0]
 	other := map[string]string{"cluster": "cluster-sat", "cluster-sat": "cluster"}[m]
-	if other == "" || !slices.Contains(modesOf(seriesOf(p.cov.Coverage(), e, 0)), other) {
+	if other == "" || !slices.Contains(modesOf(seriesOf(p.coverage(), e, 0)), other) {
 		return
 	}
 	w.modes = []string{m, other}

@@ -33,7 +33,7 @@ type rx struct {
 }
 
 // maxReduced bounds the reduced patterns one rx keeps.
-const maxReduced = 64
+const maxReduced = 16
 
 // newRx records a pattern; it is parsed and compiled on first use. A
 // malformed pattern panics there, and the grammar tests use every one.

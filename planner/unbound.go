@@ -288,7 +288,7 @@ func ratioName(r string) string {
 // engines when none are named).
 func (p *Planner) measuredFor(engines []string) measuredValues {
 	var m measuredValues
-	for _, c := range p.cov.Coverage() {
+	for _, c := range p.coverage() {
 		if len(engines) > 0 && !slices.Contains(engines, c.Engine) {
 			continue
 		}
