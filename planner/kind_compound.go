@@ -42,6 +42,15 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 		if !ok {
 			pl, ok = p.ordinary(part, last)
 		}
+		if !ok && last != nil {
+			// A part the thread so far cannot continue may stand alone.
+			pl, ok = p.ordinary(part, nil)
+		}
+		if !ok && (pl.Intent == IntentFailover || pl.Intent == IntentMemory) {
+			// "what's the failover time?" names no engine, yet its
+			// measured table is the whole answer.
+			ok = true
+		}
 		if !ok || !answerable(pl) {
 			return Plan{}, false
 		}
@@ -84,7 +93,7 @@ func (p *Planner) splitAsks(question string) []string {
 	}
 	listed := false // "two questions: A, and B"
 	if m := p.k.compoundLead.FindStringIndex(lower); m != nil {
-		listed = strings.HasPrefix(lower, "two")
+		listed = !strings.HasPrefix(lower, "first") && !strings.HasPrefix(lower, "1") // "two things: A, and B"
 		q, lower = q[m[1]:], lower[m[1]:]
 	}
 	type cut struct{ end, next int } // end of one part, start of the next
