@@ -260,7 +260,7 @@ func termFiller(w string) bool {
 	case "a", "an", "the", "in", "of", "for", "on", "with", "s", "exactly", "concept", "term", "thing", "here", "this",
 		"benchmark", "feature", "option", "flag", "setting", "config", "again", "actually", "really", "mean", "means",
 		"stand", "stands", "does", "do", "by", "as", "used", "called", "mode", "s's", "anyway", "about", "that", "their", "its",
-		"is", "are", "design", "model", "approach", "architecture", "even", "what", "it":
+		"is", "are", "design", "model", "approach", "architecture", "even", "what", "it", "like", "deal", "um", "so":
 		return true
 	}
 	return false

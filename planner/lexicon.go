@@ -116,7 +116,7 @@ func lexiconTables() []table {
 		{meaning: mNegation, entries: []entry{
 			{"no", "pre"}, {"not", "pre"}, {"anything but", "pre"}, {"except", "pre"}, {"other than", "pre"}, {"anything except", "pre"}, {"everything but", "pre"}, {"everything except", "pre"},
 			{"all but", "pre"}, {"except for", "pre"}, {"besides", "pre"}, {"excluding", "pre"}, {"apart from", "pre"}, {"aside from", "pre"},
-			{"not counting", "pre"}, {"ignoring", "pre"}, {"engines but", "pre"}, {"engines other than", "pre"}, {"any engine but", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
+			{"not counting", "pre"}, {"skip", "pre"}, {"skipping", "pre"}, {"leave out", "pre"}, {"leaving out", "pre"}, {"minus", "pre"}, {"ignoring", "pre"}, {"engines but", "pre"}, {"engines other than", "pre"}, {"any engine but", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
 			{"disable", "pre"}, {"disabling", "pre"}, {"turn off", "pre"}, {"turning off", "pre"}, {"switch off", "pre"},
 			{"off", "post"}, {"disabled", "post"}, {"turned off", "post"}, {"switched off", "post"},
 			// modal and situational: "we cannot batch", "pipelining isn't
@@ -170,9 +170,9 @@ func lexiconTables() []table {
 			{"hurt", "effect"}, {"hurts", "effect"}, {"matter", "effect"}, {"matters", "effect"}, {"what changes", "effect"},
 			{"buy", "effect"}, {"buys", "effect"}, {"pay off", "effect"}, {"pays off", "effect"}, {"difference does", "effect_known"},
 			{"effect", "effect_known"}, {"effects", "effect_known"}, {"impact", "effect_known"},
-			{"benefit", "effect_known"}, {"benefits", "effect_known"}, {"influence", "effect_known"}, {"with vs without", "effect_known"},
-			{"with or without", "effect_known"}, {"w / and without", "with_without"}, {"w / or without", "with_without"},
-			{"w / vs without", "with_without"}, {"w / without", "with_without"}, {"with and without", "effect_known"}, {"with versus without", "effect_known"},
+			{"benefit", "effect_known"}, {"benefits", "effect_known"}, {"influence", "effect_known"}, {"with vs without", "with_without"},
+			{"with or without", "with_without"}, {"w / and without", "with_without"}, {"w / or without", "with_without"},
+			{"w / vs without", "with_without"}, {"w / without", "with_without"}, {"with and without", "with_without"}, {"with versus without", "with_without"},
 			// gap: how far apart two results are; "multiple" phrases are the
 			// ones the slot grammar already reads as a multiple
 			{"difference between", "gap_engines"}, {"the difference", "gap_engines"}, {"ratio of", "gap_engines"},
@@ -246,7 +246,7 @@ func lexiconTables() []table {
 			{"right", ""}, {"true", ""}, {"fair", ""}, {"fair enough", ""}, {"this", ""}, {"so", ""}, {"very", ""},
 			{"a lot", ""}, {"much", ""}, {"all", ""}, {"man", ""}, {"dude", ""}, {"mate", ""}, {"guys", ""}, {"folks", ""},
 			{"bot", ""}, {"again", ""}, {"that", ""}, {"helps", ""}, {"helped", ""}, {"for", ""}, {"the", ""}, {"info", ""},
-			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"ah", ""}, {"ahh", ""}, {"aha", ""}, {"oh", ""}, {"ohh", ""}, {"ooh", ""},
+			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"appreciate", ""}, {"appreciate it", ""}, {"beans", ""}, {"ah", ""}, {"ahh", ""}, {"aha", ""}, {"oh", ""}, {"ohh", ""}, {"ooh", ""},
 			{"exactly", ""}, {"what i needed", ""}, {"what i was looking for", ""}, {"helpful", ""}, {"super", ""}, {"brilliant", ""},
 			{"excellent", ""}, {"lovely", ""}, {"makes total sense", ""}, {"that makes sense", ""}, {"understood", ""}, {"i see", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""}, {"1", ""},
 		}},
@@ -266,7 +266,7 @@ func lexiconTables() []table {
 			{"command list", ""}, {"list of commands", ""}, {"menu", ""}, {"examples", ""}, {"example", ""},
 			{"example questions", ""}, {"sample questions", ""}, {"what can you do", ""}, {"what can u do", ""},
 			{"what do you do", ""}, {"what can i ask", ""}, {"what can i ask you", ""}, {"what should i ask", ""},
-			{"how do i use this", ""}, {"how do i use you", ""}, {"how does this work", ""}, {"how to use", ""},
+			{"how do i use this", ""}, {"how do i use u", ""}, {"how to use you", ""}, {"how do you work", ""}, {"how do i use you", ""}, {"how does this work", ""}, {"how to use", ""},
 			{"how to use this", ""}, {"instructions", ""}, {"manual", ""}, {"options", ""}, {"capabilities", ""},
 			{"man", ""}, {"docs", ""}, {"start", ""}, {"/ start", ""}, {"/ help", ""}, {"me", ""}, {"what now", ""},
 			{"how does this bot work", ""}, {"what are you for", ""}, {"what is this", ""}, {"what s this", ""},
@@ -321,7 +321,7 @@ func mixPhrases() []entry {
 		{"half R half W", "1:1"}, {"half W half R", "1:1"}, {"half R and half W", "1:1"}, {"half W and half R", "1:1"},
 		{"half R , half W", "1:1"}, {"half W , half R", "1:1"}, {"same number of R and W", "1:1"}, {"same number of W and R", "1:1"},
 		{"equal amounts of R and W", "1:1"}, {"equal amounts of W and R", "1:1"}, {"equal amount of R and W", "1:1"},
-		{"same amounts of R and W", "1:1"}, {"same amount of R and W", "1:1"}, {"same amount of W and R", "1:1"}, {"R and W equally", "1:1"}, {"W and R equally", "1:1"},
+		{"same amounts of R and W", "1:1"}, {"equal R W", "1:1"}, {"equal R / W", "1:1"}, {"equal W R", "1:1"}, {"equal W / R", "1:1"}, {"same amount of R and W", "1:1"}, {"same amount of W and R", "1:1"}, {"R and W equally", "1:1"}, {"W and R equally", "1:1"},
 		{"1 R per W", "1:1"}, {"1 W per R", "1:1"}, {"1 R for every W", "1:1"}, {"1 W for every R", "1:1"},
 		{"50 % R", "1:1"}, {"50 % W", "1:1"}, {"50 / 50 R and W", "1:1"}, {"50 / 50 W and R", "1:1"},
 		{"10 R per W", "1:10"}, {"10 R for every W", "1:10"}, {"10 R for each W", "1:10"}, {"10 R to 1 W", "1:10"},
@@ -336,7 +336,7 @@ func mixPhrases() []entry {
 	out := []entry{
 		{"10 reads per write", "1:10"}, {"10 writes per read", "10:1"}, {"reads only", "0:1"}, {"writes only", "1:0"},
 		{"even mix", "1:1"}, {"even split", "1:1"}, {"evenly mixed", "1:1"}, {"evenly split", "1:1"}, {"50 - 50", "1:1"},
-		{"50 50", "1:1"}, {"1 to 1", "1:1"}, {"half and half", "1:1"}, {"equal mix", "1:1"}, {"equal split", "1:1"},
+		{"50 50", "1:1"}, {"1 to 1", "1:1"}, {"half and half", "1:1"}, {"half & half", "1:1"}, {"half / half", "1:1"}, {"equal mix", "1:1"}, {"equal split", "1:1"},
 		{"1 - to - 1", "1:1"}, {"balanced mix", "1:1"},
 	}
 	seen := map[string]bool{}
