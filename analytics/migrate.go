@@ -151,7 +151,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	s.migrated = fmt.Sprintf("migrated %s from store format 1 (JSON runs) to format %d (binary runs and a persisted cell index): %d runs, %s; earlier releases cannot open it",
 		where, storeFormat, len(runs), time.Since(started).Round(time.Millisecond))
-	s.log.Warn(s.migrated)
+	s.log.Info(s.migrated) // commands also print Migrated() once on stderr
 	return nil
 }
 
