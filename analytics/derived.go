@@ -149,7 +149,7 @@ func (b *derivedBuilder) finish() error {
 // writeDerived computes generation gen's derived data from every stored
 // run and writes it (all but the head) through wb; the caller commits the
 // head. It reads the runs in cell order, holding one cell at a time.
-func (s *Store) writeDerived(ctx context.Context, gen uint64, wb *badger.WriteBatch) (derivedHead, error) {
+func (s *Store) writeDerived(ctx context.Context, gen uint64, wb batchWriter) (derivedHead, error) {
 	var chunk []byte
 	chunkN, chunkFirst := 0, 0
 	var starts []int

@@ -138,11 +138,9 @@ func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, sessio
 		return rep, fmt.Errorf("import %s: %w", name, err)
 	}
 	defer src.discard()
-	before := s.db.NewTransaction(false) // the store as it was: pass 2 tells new runs by it
-	defer before.Discard()
 
 	started := time.Now()
-	plan, err := s.checkPass(ctx, before, name, io.TeeReader(r, src), session, opts, &rep)
+	plan, err := s.checkPass(ctx, name, io.TeeReader(r, src), session, opts, &rep)
 	if err != nil {
 		return rep, err
 	}
@@ -176,7 +174,12 @@ func (p *importPlan) isFreshRow(row int) bool {
 
 // checkPass is the first pass: every row validated, duplicates and
 // conflicts found, nothing written.
-func (s *Store) checkPass(ctx context.Context, before *badger.Txn, name string, r io.Reader, session int, opts ImportOptions, rep *ImportReport) (importPlan, error) {
+func (s *Store) checkPass(ctx context.Context, name string, r io.Reader, session int, opts ImportOptions, rep *ImportReport) (importPlan, error) {
+	// The store as it was, read here only: an open read transaction keeps
+	// Badger's record of every later commit (for conflict checks) alive, so
+	// it must not outlive this pass.
+	before := s.db.NewTransaction(false)
+	defer before.Discard()
 	plan := importPlan{name: name, session: session}
 	counted := &countingReader{r: r}
 	firstLine := map[[16]byte]int32{} // run ID hash → first line, bounded per row
@@ -285,7 +288,7 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 		return fail(err)
 	}
 	defer rd.Close()
-	wb := s.db.NewWriteBatch()
+	wb := s.newBulkBatch()
 	defer wb.Cancel()
 	var sum digest256
 	written, rows := 0, 0
@@ -472,9 +475,7 @@ func (s *Store) importEmbedded(ctx context.Context, f DatasetFile) (ImportReport
 	if err := s.disk.check(int64(len(b)) * 3); err != nil {
 		return rep, fmt.Errorf("import %s: nothing written: %w", f.Name(), err)
 	}
-	before := s.db.NewTransaction(false)
-	defer before.Discard()
-	plan, err := s.checkPass(ctx, before, f.Name(), bytes.NewReader(b), f.Session, ImportOptions{}, &rep)
+	plan, err := s.checkPass(ctx, f.Name(), bytes.NewReader(b), f.Session, ImportOptions{}, &rep)
 	if err != nil || plan.fresh == 0 {
 		return rep, err
 	}

@@ -2,26 +2,34 @@ package analytics
 
 import badger "github.com/dgraph-io/badger/v4"
 
-// importValueThreshold is the value size from which an import-tuned store
-// keeps values in the value log instead of the LSM tree: every run. The
-// tree then holds only keys and value pointers, so compactions move a few
-// dozen bytes per run instead of the whole run: an import of a million
-// runs spends most of its CPU, and its heap peak, in compaction's table
-// builders otherwise (measured: 26 s CPU and 390 MB peak RSS with the runs
-// in the tree, 11 s and 140 MB in the value log).
-const importValueThreshold = 64
+// Badger's sizes for a process that writes many runs (the import
+// command). Runs (about 200 bytes encoded) go to the value log, so
+// compactions move keys, pointers and the runs' small cell entries
+// (metricsSize bytes, under the threshold: they stay in the tree, where the
+// derived pass reads them in cell order without touching the value log).
+// What memory is left is Badger's: compactions build their output tables
+// on the heap, several at a time, and the memtables; so both are small.
+const (
+	importValueThreshold = 64
+	importMemTableSize   = 4 << 20
+	importTableSize      = 512 << 10
+)
 
-// forImport tunes Badger for a process that writes many runs: the values
-// go to the value log (see importValueThreshold). Where a value lives is
-// recorded per entry, so a store written this way opens and reads with the
-// ordinary options, and later writes follow those.
+// forImport tunes Badger for a process that writes many runs. Where a value
+// lives is recorded per entry, and table sizes are not recorded at all, so
+// a store written this way opens and reads with the ordinary options, and
+// later writes follow those.
 func forImport(bo badger.Options) badger.Options {
-	return bo.WithValueThreshold(importValueThreshold)
+	bo = bo.WithValueThreshold(importValueThreshold).
+		WithMemTableSize(importMemTableSize).
+		WithBaseTableSize(importTableSize)
+	bo.TableSizeMultiplier = 1 // every level's tables are small
+	return bo
 }
 
 // releaseEvery is how many written runs pass between syncs of the store's
 // files and the release of their mapped pages (see releaseMappedPages).
-const releaseEvery = 4 * progressEvery
+const releaseEvery = progressEvery
 
 // releaseWritten syncs what the import wrote so far, then gives its mapped
 // pages back: Badger writes tables and the value log through mmap, and
@@ -36,3 +44,61 @@ func (s *Store) releaseWritten() error {
 	releaseMappedPages(s.dir)
 	return nil
 }
+
+// bulkBatchBytes is how much a bulkBatch holds before it commits.
+const bulkBatchBytes = 8 << 20
+
+// maxPendingBatches bounds the write transactions a write batch keeps in
+// flight (Badger's default is 16): each pending one holds its entries on
+// the heap.
+const maxPendingBatches = 2
+
+// bulkBatch writes many entries (an import's runs, a generation's derived
+// data) with bounded memory: it commits what it holds every bulkBatchBytes.
+// Badger's WriteBatch alone commits by its transaction-size estimate, which
+// counts a value bound for the value log as a pointer, so large values
+// (the derived data's chunks) pile up on the heap until Flush. Entries
+// committed early are not yet visible to queries: what they belong to is
+// committed, or rolled back, under the import's marker.
+type bulkBatch struct {
+	db      *badger.DB
+	wb      *badger.WriteBatch
+	pending int
+}
+
+// batchWriter is where putRun and writeDerived put entries.
+type batchWriter interface {
+	Set(key, val []byte) error
+}
+
+func (s *Store) newBulkBatch() *bulkBatch {
+	return &bulkBatch{db: s.db, wb: newWriteBatch(s.db)}
+}
+
+func newWriteBatch(db *badger.DB) *badger.WriteBatch {
+	wb := db.NewWriteBatch()
+	wb.SetMaxPendingTxns(maxPendingBatches)
+	return wb
+}
+
+// Set adds one entry, committing what the batch holds once it is over
+// bulkBatchBytes.
+func (b *bulkBatch) Set(key, val []byte) error {
+	if err := b.wb.Set(key, val); err != nil {
+		return err
+	}
+	if b.pending += len(key) + len(val); b.pending < bulkBatchBytes {
+		return nil
+	}
+	if err := b.wb.Flush(); err != nil {
+		return err
+	}
+	b.wb, b.pending = newWriteBatch(b.db), 0
+	return nil
+}
+
+// Flush commits what is left and waits for every commit.
+func (b *bulkBatch) Flush() error { return b.wb.Flush() }
+
+// Cancel drops what was not committed yet.
+func (b *bulkBatch) Cancel() { b.wb.Cancel() }

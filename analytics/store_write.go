@@ -19,7 +19,7 @@ import (
 // tree) from which the derived data is rebuilt in cell order. seen, when
 // set, gets the run's key and value, which the manifest's digest is made
 // of.
-func (s *Store) putRun(wb *badger.WriteBatch, r *Run, seen func(key, val []byte)) error {
+func (s *Store) putRun(wb batchWriter, r *Run, seen func(key, val []byte)) error {
 	key := []byte(runIDPrefix + r.ID)
 	val := encodeRun(make([]byte, 0, 160+len(r.ID)), r)
 	if seen != nil {
@@ -62,7 +62,7 @@ func getRun(txn *badger.Txn, id string) (Run, bool, error) {
 // from every stored run's cell entry (those the import just wrote
 // included).
 func (s *Store) writeGeneration(ctx context.Context, m manifest) (derivedHead, error) {
-	wb := s.db.NewWriteBatch()
+	wb := s.newBulkBatch()
 	defer wb.Cancel()
 	head, err := s.writeDerived(ctx, m.Generation, wb)
 	if err != nil {
