@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -29,11 +28,12 @@ const (
 	damagedPrefix = "damaged-"
 )
 
-// Repair rebuilds the store in dir: a fresh store gets the embedded
-// dataset and every imported file whose copy under sources/ still matches
-// the SHA-256 recorded at import (nothing unverifiable is imported); the
-// old files move to dir/damaged-TIME/, and the fresh store takes their
-// place. The list of imports comes from the manifest kept outside Badger,
+// Repair rebuilds the store in dir: a fresh store, built aside, gets the
+// embedded dataset and every imported file whose copy under sources/ still
+// matches the SHA-256 recorded at import (nothing unverifiable is
+// imported); then the old files move to dir/damaged-TIME/ and the fresh
+// store takes their place, journaled so that a kill during the move is
+// finished by the next Open (see swapIn). The list of imports comes from the manifest kept outside Badger,
 // so Badger's own files need not be readable.
 func Repair(ctx context.Context, dir string, log *slog.Logger) (RepairReport, error) {
 	var rep RepairReport
@@ -41,6 +41,9 @@ func Repair(ctx context.Context, dir string, log *slog.Logger) (RepairReport, er
 	if err != nil {
 		mirror = emptyManifest() // unreadable too: rebuild what the binary holds
 		rep.Lost = append(rep.Lost, fmt.Sprintf("the list of imports (%s) is unreadable: %v", manifestFile, err))
+	}
+	if err := finishSwap(dir); err != nil { // an earlier repair was interrupted
+		return rep, err
 	}
 	work := filepath.Join(dir, repairDir)
 	if err := os.RemoveAll(work); err != nil {
@@ -104,40 +107,6 @@ func restoreSource(ctx context.Context, s *Store, dir string, src importSource) 
 	return r, ""
 }
 
-// swapIn moves everything in dir except the work and damaged directories
-// into damaged, then the rebuilt store's files from work into dir.
-func swapIn(dir, work, damaged string) error {
-	if err := os.MkdirAll(damaged, 0o700); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if name == repairDir || strings.HasPrefix(name, damagedPrefix) {
-			continue
-		}
-		if err := os.Rename(filepath.Join(dir, name), filepath.Join(damaged, name)); err != nil {
-			return err
-		}
-	}
-	entries, err = os.ReadDir(work)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := os.Rename(filepath.Join(work, e.Name()), filepath.Join(dir, e.Name())); err != nil {
-			return err
-		}
-	}
-	if err := os.Remove(work); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return syncDir(dir)
-}
-
 // Check opens the store in dir read-only and verifies everything it holds
 // (Store.Verify: tables, manifest, every run, the derived data rebuilt
 // from the runs); nil means it is sound.
@@ -147,6 +116,9 @@ func Check(ctx context.Context, dir string) (map[int]int, error) {
 			return nil, err
 		}
 		return nil, nil
+	}
+	if err := finishSwap(dir); err != nil { // as the next open would (see swapIn)
+		return nil, err
 	}
 	if err := verifyTables(dir, true); err != nil {
 		return nil, err

@@ -11,10 +11,11 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 )
 
-// HasStore reports whether dir holds a store (Badger's MANIFEST file).
+// HasStore reports whether dir holds a store (Badger's MANIFEST file, or a
+// repair's interrupted swap that the next writable Open finishes).
 func HasStore(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, "MANIFEST"))
-	return err == nil
+	return err == nil || swapPending(dir)
 }
 
 // CheckDataDir returns a *CorruptError when dir holds store files but no

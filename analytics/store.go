@@ -150,6 +150,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 				return nil, fmt.Errorf("open store: %w", err)
 			}
 		}
+		if err := finishRepair(opts.Dir, opts.ReadOnly); err != nil {
+			return nil, err
+		}
 		if err := checkBadgerFiles(opts.Dir); err != nil {
 			return nil, err
 		}
