@@ -37,6 +37,47 @@ func cellOf(runs []Run, k CellKey, g []int, vals []float64) Cell {
 	return cellFromMetrics(k, ids, ms, vals)
 }
 
+// aggregator builds one query's cells without copying run-ID lists: a cell
+// all of whose runs match is the snapshot's own (its run IDs and hit rate
+// shared, see Result), and a cell some of whose runs match takes its run
+// IDs from blocks the query allocates a few of.
+type aggregator struct {
+	vals []float64    // scratch for medians
+	ms   []runMetrics // scratch: the matching runs' metrics
+	ids  []string     // the current block of run IDs
+}
+
+// aggregateBlock is how many run IDs a block holds at least.
+const aggregateBlock = 4096
+
+// whole is a cell all of whose runs matched.
+func (a *aggregator) whole(c *Cell) Cell { return c.view() }
+
+// partial aggregates the matching runs g (in repetition order) of a cell.
+func (a *aggregator) partial(runs []Run, k CellKey, g []int) Cell {
+	if cap(a.ids)-len(a.ids) < len(g) {
+		a.ids = make([]string, 0, max(aggregateBlock, len(g)))
+	}
+	if a.vals == nil {
+		a.vals = make([]float64, 0, 16)
+	}
+	from := len(a.ids)
+	a.ms = a.ms[:0]
+	for _, i := range g {
+		a.ids = append(a.ids, runs[i].ID)
+		a.ms = append(a.ms, metricsOf(&runs[i]))
+	}
+	return cellFromMetrics(k, a.ids[from:len(a.ids):len(a.ids)], a.ms, a.vals)
+}
+
+// view is c sharing its run IDs and hit rate, its run IDs' capacity cut so
+// that appending to them copies.
+func (c *Cell) view() Cell {
+	v := *c
+	v.RunIDs = slices.Clip(v.RunIDs)
+	return v
+}
+
 // Median returns the median of the values (the mean of the two middle values
 // for an even count; 0 for none), rounded to six decimal places so that
 // averaging two decimal figures gives the decimal result (15473658.395, not

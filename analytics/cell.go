@@ -56,7 +56,9 @@ func (c Cell) Metric(name string) (float64, bool) {
 
 // Result is what a query returns: the filter as run, the matching cells in
 // deterministic order (session, engine order, mode order, cores, ratio,
-// value size, pipeline), and how many runs matched.
+// value size, pipeline), and how many runs matched. A cell's RunIDs and
+// HitRate are shared with the store and other results (a query copies no
+// run-ID lists): read them, and copy before changing them.
 type Result struct {
 	Filter string `json:"filter"`
 	Cells  []Cell `json:"cells"`

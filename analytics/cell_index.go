@@ -142,44 +142,38 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 	}
 	res := Result{Filter: f.text, Cells: []Cell{}}
 	var m vm.VM
-	evals := 0
-	tick := func() error {
-		evals++
-		if evals%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("query: %w", err)
-			}
-		}
-		return nil
-	}
+	var agg aggregator
 	var matched []int
-	vals := make([]float64, 0, 16)
+	ix := &snap.index
+	evals := 0
 	for i := range n {
 		c := i
 		if !all {
 			c = cells[i]
 		}
-		ix := &snap.index
 		from, to := ix.start[c], ix.start[c+1]
 		if sh.cellOnly {
-			if err := tick(); err != nil {
-				return Result{Filter: f.text}, err
+			from, to = c, c+1 // one evaluation decides the cell
+		}
+		if evals += to - from; evals >= 4096 {
+			evals = 0
+			if err := ctx.Err(); err != nil {
+				return Result{Filter: f.text}, fmt.Errorf("query: %w", err)
 			}
+		}
+		if sh.cellOnly {
 			ok, err := f.match(&m, &ix.cellEnvs[c])
 			if err != nil {
 				return Result{Filter: f.text}, err
 			}
 			if ok {
-				res.Cells = append(res.Cells, snap.cells[c].clone())
-				res.Runs += to - from
+				res.Cells = append(res.Cells, agg.whole(&snap.cells[c]))
+				res.Runs += snap.cells[c].Reps
 			}
 			continue
 		}
 		matched = matched[:0]
 		for p := from; p < to; p++ {
-			if err := tick(); err != nil {
-				return Result{Filter: f.text}, err
-			}
 			ok, err := f.match(&m, &ix.envs[p])
 			if err != nil {
 				return Result{Filter: f.text}, err
@@ -191,9 +185,9 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 		switch len(matched) {
 		case 0:
 		case to - from:
-			res.Cells = append(res.Cells, snap.cells[c].clone())
+			res.Cells = append(res.Cells, agg.whole(&snap.cells[c]))
 		default:
-			res.Cells = append(res.Cells, cellOf(snap.runs, snap.cells[c].CellKey, matched, vals))
+			res.Cells = append(res.Cells, agg.partial(snap.runs, snap.cells[c].CellKey, matched))
 		}
 		res.Runs += len(matched)
 	}

@@ -103,18 +103,18 @@ func (snap *snapshot) pinnedMatch(ctx context.Context, f *Filter, sh filterShape
 // queryPinned is query for a pinned filter before the cells are loaded.
 func (snap *snapshot) queryPinned(ctx context.Context, f *Filter, sh filterShape) (Result, bool, error) {
 	res := Result{Filter: f.text, Cells: []Cell{}}
-	vals := make([]float64, 0, 16)
+	var agg aggregator
 	done, err := snap.pinnedMatch(ctx, f, sh, func(c *Cell, runs []Run, matched []int) {
 		switch {
 		case runs == nil:
-			res.Cells = append(res.Cells, c.clone())
+			res.Cells = append(res.Cells, agg.whole(c))
 			res.Runs += c.Reps
 		case len(matched) == 0:
 		case len(matched) == len(runs):
-			res.Cells = append(res.Cells, c.clone())
+			res.Cells = append(res.Cells, agg.whole(c))
 			res.Runs += len(matched)
 		default:
-			res.Cells = append(res.Cells, cellOf(runs, c.CellKey, matched, vals))
+			res.Cells = append(res.Cells, agg.partial(runs, c.CellKey, matched))
 			res.Runs += len(matched)
 		}
 	})
