@@ -20,7 +20,8 @@ type app struct {
 	cfg    config
 	stdin  io.Reader
 	stdout io.Writer
-	stderr io.Writer
+	stderr io.Writer   // status, as a plain writer
+	status *statusLine // stderr, where progress draws its line
 	log    *slog.Logger
 
 	closers []func() error
@@ -46,8 +47,9 @@ func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.
 	if cfg.Verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	return &app{ctx: ctx, cfg: cfg, stdin: stdin, stdout: stdout, stderr: stderr, log: log}
+	status := newStatusLine(stderr)
+	log := slog.New(slog.NewTextHandler(status, &slog.HandlerOptions{Level: level}))
+	return &app{ctx: ctx, cfg: cfg, stdin: stdin, stdout: stdout, stderr: status, status: status, log: log}
 }
 
 func (a *app) close() {

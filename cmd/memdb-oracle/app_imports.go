@@ -35,8 +35,10 @@ func importID(name string, session int, csv []byte) string {
 }
 
 // maxRecordedImport bounds the files kept for other replicas: a capture
-// CSV is tens of kilobytes; a file beyond this is imported here only.
-const maxRecordedImport = 64 << 20
+// CSV is tens of kilobytes; a file beyond this is imported here only. The
+// record holds the file in base64 (4/3 of its size) and must fit one value
+// of the store (Badger's limit: its 16 MiB value-log file).
+const maxRecordedImport = 8 << 20
 
 // importRuns validates and imports one CSV into the data directory
 // (analytics' public Import: all rows or none), records it, and, when

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
@@ -53,7 +54,7 @@ func (c importCmd) Run(a *app) error {
 		size = fi.Size()
 	}
 	name := filepath.Base(c.File)
-	prog := newProgress(a.stderr, size)
+	prog := newProgress(a.status, size, time.Now)
 	rep, err := st.ImportWith(a.ctx, name, f, c.Session, analytics.ImportOptions{Progress: prog.report, Size: size})
 	prog.done()
 	var ie *analytics.ImportError

@@ -2,25 +2,22 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
-// progress shows an import's rows per second and time left on stderr,
-// once the import has taken more than a second, and only when stderr is a
-// terminal (logs and pipes get the final report only).
+// progress shows an import's steps with rows per second and the time left
+// on the status line (stderr, when it is a terminal), once the import has
+// taken more than a second; logs and pipes get the final report only.
 type progress struct {
-	w       io.Writer
-	on      bool
-	size    int64
+	line    *statusLine
+	now     func() time.Time
+	size    int64 // the file's size in bytes, 0 when unknown
 	start   time.Time
 	phase   string
 	phaseAt time.Time
 	last    time.Time
-	shown   bool
 }
 
 // progressDelay is how long an import runs before progress appears, and
@@ -30,19 +27,25 @@ const (
 	progressEvery = 250 * time.Millisecond
 )
 
-func newProgress(w io.Writer, size int64) *progress {
-	now := time.Now()
-	return &progress{w: w, on: writerIsTerminal(w), size: size, start: now, phaseAt: now}
+func newProgress(line *statusLine, size int64, now func() time.Time) *progress {
+	t := now()
+	return &progress{line: line, now: now, size: size, start: t, phaseAt: t}
 }
+
+// steps names the import's phases as the user sees them.
+var steps = map[string]string{"checking": "checking 1/2", "writing": "writing 2/2"}
 
 // report is the import's progress callback.
 func (p *progress) report(ip analytics.ImportProgress) {
-	if !p.on {
+	if !p.line.term {
 		return
 	}
-	now := time.Now()
+	now := p.now()
 	if ip.Phase != p.phase {
-		p.phase, p.phaseAt = ip.Phase, now
+		if p.phase != "" { // the first step started with the import
+			p.phaseAt = now
+		}
+		p.phase = ip.Phase
 	}
 	if now.Sub(p.start) < progressDelay || now.Sub(p.last) < progressEvery {
 		return
@@ -50,23 +53,28 @@ func (p *progress) report(ip analytics.ImportProgress) {
 	p.last = now
 	elapsed := now.Sub(p.phaseAt).Seconds()
 	rate := float64(ip.Rows) / max(elapsed, 1e-3)
-	left := ""
-	switch {
-	case ip.TotalRows > 0 && rate > 0:
-		left = fmt.Sprintf(", about %s left", eta(float64(ip.TotalRows-ip.Rows)/rate))
-	case p.size > 0 && ip.Bytes > 0:
-		left = fmt.Sprintf(", about %s left", eta(elapsed*float64(p.size-ip.Bytes)/float64(ip.Bytes)))
+	step := steps[ip.Phase]
+	if step == "" {
+		step = ip.Phase
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s: %s rows, %s rows/s%s", ip.Phase, exactNumber(float64(ip.Rows)), exactNumber(float64(int(rate))), left)
-	p.shown = true
+	text := fmt.Sprintf("%s: %s rows", step, exactNumber(float64(ip.Rows)))
+	switch {
+	case ip.TotalRows > 0:
+		text = fmt.Sprintf("%s: %s of %s rows", step, exactNumber(float64(ip.Rows)), exactNumber(float64(ip.TotalRows)))
+		if rate > 0 {
+			text += fmt.Sprintf(", %s rows/s, %s left", exactNumber(float64(int(rate))), eta(float64(ip.TotalRows-ip.Rows)/rate))
+		}
+	case p.size > 0 && ip.Bytes > 0:
+		text += fmt.Sprintf(" (%d%%), %s rows/s, %s left", 100*ip.Bytes/p.size, exactNumber(float64(int(rate))),
+			eta(elapsed*float64(p.size-ip.Bytes)/float64(ip.Bytes)))
+	default:
+		text += fmt.Sprintf(", %s rows/s", exactNumber(float64(int(rate))))
+	}
+	p.line.show(text)
 }
 
 // done ends the progress line, if one was drawn.
-func (p *progress) done() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
-}
+func (p *progress) done() { p.line.end() }
 
 func eta(seconds float64) string {
 	d := time.Duration(max(seconds, 0) * float64(time.Second)).Round(time.Second)
@@ -74,14 +82,4 @@ func eta(seconds float64) string {
 		return "1s"
 	}
 	return d.String()
-}
-
-// writerIsTerminal reports whether w is a terminal (a character device).
-func writerIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
