@@ -2,9 +2,7 @@ package analytics
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -77,13 +75,7 @@ func TestAnImportKilledAtAnyPointLeavesTheOldStoreOrTheNew(t *testing.T) {
 		t.Run(tc.point, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
 			copyDir(t, base, dir)
-			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestImportChildProcess$", "-test.count=1")
-			cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashPointEnv+"="+tc.point)
-			out, err := cmd.CombinedOutput()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("child did not die by SIGKILL: %v\n%s", err, out)
-			}
+			runChildUntilKilled(t, "TestImportChildProcess", crashDirEnv+"="+dir, crashPointEnv+"="+tc.point)
 			s, err := Open(t.Context(), Options{Dir: dir})
 			if err != nil {
 				t.Fatalf("reopen after the kill: %v", err)

@@ -52,13 +52,7 @@ func TestARepairKilledAtAnyPointLeavesTheDamagedStoreOrTheRepairedOne(t *testing
 		t.Run(point, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
 			copyDir(t, base, dir)
-			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestRepairChildProcess$", "-test.count=1")
-			cmd.Env = append(os.Environ(), repairDirEnv+"="+dir, repairPointEnv+"="+point)
-			out, err := cmd.CombinedOutput()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("child did not die by SIGKILL: %v\n%s", err, out)
-			}
+			runChildUntilKilled(t, "TestRepairChildProcess", repairDirEnv+"="+dir, repairPointEnv+"="+point)
 			if !HasStore(dir) {
 				t.Fatalf("after a kill at %s the directory no longer reads as a store", point)
 			}
@@ -92,5 +86,19 @@ func TestARepairKilledAtAnyPointLeavesTheDamagedStoreOrTheRepairedOne(t *testing
 				t.Errorf("the damaged store's tables were not kept aside")
 			}
 		})
+	}
+}
+
+// runChildUntilKilled runs one test of this binary as a child process with
+// the extra environment, and fails unless the child died by SIGKILL (the
+// crash tests' children kill themselves at the point they are given).
+func runChildUntilKilled(t *testing.T, test string, env ...string) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("child did not die by SIGKILL: %v\n%s", err, out)
 	}
 }
