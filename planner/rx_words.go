@@ -2,6 +2,7 @@ package planner
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,9 @@ type wordSet struct {
 type wordAlt struct {
 	lits        []string
 	lead, trail bool
+	// rest is a trailing \w*: the match runs on to the end of the word
+	// ("pipelin" + "ing").
+	rest bool
 }
 
 // maxWordLiterals bounds the strings one pattern expands to.
@@ -85,6 +89,8 @@ func wordAlternative(re *syntax.Regexp, capture bool) (wordAlt, bool) {
 	}
 	if len(parts) > 0 && parts[len(parts)-1].Op == syntax.OpWordBoundary {
 		alt.trail, parts = true, parts[:len(parts)-1]
+	} else if len(parts) > 1 && isWordRun(parts[len(parts)-1]) {
+		alt.rest, parts = true, parts[:len(parts)-1]
 	}
 	if len(parts) == 0 {
 		return alt, false
@@ -173,6 +179,15 @@ func expand(re *syntax.Regexp) ([]string, bool) {
 	return nil, false
 }
 
+// isWordRun reports a greedy \w*.
+func isWordRun(re *syntax.Regexp) bool {
+	if re.Op != syntax.OpStar || re.Flags&syntax.NonGreedy != 0 || re.Sub[0].Op != syntax.OpCharClass {
+		return false
+	}
+	word := []rune{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}
+	return slices.Equal(re.Sub[0].Rune, word)
+}
+
 // product is every a followed by every b, in order.
 func product(as, bs []string) []string {
 	out := make([]string, 0, len(as)*len(bs))
@@ -205,9 +220,13 @@ func (ws *wordSet) at(s string, i int) int {
 		}
 		for _, l := range a.lits {
 			end := i + len(l)
-			if strings.HasPrefix(s[i:], l) && (!a.trail || boundary(s, end)) {
-				return end
+			if !strings.HasPrefix(s[i:], l) || a.trail && !boundary(s, end) {
+				continue
 			}
+			for a.rest && end < len(s) && isASCIIWord(s[end]) {
+				end++
+			}
+			return end
 		}
 	}
 	return -1
