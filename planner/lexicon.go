@@ -116,7 +116,7 @@ func lexiconTables() []table {
 		{meaning: mNegation, entries: []entry{
 			{"no", "pre"}, {"not", "pre"}, {"anything but", "pre"}, {"except", "pre"}, {"other than", "pre"}, {"anything except", "pre"}, {"everything but", "pre"}, {"everything except", "pre"},
 			{"all but", "pre"}, {"except for", "pre"}, {"besides", "pre"}, {"excluding", "pre"}, {"apart from", "pre"}, {"aside from", "pre"},
-			{"not counting", "pre"}, {"skip", "pre"}, {"skipping", "pre"}, {"leave out", "pre"}, {"leaving out", "pre"}, {"minus", "pre"}, {"ignoring", "pre"}, {"engines but", "pre"}, {"engines other than", "pre"}, {"any engine but", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
+			{"not counting", "pre"}, {"! =", "pre"}, {"≠", "pre"}, {"not equal to", "pre"}, {"skip", "pre"}, {"skipping", "pre"}, {"leave out", "pre"}, {"leaving out", "pre"}, {"minus", "pre"}, {"ignoring", "pre"}, {"engines but", "pre"}, {"engines other than", "pre"}, {"any engine but", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
 			{"disable", "pre"}, {"disabling", "pre"}, {"turn off", "pre"}, {"turning off", "pre"}, {"switch off", "pre"},
 			{"off", "post"}, {"disabled", "post"}, {"turned off", "post"}, {"switched off", "post"},
 			// modal and situational: "we cannot batch", "pipelining isn't

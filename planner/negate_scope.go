@@ -228,3 +228,126 @@ func valueSpelling(b int) string {
 	}
 	return strconv.Itoa(b) + " byte values"
 }
+
+// recogniseNegatedCount reads a core count or pipeline depth left out
+// ("anything but 48 cores", "not at 16 cores", "pipeline not 16"): the one
+// other measured value when there is one (said in the first line), else a
+// clarify offering the nearest measured ones. A negated count is never
+// planned as itself.
+func (p *Planner) recogniseNegatedCount(question string, r *reading, prev *Plan) (Plan, bool) {
+	if !r.has(mNegation) || p.cov == nil {
+		return Plan{}, false
+	}
+	for i, t := range r.toks {
+		if t.kind != tokNumber {
+			continue
+		}
+		n, ok := r.negationBefore(i)
+		if !ok || r.words(n.from, n.to) == "without" {
+			continue // "with pipelining and without, at 16 cores": the setting's, not the count's
+		}
+		v, err := strconv.Atoi(t.text)
+		if err != nil {
+			continue
+		}
+		var knob string
+		from, to := n.from, i+1
+		if i+1 < len(r.toks) && coreUnit(r.toks[i+1].text) {
+			knob, to = "cores", i+2
+		} else if pw := r.pipelineBefore(n.from); pw >= 0 {
+			knob, from = "pipeline", pw
+		} else {
+			continue
+		}
+		others := p.otherMeasured(knob, v, r.values(mEngine))
+		said := r.words(from, to)
+		spell := func(o int) string {
+			if knob == "cores" {
+				return strconv.Itoa(o) + " cores"
+			}
+			return "pipeline " + strconv.Itoa(o)
+		}
+		switch len(others) {
+		case 0:
+			return Plan{}, false
+		case 1:
+			pl, _ := p.rules(r.spliced(from, to, spell(others[0])), prev)
+			pl.Question = question
+			pl.UnboundReading = "Read “" + said + "” as " + spell(others[0]) + ", the only other " + knobWords(knob) + " measured here"
+			return pl, true
+		}
+		choices := make([]string, 0, 3)
+		for _, o := range others[:min(3, len(others))] {
+			choices = append(choices, r.spliced(from, to, spell(o)))
+		}
+		pl := clarifyPlan(question, "“"+said+"” can be read as several measured "+knobWords(knob)+"s; which one did you mean?", choices)
+		pl.Interpretation = "Ambiguous: “" + said + "” is not one " + knobWords(knob) + " — " + joinMap(choices, func(s string) string { return "“" + s + "”" })
+		return pl, true
+	}
+	return Plan{}, false
+}
+
+// coreUnit is a word that makes the number before it a core count.
+func coreUnit(w string) bool {
+	switch w {
+	case "cores", "core", "c", "cpus", "cpu", "vcpus", "threads":
+		return true
+	}
+	return false
+}
+
+// pipelineBefore returns the pipeline word before token i, past "depth",
+// "=" or ":" ("pipeline not 16", "depth other than 1"), or -1.
+func (r *reading) pipelineBefore(i int) int {
+	for i > 0 && (r.toks[i-1].text == "=" || r.toks[i-1].text == ":" || r.toks[i-1].text == "of" || r.toks[i-1].text == "is") {
+		i--
+	}
+	if i > 0 && (r.toks[i-1].text == "depth" || r.tokenIs(i-1, mSetting, "pipeline")) {
+		if i > 1 && r.toks[i-1].text == "depth" && r.tokenIs(i-2, mSetting, "pipeline") {
+			return i - 2
+		}
+		return i - 1
+	}
+	return -1
+}
+
+// knobWords names a counted knob in a sentence.
+func knobWords(knob string) string {
+	if knob == "cores" {
+		return "core count"
+	}
+	return "pipeline depth"
+}
+
+// otherMeasured lists the measured values of a knob for the engines named
+// (all when none is) other than v, nearest first.
+func (p *Planner) otherMeasured(knob string, v int, engines []string) []int {
+	var out []int
+	for _, c := range p.cov.Coverage() {
+		if len(engines) > 0 && !slices.Contains(engines, c.Engine) {
+			continue
+		}
+		vals := c.Cores
+		if knob == "pipeline" {
+			vals = c.Pipelines
+		}
+		for _, x := range vals {
+			if x != v && !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+	}
+	dist := func(x int) int {
+		if x > v {
+			return x - v
+		}
+		return v - x
+	}
+	slices.SortFunc(out, func(a, b int) int {
+		if d := dist(a) - dist(b); d != 0 {
+			return d
+		}
+		return a - b
+	})
+	return out
+}

@@ -23,6 +23,7 @@ func recognisers() []recogniser {
 		{"negated workload", (*Planner).recogniseNegatedWorkload},
 		{"negated engine", (*Planner).recogniseNegatedEngine},
 		{"negated value size", (*Planner).recogniseNegatedValue},
+		{"negated core count or depth", (*Planner).recogniseNegatedCount},
 		{"definition of a term naming an engine", (*Planner).recogniseEngineTerm},
 		{"claim by claimant", (*Planner).recogniseClaimant},
 		{"claim by content", (*Planner).recogniseClaimContent},
@@ -128,34 +129,57 @@ func choicesFor(r *reading) []string {
 // picking one silently would answer for a cell the user did not ask.
 func (p *Planner) recogniseNegatedWorkload(question string, r *reading, prev *Plan) (Plan, bool) {
 	for _, t := range r.tags {
-		if t.meaning != mWorkload || !t.negated {
-			continue
-		}
-		// The readings are the other workloads measured for the engines
-		// named (all engines when none is).
-		var choices []string
-		for _, alt := range p.measuredFor(r.values(mEngine)).ratios {
-			if alt == t.value || len(choices) == 3 {
-				continue
+		if t.meaning == mWorkload && t.negated {
+			if pl, ok := p.negatedWorkload(question, r, prev, t.value, t.spanFrom, t.spanTo); ok {
+				return pl, true
 			}
-			choices = append(choices, r.spliced(t.spanFrom, t.spanTo, workloadSpelling(alt)))
 		}
-		if len(choices) == 0 {
+	}
+	// A ratio written as numbers ("not 1:10") is a workload too.
+	if !r.has(mNegation) {
+		return Plan{}, false
+	}
+	for i, t := range r.toks {
+		if t.kind != tokRatio {
 			continue
 		}
-		if len(choices) == 1 {
-			// One other workload was measured: that is the reading, and
-			// the answer's first line says so.
-			pl, _ := p.rules(choices[0], prev)
-			pl.Question = question
-			pl.UnboundReading = "Read “" + r.words(t.spanFrom, t.spanTo) + "” as " + ratioPhrase(pl.Slots.Ratio) + ", the only other workload measured here"
-			return pl, true
+		if n, ok := r.negationBefore(i); ok {
+			if pl, ok := p.negatedWorkload(question, r, prev, t.text, n.from, i+1); ok {
+				return pl, true
+			}
 		}
-		pl := clarifyPlan(question, "“"+r.words(t.spanFrom, t.spanTo)+"” can be read as several measured workloads; which one did you mean?", choices)
-		pl.Interpretation = "Ambiguous: “" + r.words(t.spanFrom, t.spanTo) + "” is not one workload — " + joinMap(choices[:min(len(choices), 3)], func(s string) string { return "“" + s + "”" })
-		return pl, true
 	}
 	return Plan{}, false
+}
+
+// negatedWorkload plans a workload left out, spelt by tokens [from, to):
+// the one other measured workload, said in the first line, or a clarify
+// offering the measured ones.
+func (p *Planner) negatedWorkload(question string, r *reading, prev *Plan, value string, from, to int) (Plan, bool) {
+	// The readings are the other workloads measured for the engines
+	// named (all engines when none is).
+	var choices []string
+	for _, alt := range p.measuredFor(r.values(mEngine)).ratios {
+		if alt == value || len(choices) == 3 {
+			continue
+		}
+		choices = append(choices, r.spliced(from, to, workloadSpelling(alt)))
+	}
+	if len(choices) == 0 {
+		return Plan{}, false
+	}
+	said := r.words(from, to)
+	if len(choices) == 1 {
+		// One other workload was measured: that is the reading, and
+		// the answer's first line says so.
+		pl, _ := p.rules(choices[0], prev)
+		pl.Question = question
+		pl.UnboundReading = "Read “" + said + "” as " + ratioPhrase(pl.Slots.Ratio) + ", the only other workload measured here"
+		return pl, true
+	}
+	pl := clarifyPlan(question, "“"+said+"” can be read as several measured workloads; which one did you mean?", choices)
+	pl.Interpretation = "Ambiguous: “" + said + "” is not one workload — " + joinMap(choices[:min(len(choices), 3)], func(s string) string { return "“" + s + "”" })
+	return pl, true
 }
 
 // spliced is the question's normalized text with tokens [from, to)
