@@ -180,6 +180,7 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 		}
 		qs := ratiosOf(vs)
 		p.ratios = append(p.ratios, qs...)
+		p.percents = slices.Grow(p.percents, 2*len(qs))
 		for _, q := range qs {
 			p.percents = append(p.percents, q*100, math.Abs(q-1)*100)
 		}
@@ -275,7 +276,7 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 // counted once: they add no ratio, only time.
 func ratiosOf(vs []float64) []float64 {
 	vs = slices.Compact(slices.Sorted(slices.Values(vs)))
-	var out []float64
+	out := make([]float64, 0, len(vs)*len(vs))
 	for _, a := range vs {
 		for _, b := range vs {
 			if a != 0 && b != 0 {
