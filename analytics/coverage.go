@@ -73,7 +73,7 @@ func (s *Store) Exists(k CellKey) bool {
 	if !snap.cellsLoaded() {
 		ok, err := snap.existsLazy(k)
 		if err != nil {
-			s.fail(err)
+			s.fail(snap, err)
 		}
 		return ok
 	}
@@ -180,7 +180,7 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 	}
 	snap := s.current()
 	if err := snap.ensureCells(); err != nil {
-		s.fail(err)
+		s.fail(snap, err)
 		return nil
 	}
 	cands := make([]cand, 0, len(snap.cells))

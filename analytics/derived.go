@@ -41,7 +41,7 @@ type derivedHead struct {
 	Cells       int              `json:"cells"`
 	ChunkStarts []int            `json:"chunk_starts"` // first cell of each chunk
 	Sessions    map[string]int   `json:"sessions"`     // runs per session
-	Pins        int              `json:"pins"`         // posting lists written
+	Pins        map[string]int   `json:"pins"`         // each posting list written (pinName) → its cells
 	Coverage    []SeriesCoverage `json:"coverage"`
 }
 
@@ -142,7 +142,10 @@ func (b *derivedBuilder) finish() error {
 		return err
 	}
 	b.head.Coverage = b.cov.out
-	b.head.Pins = len(b.posts)
+	b.head.Pins = make(map[string]int, len(b.posts))
+	for p, cells := range b.posts {
+		b.head.Pins[pinName(p)] = len(cells)
+	}
 	return nil
 }
 
@@ -300,7 +303,7 @@ func readHead(txn *badger.Txn, gen uint64) (derivedHead, bool, error) {
 	if err != nil {
 		return derivedHead{}, false, err
 	}
-	if h.Generation != gen || len(h.ChunkStarts) > h.Cells || h.Sessions == nil {
+	if h.Generation != gen || len(h.ChunkStarts) > h.Cells || h.Sessions == nil || (h.Cells > 0 && h.Pins == nil) {
 		return derivedHead{}, false, fmt.Errorf("%s does not describe generation %d", key, gen)
 	}
 	return h, true, nil

@@ -377,7 +377,7 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 			return fmt.Errorf("import %s: committed, but writing %s failed (the next open rewrites it): %w", name, manifestFile, err)
 		}
 	}
-	if err := s.dropStaleGenerations(context.WithoutCancel(ctx), next.Generation); err != nil {
+	if err := s.dropStaleGenerations(context.WithoutCancel(ctx), next.Generation-1); err != nil {
 		s.log.Warn("the old cell index stays until the next open", "err", err)
 	}
 	rep.Added = written

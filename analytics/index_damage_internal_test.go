@@ -1,7 +1,9 @@
 package analytics
 
 import (
+	"bytes"
 	"errors"
+	"reflect"
 	"testing"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -24,12 +26,15 @@ func TestAFlippedByteInThePersistedIndexIsReportedNotAnsweredAround(t *testing.T
 		name   string
 		key    []byte
 		atOpen bool
+		delete bool // delete the value instead of flipping a byte
 	}{
-		{"the head", derivedKey(gen, "head"), true},
-		{"a cell record", derivedKey(gen, cellChunkName(0)), false},
-		{"a posting list", derivedKey(gen, pinName(pin{field: "engine", text: "dragonfly"})), false},
+		{"the head", derivedKey(gen, "head"), true, false},
+		{"a cell record", derivedKey(gen, cellChunkName(0)), false, false},
+		{"a posting list", derivedKey(gen, pinName(pin{field: "engine", text: "dragonfly"})), false, false},
+		{"a deleted posting list", derivedKey(gen, pinName(pin{field: "engine", text: "dragonfly"})), false, true},
+		{"a deleted cell record", derivedKey(gen, cellChunkName(0)), false, true},
 		{"a cell entry", cellRunKey(&Run{ID: "run-s1-20260901-083406-dragonfly-single-4c-p1-1-10-d100-rep1", Session: 1,
-			Engine: "dragonfly", Mode: "single", Cores: 4, Pipeline: 1, Ratio: "1:10", ValueBytes: 100, Rep: 1}), false},
+			Engine: "dragonfly", Mode: "single", Cores: 4, Pipeline: 1, Ratio: "1:10", ValueBytes: 100, Rep: 1}), false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			damaged := t.TempDir()
@@ -39,6 +44,9 @@ func TestAFlippedByteInThePersistedIndexIsReportedNotAnsweredAround(t *testing.T
 				t.Fatal(err)
 			}
 			err = s.db.Update(func(txn *badger.Txn) error {
+				if tc.delete {
+					return txn.Delete(tc.key)
+				}
 				item, err := txn.Get(tc.key)
 				if err != nil {
 					return err
@@ -75,5 +83,32 @@ func TestAFlippedByteInThePersistedIndexIsReportedNotAnsweredAround(t *testing.T
 				t.Errorf("Check = %v, want ErrCorrupt", err)
 			}
 		})
+	}
+}
+
+// TestASnapshotAnImportReplacedStillAnswers checks that a query still
+// reading the snapshot it started on when an import commits finds that
+// snapshot's cell index: the import keeps the generation it replaced.
+func TestASnapshotAnImportReplacedStillAnswers(t *testing.T) {
+	s := openDefault(t)
+	f, err := CompileFilter(`engine == "dragonfly" && cores == 4 && p50_ms > 0`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.QueryFilter(t.Context(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := newLazySnapshot(s, s.current().lazy.head, s.manifest) // nothing read yet
+	b, _ := DefaultDataset()[0].Open()
+	if _, err := s.Import(t.Context(), "again.csv", bytes.NewReader(b), 3); err != nil {
+		t.Fatal(err)
+	}
+	got, err := old.query(t.Context(), f)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("the replaced snapshot answered %d cells, %v; want %d cells", len(got.Cells), err, len(want.Cells))
+	}
+	if s.Err() != nil {
+		t.Fatalf("the store is marked damaged: %v", s.Err())
 	}
 }

@@ -1,7 +1,6 @@
 package analytics
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -199,11 +198,16 @@ func (s *Store) finishMigration(ctx context.Context) error {
 	return nil
 }
 
-// dropStaleGenerations deletes derived data of generations other than
-// the committed one (left by a crash just after a commit).
-func (s *Store) dropStaleGenerations(ctx context.Context, gen uint64) error {
-	keep := derivedKey(gen, "")
-	_, err := s.deleteKeys(ctx, derivedPrefix, func(key []byte, _ uint64) bool { return !bytes.HasPrefix(key, keep) })
+// dropStaleGenerations deletes the derived data of every generation
+// before keepFrom (left by earlier imports, or by a crash just after a
+// commit). An import keeps the generation it replaced (keepFrom is the one
+// before its own), so a query still reading the snapshot it started on
+// finds its cells; the next open drops it.
+func (s *Store) dropStaleGenerations(ctx context.Context, keepFrom uint64) error {
+	_, err := s.deleteKeys(ctx, derivedPrefix, func(key []byte, _ uint64) bool {
+		gen, err := strconv.ParseUint(string(key[len(derivedPrefix):min(len(key), len(derivedPrefix)+16)]), 16, 64)
+		return err != nil || gen < keepFrom
+	})
 	if err != nil {
 		return fmt.Errorf("deleting an old cell index: %w", err)
 	}

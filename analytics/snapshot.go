@@ -219,13 +219,25 @@ func (l *lazyCells) posting(p pin) ([]int, error) {
 	if c, ok := l.posts[p]; ok {
 		return c, nil
 	}
-	key := derivedKey(l.head.Generation, pinName(p))
+	name := pinName(p)
+	want, listed := l.head.Pins[name]
 	var cells []int
-	v, err := l.s.getValue(key)
-	if err == nil && v != nil { // no list: no cell holds the value
-		var payload []byte
-		if payload, err = openValue(key, v); err == nil {
-			cells, err = decodePosting(payload, l.head.Cells)
+	var err error
+	if listed { // a value no cell holds has no list
+		key := derivedKey(l.head.Generation, name)
+		var v []byte
+		v, err = l.s.getValue(key)
+		if err == nil && v == nil {
+			err = fmt.Errorf("%s is missing", key)
+		}
+		if err == nil {
+			var payload []byte
+			if payload, err = openValue(key, v); err == nil {
+				cells, err = decodePosting(payload, l.head.Cells)
+			}
+		}
+		if err == nil && len(cells) != want {
+			err = fmt.Errorf("%s lists %d cells, the head %d", key, len(cells), want)
 		}
 	}
 	if err != nil {

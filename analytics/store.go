@@ -291,8 +291,15 @@ func (s *Store) Err() error {
 	return s.broken
 }
 
-// fail records damage found by a read that cannot return an error.
-func (s *Store) fail(err error) {
+// fail records damage that a read of snap found where it cannot return
+// an error. A snapshot an import has since replaced is not the store's
+// state any more (its cell index may be gone), so its failures are not
+// kept.
+func (s *Store) fail(snap *snapshot, err error) {
+	if s.current() != snap {
+		s.log.Warn("a read of a replaced snapshot failed", "err", err)
+		return
+	}
 	s.brokenMu.Lock()
 	defer s.brokenMu.Unlock()
 	if s.broken == nil {
@@ -392,7 +399,7 @@ func (s *Store) current() *snapshot {
 func (s *Store) Runs() []Run {
 	snap := s.current()
 	if err := snap.ensureRuns(context.Background()); err != nil {
-		s.fail(err)
+		s.fail(snap, err)
 		return nil
 	}
 	out := make([]Run, len(snap.runs))
@@ -413,7 +420,7 @@ func (s *Store) Run(id string) (Run, bool) {
 	}
 	r, ok, err := s.readRun(id)
 	if err != nil {
-		s.fail(err)
+		s.fail(snap, err)
 		return Run{}, false
 	}
 	return r, ok
@@ -441,7 +448,7 @@ func (s *Store) readRun(id string) (Run, bool, error) {
 func (s *Store) Cells() []Cell {
 	snap := s.current()
 	if err := snap.ensureCells(); err != nil {
-		s.fail(err)
+		s.fail(snap, err)
 		return nil
 	}
 	out := make([]Cell, len(snap.cells))

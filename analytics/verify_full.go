@@ -56,8 +56,8 @@ func (s *Store) Verify(ctx context.Context) error {
 		return corrupt(s.dir, nil, "the cell index's medians or run lists differ from the runs")
 	case !reflect.DeepEqual(b.head.Coverage, h.Coverage):
 		return corrupt(s.dir, nil, "the stored coverage differs from the runs")
-	case b.head.Pins != h.Pins:
-		return corrupt(s.dir, nil, "the cell index has %d posting lists, the runs make %d", h.Pins, b.head.Pins)
+	case !reflect.DeepEqual(b.head.Pins, h.Pins):
+		return corrupt(s.dir, nil, "the cell index's posting lists are not those of the runs")
 	}
 	for p, want := range b.posts {
 		got, err := snap.lazy.posting(p)
@@ -68,11 +68,11 @@ func (s *Store) Verify(ctx context.Context) error {
 			return corrupt(s.dir, nil, "the posting list %s differs from the runs", pinName(p))
 		}
 	}
-	if n, err := s.countKeys(derivedKey(h.Generation, "pin/")); err != nil || n != h.Pins {
+	if n, err := s.countKeys(derivedKey(h.Generation, "pin/")); err != nil || n != len(h.Pins) {
 		if err != nil {
 			return err
 		}
-		return corrupt(s.dir, nil, "the cell index holds %d posting lists, its head says %d", n, h.Pins)
+		return corrupt(s.dir, nil, "the cell index holds %d posting lists, its head says %d", n, len(h.Pins))
 	}
 	return s.verifyCellEntries(ctx, snap.runs)
 }
