@@ -1,12 +1,7 @@
 package planner_test
 
 import (
-	"bufio"
-	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -49,26 +44,10 @@ func TestKindCorpus(t *testing.T) {
 	}
 	count := map[string]int{}
 	for _, f := range files {
-		for _, c := range readKindCorpus(t, f) {
+		for _, c := range readCorpusFile(t, f) {
 			count[c.family]++
-			var prev *planner.Plan
-			for _, q := range c.thread {
-				pl, err := p.Plan(t.Context(), q, prev)
-				if err != nil {
-					t.Fatal(err)
-				}
-				prev = &pl
-			}
-			pl, err := p.Plan(t.Context(), c.q, prev)
-			if err != nil {
-				t.Fatalf("%s:%d: %v", c.file, c.line, err)
-			}
-			var bad []string
-			for k, want := range c.want {
-				if got := kindField(pl, k); got != want {
-					bad = append(bad, k+"="+got+" (want "+want+")")
-				}
-			}
+			pl := planThread(t, p, c.thread, c.q)
+			bad := c.mismatches(pl)
 			if check := kindCheck[c.family]; check != nil && !check(pl) {
 				bad = append(bad, "not a plan of "+c.family)
 			}
@@ -82,78 +61,4 @@ func TestKindCorpus(t *testing.T) {
 			t.Errorf("%s has %d phrasings; want at least 30", family, count[family])
 		}
 	}
-}
-
-type kindCase struct {
-	file, family string
-	line         int
-	thread       []string
-	q            string
-	want         map[string]string
-}
-
-func readKindCorpus(t *testing.T, path string) []kindCase {
-	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	family := strings.TrimSuffix(filepath.Base(path), ".txt")
-	var out []kindCase
-	sc := bufio.NewScanner(fh)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-			continue
-		case strings.HasPrefix(line, "family:"):
-			family = strings.TrimSpace(strings.TrimPrefix(line, "family:"))
-			continue
-		}
-		q, fields, ok := strings.Cut(line, " => ")
-		if !ok {
-			t.Fatalf("%s:%d: no \" => \"", path, n)
-		}
-		c := kindCase{file: filepath.Base(path), family: family, line: n, want: map[string]string{}}
-		turns := strings.Split(q, " >> ")
-		c.thread, c.q = turns[:len(turns)-1], strings.TrimSpace(turns[len(turns)-1])
-		for _, f := range strings.Fields(fields) {
-			k, v, _ := strings.Cut(f, "=")
-			c.want[k] = v
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// kindField renders one plan field in the corpus vocabulary.
-func kindField(pl planner.Plan, k string) string {
-	s := pl.Slots
-	ints := func(ns []int) string { return strings.Join(strings.Fields(strings.Trim(fmt.Sprint(ns), "[]")), ",") }
-	switch k {
-	case "intent":
-		return string(pl.Intent)
-	case "requested":
-		return string(pl.Requested)
-	case "engines":
-		return strings.Join(s.Engines, ",")
-	case "modes":
-		return strings.Join(s.Modes, ",")
-	case "cores":
-		return ints(s.Cores)
-	case "ratio":
-		return s.Ratio
-	case "value":
-		return strconv.Itoa(s.ValueBytes)
-	case "pipeline":
-		return strconv.Itoa(s.Pipeline)
-	case "session":
-		return strconv.Itoa(s.Session)
-	case "metric":
-		return s.Metric
-	case "knob":
-		return s.Knob
-	}
-	return "unknown field " + k + " in " + strings.Join(slices.Sorted(slices.Values([]string{"intent", "requested", "engines", "modes", "cores", "ratio", "value", "pipeline", "session", "metric", "knob"})), ",")
 }
