@@ -149,6 +149,7 @@ var setupNouns = map[string]string{
 	"ec2": "server", "vm": "server", "host": "server", "kernel": "versions", "os": "versions",
 	"shards": "config", "shard": "config", "connections": "tool", "connection": "tool", "clients": "tool",
 	"threads": "tool", "repetitions": "repetitions", "reps": "repetitions", "repeats": "repetitions",
+	"keys": "tool", "keyspace": "tool",
 }
 
 // setupFacts lists the provenance topics a question asks as a fact of the
@@ -165,7 +166,7 @@ func (r *reading) setupFacts() []string {
 		}
 	}
 	for _, t := range r.tags {
-		if t.meaning == mKind && t.value == "define" || t.meaning == mRelation || t.meaning == mUnit {
+		if t.meaning == mKind && t.value == "define" || t.meaning == mRelation || t.meaning == mUnit || t.meaning == mWorkload {
 			return nil
 		}
 	}

@@ -74,7 +74,7 @@ func lexiconTables() []table {
 			// phrases that mean no cluster by themselves ("shard" alone is
 			// a noun as often: "what's a redis shard?")
 			{"not shard", "cluster_off"}, {"never shard", "cluster_off"}, {"cannot shard", "cluster_off"}, {"not to shard", "cluster_off"},
-			{"no sharding", "cluster_off"}, {"not sharding", "cluster_off"}, {"without sharding", "cluster_off"},
+			{"unable to shard", "cluster_off"}, {"no way to shard", "cluster_off"}, {"not able to shard", "cluster_off"}, {"no sharding", "cluster_off"}, {"not sharding", "cluster_off"}, {"without sharding", "cluster_off"},
 			{"cluster", "cluster"}, {"clustered", "cluster"}, {"clusters", "cluster"}, {"sharded", "cluster"}, {"clustering", "cluster"},
 			{"value size", "value_bytes"}, {"value sizes", "value_bytes"}, {"payload", "value_bytes"}, {"payloads", "value_bytes"},
 			{"values", "value_bytes"}, {"value", "value_bytes"}, {"blob", "value_bytes"}, {"blobs", "value_bytes"}, {"objects", "value_bytes"}, {"object size", "value_bytes"},
@@ -140,6 +140,7 @@ func lexiconTables() []table {
 			{"min cores", "crossover_at"}, {"minimum cores", "crossover_at"}, {"minimum core count", "crossover_at"},
 			{"minimum number of cores", "crossover_at"}, {"fewest cores", "crossover_at"}, {"least cores", "crossover_at"},
 			{"smallest core count", "crossover_at"}, {"lowest core count", "crossover_at"}, {"how few cores", "crossover_at"},
+			{"smallest box", "crossover_at"}, {"smallest machine", "crossover_at"}, {"how small a box", "crossover_at"}, {"how small a machine", "crossover_at"},
 			{"which core count", "crossover_at"}, {"at what size", "crossover_at"}, {"what size", "crossover_at"},
 			{"which size", "crossover_at"}, {"at what scale", "crossover_at"}, {"what machine size", "crossover_at"},
 			{"at which point", "crossover_at"}, {"what number of cores", "crossover_at"}, {"how big a box", "crossover_at"},
@@ -184,6 +185,8 @@ func lexiconTables() []table {
 			{"how many times", "multiple"}, {"by what factor", "multiple"}, {"how much faster", "multiple"},
 			{"how much slower", "multiple"}, {"how much higher", "multiple"}, {"how much lower", "multiple"},
 			{"how much better", "multiple"}, {"ratio between", "multiple"},
+			{"how much bigger", "multiple"}, {"how much larger", "multiple"}, {"how much more", "multiple"}, {"how much ahead", "gap"},
+			{"lead by", "gap"}, {"leads by", "gap"}, {"win by", "gap"}, {"wins by", "gap"}, {"ahead by", "gap"}, {"behind by", "gap"},
 			{"by how much", "gap"}, {"how much of a difference", "gap"}, {"how much difference", "gap"}, {"how wide", "gap"},
 			{"how big a difference", "gap"}, {"how big of a difference", "gap"}, {"how big is the difference", "gap"},
 			{"how large is the difference", "gap"}, {"how large a difference", "gap"}, {"how big a gap", "gap"},
@@ -435,6 +438,16 @@ func Vocabulary() []VocabularySlot {
 		name string
 	}{{mEngine, "engines"}, {mMode, "series"}, {mMetric, "metrics"}, {mWorkload, "workloads"}, {mSetting, "settings"}, {mNegation, "negations"}}
 	tables := lexiconTables()
+	// A setting phrase that carries its own negation ("cannot shard") is
+	// read through the negation words, listed once under negations.
+	negFirst := map[string]bool{}
+	for _, t := range tables {
+		if t.meaning == mNegation {
+			for _, e := range t.entries {
+				negFirst[strings.Fields(e.phrase)[0]] = true
+			}
+		}
+	}
 	out := make([]VocabularySlot, 0, len(slots))
 	for _, sl := range slots {
 		vs := VocabularySlot{Name: sl.name}
@@ -445,7 +458,7 @@ func Vocabulary() []VocabularySlot {
 			}
 			values := map[string]bool{}
 			for _, e := range t.entries {
-				if t.crossed && values[e.value] {
+				if t.crossed && values[e.value] || sl.m == mSetting && negFirst[strings.Fields(e.phrase)[0]] {
 					continue
 				}
 				values[e.value] = true

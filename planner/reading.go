@@ -132,7 +132,7 @@ func scopeWordBefore(w string) bool {
 		"request", "command", "run", "running", "ran", "enabled", "on", "be", "been", "being", "is", "was",
 		// modal and situational: "can't do pipelining", "don't support
 		// cluster mode", "aren't able to use pipelining"
-		"do", "does", "did", "doing", "support", "supports", "handle", "handles", "speak", "speaks", "afford", "able", "to",
+		"do", "does", "did", "doing", "support", "supports", "handle", "handles", "speak", "speaks", "talk", "talks", "afford", "able", "to",
 		"allowed", "want", "need", "plan", "going", "really", "even", "ever", "actually", "get", "turn", "switch", "enable":
 		return true
 	}
@@ -143,7 +143,7 @@ func scopeWordBefore(w string) bool {
 // it ("pipelining is off", "pipelining was disabled").
 func scopeWordAfter(w string) bool {
 	switch w {
-	case "is", "was", "are", "were", "being", "set", "kept", "left", "-", ",", "=", "totally", "completely", "fully", "mode", "just", "simply":
+	case "is", "was", "are", "were", "being", "set", "kept", "left", "-", ",", "=", "totally", "completely", "fully", "mode", "just", "simply", "s":
 		return true
 	}
 	return false
