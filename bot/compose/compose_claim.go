@@ -162,7 +162,7 @@ func fullStop(s string) string {
 
 func ensureStop(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, ")") || strings.HasSuffix(s, "”") || strings.HasSuffix(s, "\"") {
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, ")") || strings.HasSuffix(s, "”") || strings.HasSuffix(s, "\"") {
 		return s
 	}
 	return s + "."
