@@ -33,7 +33,7 @@ func newProgress(line *statusLine, size int64, now func() time.Time) *progress {
 }
 
 // steps names the import's phases as the user sees them.
-var steps = map[string]string{"checking": "checking 1/2", "writing": "writing 2/2"}
+var steps = map[string]string{"checking": "checking 1/3", "writing": "writing 2/3", "indexing": "indexing 3/3"}
 
 // report is the import's progress callback.
 func (p *progress) report(ip analytics.ImportProgress) {
@@ -41,13 +41,14 @@ func (p *progress) report(ip analytics.ImportProgress) {
 		return
 	}
 	now := p.now()
-	if ip.Phase != p.phase {
+	newStep := ip.Phase != p.phase
+	if newStep {
 		if p.phase != "" { // the first step started with the import
 			p.phaseAt = now
 		}
 		p.phase = ip.Phase
 	}
-	if now.Sub(p.start) < progressDelay || now.Sub(p.last) < progressEvery {
+	if now.Sub(p.start) < progressDelay || (!newStep && now.Sub(p.last) < progressEvery) {
 		return
 	}
 	p.last = now
@@ -59,6 +60,8 @@ func (p *progress) report(ip analytics.ImportProgress) {
 	}
 	text := fmt.Sprintf("%s: %s rows", step, exactNumber(float64(ip.Rows)))
 	switch {
+	case ip.Phase == "indexing":
+		text = step + ": cells, medians and the index"
 	case ip.TotalRows > 0:
 		text = fmt.Sprintf("%s: %s of %s rows", step, exactNumber(float64(ip.Rows)), exactNumber(float64(ip.TotalRows)))
 		if rate > 0 {

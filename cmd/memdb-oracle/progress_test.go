@@ -34,15 +34,17 @@ func TestProgressRedrawsOneLineWithRateAndTimeLeft(t *testing.T) {
 		{500 * time.Millisecond, analytics.ImportProgress{Phase: "checking", Rows: 100, Bytes: 100}, ""},
 		// 250 rows in 1.0 s, a quarter of the file: 3 s left.
 		{500 * time.Millisecond, analytics.ImportProgress{Phase: "checking", Rows: 250, Bytes: 250},
-			clearLine + "checking 1/2: 250 rows (25%), 250 rows/s, 3s left"},
-		// Redrawn at most every 250 ms.
+			clearLine + "checking 1/3: 250 rows (25%), 250 rows/s, 3s left"},
+		// Redrawn at most every 250 ms, but at once for a new step.
 		{100 * time.Millisecond, analytics.ImportProgress{Phase: "checking", Rows: 260, Bytes: 260}, ""},
 		// The second step shows at once, and measures its own rate from
 		// when it started.
-		{400 * time.Millisecond, analytics.ImportProgress{Phase: "writing", Rows: 0, TotalRows: 1000},
-			clearLine + "writing 2/2: 0 of 1,000 rows"},
+		{10 * time.Millisecond, analytics.ImportProgress{Phase: "writing", Rows: 0, TotalRows: 1000},
+			clearLine + "writing 2/3: 0 of 1,000 rows"},
 		{2 * time.Second, analytics.ImportProgress{Phase: "writing", Rows: 400, TotalRows: 1000},
-			clearLine + "writing 2/2: 400 of 1,000 rows, 200 rows/s, 3s left"},
+			clearLine + "writing 2/3: 400 of 1,000 rows, 200 rows/s, 3s left"},
+		{10 * time.Millisecond, analytics.ImportProgress{Phase: "indexing"},
+			clearLine + "indexing 3/3: cells, medians and the index"},
 	}
 	for i, s := range steps {
 		clock.advance(s.after)
@@ -55,7 +57,7 @@ func TestProgressRedrawsOneLineWithRateAndTimeLeft(t *testing.T) {
 
 	// Anything else written to stderr ends the line first.
 	fmt.Fprintln(line, "warning: something")
-	if got := out.String(); !strings.HasSuffix(got, "3s left"+clearLine+"warning: something\n") {
+	if got := out.String(); !strings.HasSuffix(got, "the index"+clearLine+"warning: something\n") {
 		t.Errorf("a warning shares the progress line: %q", got)
 	}
 	// The line comes back at the next redraw, and done erases it.
@@ -82,7 +84,7 @@ func TestProgressIsCutToTheTerminalWidth(t *testing.T) {
 	clock.advance(2 * time.Second)
 	p.report(analytics.ImportProgress{Phase: "writing", Rows: 123456, TotalRows: 1234567})
 	got := strings.TrimPrefix(out.String(), clearLine)
-	if len(got) != 29 || !strings.HasPrefix(got, "writing 2/2: 123,456 of") {
+	if len(got) != 29 || !strings.HasPrefix(got, "writing 2/3: 123,456 of") {
 		t.Errorf("drawn %q (%d columns) on a 30-column terminal", got, len(got))
 	}
 }
