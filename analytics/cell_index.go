@@ -214,7 +214,7 @@ func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]Run, error) {
 		n = len(snap.cells)
 	}
 	var m vm.VM
-	var out []Run
+	matched := newRunSet(len(snap.runs))
 	evals := 0
 	for i := range n {
 		c := i
@@ -241,16 +241,15 @@ func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]Run, error) {
 			}
 			switch {
 			case ok && sh.cellOnly:
-				for _, r := range snap.runs[ix.start[c]:ix.start[c+1]] {
-					out = append(out, r.clone())
+				for q := ix.start[c]; q < ix.start[c+1]; q++ {
+					matched.add(q)
 				}
 			case ok:
-				out = append(out, snap.runs[p].clone())
+				matched.add(p)
 			}
 		}
 	}
-	sortByID(out)
-	return out, nil
+	return snap.inIDOrder(matched), nil
 }
 
 func sortByID(runs []Run) {

@@ -130,8 +130,8 @@ func (snap *snapshot) ensureRuns(ctx context.Context) error {
 
 func (snap *snapshot) cellsLoaded() bool { return snap.lazy == nil || snap.cells != nil }
 
-// runByID finds a loaded run by ID.
-func (snap *snapshot) runByID(id string) (Run, bool) {
+// idOrder is the positions of the loaded runs in ID order, sorted once.
+func (snap *snapshot) idOrder() []int32 {
 	snap.byIDOnce.Do(func() {
 		snap.byID = make([]int32, len(snap.runs))
 		for i := range snap.byID {
@@ -139,6 +139,12 @@ func (snap *snapshot) runByID(id string) (Run, bool) {
 		}
 		slices.SortFunc(snap.byID, func(a, b int32) int { return strings.Compare(snap.runs[a].ID, snap.runs[b].ID) })
 	})
+	return snap.byID
+}
+
+// runByID finds a loaded run by ID.
+func (snap *snapshot) runByID(id string) (Run, bool) {
+	snap.idOrder()
 	i := sort.Search(len(snap.byID), func(i int) bool { return snap.runs[snap.byID[i]].ID >= id })
 	if i < len(snap.byID) && snap.runs[snap.byID[i]].ID == id {
 		return snap.runs[snap.byID[i]], true
