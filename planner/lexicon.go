@@ -312,6 +312,24 @@ func lexiconTables() []table {
 	}
 }
 
+// fillMix spells a mix pattern: each "R" the read word, each "W" the write
+// word (a strings.Replacer built per phrase made the lexicon cost
+// milliseconds at start).
+func fillMix(form, r, w string) string {
+	var b strings.Builder
+	for i := 0; i < len(form); i++ {
+		switch form[i] {
+		case 'R':
+			b.WriteString(r)
+		case 'W':
+			b.WriteString(w)
+		default:
+			b.WriteByte(form[i])
+		}
+	}
+	return b.String()
+}
+
 // mixPhrases are the ways of saying a read/write mix in words: every read
 // word crossed with every write word in each pattern of a mix ("equal
 // sets and gets", "as many writes as reads", "10 gets per set").
@@ -346,7 +364,7 @@ func mixPhrases() []entry {
 	for _, pt := range patterns {
 		for _, r := range reads {
 			for _, w := range writes {
-				ph := strings.NewReplacer("R", r, "W", w).Replace(pt.form)
+				ph := fillMix(pt.form, r, w)
 				if !seen[ph] {
 					seen[ph] = true
 					out = append(out, entry{ph, pt.ratio})
