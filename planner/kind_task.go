@@ -28,6 +28,9 @@ const taskReach = 5
 // story behind the 25x claim" is a question (a definite "the" between verb
 // and work), not a request for fiction.
 func (p *Planner) recogniseTask(question string, r *reading, _ *Plan) (Plan, bool) {
+	if r.opensWithWork() {
+		return outOfScopePlan(question, taskRefusal), true
+	}
 	for i, t := range r.toks {
 		if t.kind != tokWord || !taskVerbs[t.text] {
 			continue
@@ -38,9 +41,39 @@ func (p *Planner) recogniseTask(question string, r *reading, _ *Plan) (Plan, boo
 				break
 			}
 			if r.toks[j].kind == tokWord && taskWorks[w] {
-				return outOfScopePlan(question, "Poems, jokes, emails, pictures and other made-up work are not what I do: I answer only from the measured runs of Redis, Valkey, Dragonfly, KeyDB and Garnet, with the numbers and where they come from."), true
+				return outOfScopePlan(question, taskRefusal), true
 			}
 		}
 	}
 	return Plan{}, false
+}
+
+const taskRefusal = "Poems, jokes, emails, pictures and other made-up work are not what I do: I answer only from the measured runs of Redis, Valkey, Dragonfly, KeyDB and Garnet, with the numbers and where they come from."
+
+// verselessWorks are the works a request may name without a verb
+// ("limerick about valkey pls"): made-up writing only — "a picture of
+// Dragonfly's scaling" or "the story behind the claim" may ask for data.
+var verselessWorks = map[string]bool{
+	"poem": true, "poems": true, "haiku": true, "haikus": true, "limerick": true, "limericks": true,
+	"sonnet": true, "sonnets": true, "song": true, "songs": true, "lyrics": true, "verse": true, "rhyme": true,
+	"joke": true, "jokes": true, "rap": true, "pun": true, "puns": true, "riddle": true, "riddles": true,
+	"meme": true, "tweet": true, "tweets": true, "slogan": true, "tagline": true,
+}
+
+// opensWithWork reports a message that opens with a made-up work and what
+// it should be about: "limerick about valkey", "a haiku on dragonfly pls",
+// "some jokes for the redis team".
+func (r *reading) opensWithWork() bool {
+	i := 0
+	for i < len(r.toks) && (r.toks[i].text == "a" || r.toks[i].text == "an" || r.toks[i].text == "some" || r.toks[i].kind == tokPunct) {
+		i++
+	}
+	if i+1 >= len(r.toks) || !verselessWorks[r.toks[i].text] {
+		return false
+	}
+	switch r.toks[i+1].text {
+	case "about", "on", "for", "of", "re", "regarding":
+		return true
+	}
+	return false
 }

@@ -161,6 +161,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
+	question = withoutSelfMention(question)
 	pl, confident := p.planKind(question, prev)
 	if !confident {
 		pl, confident = p.ordinary(question, threadBase(prev))
