@@ -76,16 +76,18 @@ func (r *reading) rewrites() []rewrite {
 			if contrast != "" && settingKey(t.value) == contrast {
 				continue // spelt as the setting's effect (settingContrasts)
 			}
-			if s, ok := offSpelling(t.value, t.negated); ok {
-				out = append(out, rewrite{t.spanFrom, t.spanTo, s, true})
+			s, ok := offSpelling(t.value, t.negated)
+			if !ok && t.negators > 0 {
+				s = settingSpelling(t.meaning, t.value, t.negated)
+			}
+			if s == "" {
 				continue
 			}
-			if t.negators == 0 {
+			if each := r.spellForEachEngine(t, s); each != nil {
+				out = append(out, each...)
 				continue
 			}
-			if s := settingSpelling(t.meaning, t.value, t.negated); s != "" {
-				out = append(out, rewrite{t.spanFrom, t.spanTo, s, true})
-			}
+			out = append(out, rewrite{t.spanFrom, t.spanTo, s, true})
 		case mWorkload:
 			if t.negators > 0 {
 				continue // a negated workload is ambiguous: the clarify recogniser asks
@@ -481,4 +483,35 @@ func (r *reading) settingContrasts() []rewrite {
 		return nil
 	}
 	return []rewrite{{from, to, contrastSpelling[k], false}}
+}
+
+// spellForEachEngine spells a single-process reading ("our clients aren't
+// cluster-aware", "we can't shard") before every engine a comparison
+// names, when the words stand apart from any one engine: the situation
+// rules the cluster out for all of them, so an engine measured only as a
+// cluster is refused by name rather than shown as one. nil when the
+// spelling is another, fewer than two engines are named, or the words
+// sit next to an engine ("non-clustered Dragonfly vs Redis").
+func (r *reading) spellForEachEngine(t tag, spelling string) []rewrite {
+	if spelling != "single process" {
+		return nil
+	}
+	var engines []tag
+	for _, e := range r.tags {
+		if e.meaning != mEngine {
+			continue
+		}
+		if e.to == t.spanFrom || e.from == t.spanTo {
+			return nil
+		}
+		engines = append(engines, e)
+	}
+	if len(engines) < 2 {
+		return nil
+	}
+	out := []rewrite{{t.spanFrom, t.spanTo, "", false}}
+	for _, e := range engines {
+		out = append(out, rewrite{e.from, e.to, spelling + " " + r.words(e.from, e.to), false})
+	}
+	return out
 }
