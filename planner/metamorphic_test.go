@@ -61,6 +61,14 @@ var metamorphicBases = []string{
 	"which engine is fastest at 48 cores",
 	"valkey with 1kb values at 24 cores",
 	"redis mixed workload at 16 cores, median latency",
+	"what is a redis cluster",
+	"dragonfly pipelined vs unpipelined at 16 cores",
+	"how many cores before dragonfly beats redis",
+	"redis with equal sets and gets at 8 cores",
+	"anything but redis at 16 cores",
+	"how long is redis down when the primary dies",
+	"dragonfly mget at 16 cores in keys per second",
+	"marketing says better memory efficiency",
 }
 
 // typo swaps two letters inside the longest word of five letters or more
