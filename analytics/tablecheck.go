@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dgraph-io/badger/v4/table"
@@ -29,9 +31,26 @@ func verifyTables(dir string, full bool) error {
 	if full {
 		mode = options.OnTableRead
 	}
-	for _, f := range files {
-		if err := verifyTable(dir, f, mode); err != nil {
-			return err
+	// One worker per processor: a store has many small tables after an
+	// import, and each check is independent.
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = verifyTable(dir, files[i], mode)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err // the first damaged table, in name order
 		}
 	}
 	return nil
