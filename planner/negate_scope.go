@@ -156,11 +156,8 @@ func (p *Planner) recogniseNegatedValue(question string, r *reading, prev *Plan)
 	if !r.has(mNegation) {
 		return Plan{}, false
 	}
-	for i, t := range r.toks {
-		if t.kind != tokNumber || i+1 >= len(r.toks) {
-			continue
-		}
-		size := valueBytes(t.text, r.toks[i+1].text)
+	for i := range r.toks {
+		size, width := sizeAt(r, i)
 		if size == 0 {
 			continue
 		}
@@ -168,13 +165,16 @@ func (p *Planner) recogniseNegatedValue(question string, r *reading, prev *Plan)
 		if !ok {
 			continue
 		}
-		from, to := n.from, i+2
-		if to < len(r.toks) && (r.toks[to].text == "values" || r.toks[to].text == "value" || r.toks[to].text == "payloads") {
+		from, to := n.from, i+width
+		if to < len(r.toks) && valueWords[r.toks[to].text] {
 			to++
 		}
-		// "values other than 1kb": the value word before the negation
-		// belongs to the span.
-		if from > 0 && (r.toks[from-1].text == "values" || r.toks[from-1].text == "value" || r.toks[from-1].text == "payloads") {
+		// "values other than 1kb", "values that aren't large": the value
+		// word (and a "that are") before the negation belongs to the span.
+		if from > 1 && r.toks[from-1].text == "are" && r.toks[from-2].text == "that" {
+			from -= 2
+		}
+		if from > 0 && valueWords[r.toks[from-1].text] {
 			from--
 		}
 		var others []int
@@ -207,6 +207,39 @@ func (p *Planner) recogniseNegatedValue(question string, r *reading, prev *Plan)
 
 // valueBytes is the size a number and the unit after it name ("1" "kb"
 // → 1024, "100" "b" → 100), 0 when the unit is not a size.
+// valueWords name the values a size is of.
+var valueWords = map[string]bool{"values": true, "value": true, "payloads": true, "payload": true, "objects": true, "items": true}
+
+// sizeWords are the value sizes said in words: small values were the
+// 100-byte ones, large the 1 KB ones.
+var sizeWords = map[string]int{
+	"small": 100, "smaller": 100, "tiny": 100, "little": 100,
+	"large": 1024, "larger": 1024, "big": 1024, "bigger": 1024, "huge": 1024,
+}
+
+// sizeAt is the value size the tokens at i state — a number with its unit
+// ("1kb", "100 bytes": two tokens) or a size word ("small": one) — and how
+// many tokens say it; 0 when they state none. A size word counts only
+// next to a value word ("non-small values", "values that aren't large"),
+// so "a small difference" is no size.
+func sizeAt(r *reading, i int) (size, width int) {
+	t := r.toks[i]
+	if t.kind == tokNumber && i+1 < len(r.toks) {
+		return valueBytes(t.text, r.toks[i+1].text), 2
+	}
+	b, ok := sizeWords[t.text]
+	if !ok {
+		return 0, 0
+	}
+	isValue := func(j int) bool { return j >= 0 && j < len(r.toks) && valueWords[r.toks[j].text] }
+	for j := i - 4; j <= i+1; j++ {
+		if j != i && isValue(j) {
+			return b, 1
+		}
+	}
+	return 0, 0
+}
+
 func valueBytes(num, unit string) int {
 	n, err := strconv.ParseFloat(num, 64)
 	if err != nil || n <= 0 {
