@@ -81,7 +81,7 @@ func newKindGrammar() *kindGrammar {
 		worse:      re(`\bslower\b|\bbehind\b|\bloses?\b|\blosing\b|\bworse\b|\bunderperform\w*|\blower throughput\b|\bless throughput\b|\bhigher (?:latency|p\d+\w*|tail)\b|\blags?\b|\blagging\b|\btrails?\b|\binferior\b|\bslowest\b|\bthe worst\b`),
 		everyOther: re(`\b(?:every|each|all(?: the)?|any) other (?:engines?|stores?|databases?|dbs?|ones?)\b|\beverything else\b|\bthe (?:rest|others|competition|field)\b|\b(?:every|each|all(?: the)?|any) (?:engines?|others?|competitors?)\b|\beverything\b|\beveryone\b`),
 
-		unitMicro:   re(`µs|μs|\bus\b|\busec\w*|\bmicro ?s(?:ec(?:ond)?s?)?\b|\bmicroseconds?\b`),
+		unitMicro:   re(`µs|μs|\d ?us\b|\bin us\b|\busec\w*|\bmicro ?s(?:ec(?:ond)?s?)?\b|\bmicroseconds?\b`),
 		unitMilli:   re(`\bin (?:ms|msec|millis|milliseconds?)\b|\bas milliseconds\b`),
 		unitSeconds: re(`\bin (?:s|sec|secs|seconds)\b|\bas seconds\b`),
 		unitK:       re(`\bin (?:k|kops|thousands?|k ?ops(?:/s)?)\b|\bthousands of ops\b|\bas thousands\b`),

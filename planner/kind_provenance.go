@@ -181,6 +181,10 @@ func (r *reading) setupFacts() []string {
 					add(topic)
 					break
 				}
+				if r.toks[j].text == "times" || r.toks[j].text == "runs" && j+1 < len(r.toks) && (r.toks[j+1].text == "per" || r.toks[j+1].text == "of" || r.toks[j+1].text == "for") {
+					add("repetitions") // "how many runs per cell" ("how many runs are there" is the coverage)
+					break
+				}
 			}
 		case w == "how" && next == "long" && r.namesRepetitions():
 			add("duration")
@@ -197,7 +201,8 @@ func (r *reading) setupFacts() []string {
 			// the setup noun within five words ("what version of valkey",
 			// "which memtier version", "what aws instance")
 			for j := i + 1; j < len(r.toks) && j <= i+5; j++ {
-				if topic, ok := setupNouns[r.toks[j].text]; ok && topic != "config" && topic != "tool" && topic != "repetitions" && !r.usageFollows(j) {
+				topic, ok := setupNouns[r.toks[j].text]
+				if ok && (topic == "server" || topic == "versions") && !r.usageFollows(j) {
 					add(topic)
 					break
 				}

@@ -172,7 +172,9 @@ func (r *reading) scopeNegations() {
 		j := t.from
 		skipped := 0
 		for j > 0 && skipped <= 3 {
-			if n := negEnd[j]; n > 0 && r.tags[n-1].value == "pre" {
+			if n := negEnd[j]; n > 0 && (r.tags[n-1].value == "pre" || r.toks[j].text == "to") {
+				// a "post" phrase before "to" negates what follows too
+				// ("not allowed to pipeline", "impossible to shard")
 				t.negators++
 				j = r.tags[n-1].from
 				t.spanFrom = j
