@@ -48,6 +48,9 @@ type unboundLexicon struct {
 	// contains, in lower case: a question (in ASCII) lacking them is not
 	// searched for that family.
 	gates []gate
+	// words match, per family, the phrases in an ASCII question lower-cased
+	// without the regexp (nil where the phrases take another shape).
+	words []*wordSet
 }
 
 // phraseHit is what one family's phrases matched in a question: the first
@@ -139,10 +142,17 @@ func newUnboundLexicon() *unboundLexicon {
 	}}
 	for _, f := range l.families {
 		var g gate
-		if re, err := syntax.Parse(strings.TrimPrefix(f.phrases.String(), "(?i)"), syntax.Perl); err == nil {
-			g = rarestFirst(required(re.Simplify()))
+		var ws *wordSet
+		src := strings.TrimPrefix(f.phrases.String(), "(?i)")
+		if re, err := syntax.Parse(src, syntax.Perl); err == nil {
+			re = re.Simplify()
+			g = rarestFirst(required(re))
+			if strings.ToLower(src) == src {
+				ws = newWordSet(re, 0) // over lower-cased text, as (?i) reads ASCII
+			}
 		}
 		l.gates = append(l.gates, g)
+		l.words = append(l.words, ws)
 	}
 	return l
 }
@@ -152,21 +162,26 @@ func newUnboundLexicon() *unboundLexicon {
 // once, as no pipelining, and "network throughput" is not also throughput.
 func (l *unboundLexicon) scan(question string) []phraseHit {
 	lower, ascii := asciiLower(question)
-	rest := []byte(question)
+	rest, restLower := []byte(question), []byte(lower)
 	var out []phraseHit
 	for i := range l.families {
 		f := &l.families[i]
 		if ascii && !l.gates[i].admits(lower) {
 			continue
 		}
-		locs := f.phrases.FindAllIndex(rest, -1)
+		var locs [][]int
+		if ascii && l.words[i] != nil {
+			locs = l.words[i].findAll(string(restLower), -1, false)
+		} else {
+			locs = f.phrases.FindAllIndex(rest, -1)
+		}
 		if len(locs) == 0 {
 			continue
 		}
 		out = append(out, phraseHit{family: f, words: string(rest[locs[0][0]:locs[0][1]])})
 		for _, loc := range locs {
 			for j := loc[0]; j < loc[1]; j++ {
-				rest[j] = ' '
+				rest[j], restLower[j] = ' ', ' '
 			}
 		}
 	}
