@@ -122,6 +122,9 @@ func lexiconTables() []table {
 			// modal and situational: "we cannot batch", "pipelining isn't
 			// an option for us", "cluster mode is not supported"
 			{"cannot", "pre"}, {"unable to", "pre"}, {"no way to", "pre"},
+			// a clause denied as a whole: "it's not true that pipelining is
+			// off" keeps pipelining (two negations)
+			{"not true that", "pre"}, {"not the case that", "pre"}, {"false that", "pre"}, {"untrue that", "pre"},
 			{"not an option", "post"}, {"not possible", "post"}, {"impossible", "post"}, {"not supported", "post"},
 			{"unsupported", "post"}, {"not allowed", "post"}, {"not available", "post"}, {"out of the question", "post"},
 			{"off the table", "post"}, {"no go", "post"}, {"a no go", "post"},
