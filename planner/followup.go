@@ -36,6 +36,9 @@ func (p *Planner) continues(x *parsed, text string, prev *Plan) bool {
 		(p.g.compare.MatchString(text) || p.g.multiple.MatchString(text)) && !p.g.scaling.MatchString(text) {
 		return true // "how many times faster than KeyDB?": one engine, compared with the thread's
 	}
+	if len(x.engines) == 1 && !x.allEngines && len(prev.Slots.Engines) >= 2 && p.g.crossover.MatchString(text) {
+		return true // "from how many cores is Dragonfly ahead?": a crossing needs the thread's other engine
+	}
 	if named {
 		// "Redis?" alone: an engine and nothing else.
 		return len(x.engines) > 0 && !x.allEngines && x.wordCount <= 3 && !x.hasKnobValue() && len(x.metrics) == 0 &&
@@ -173,6 +176,12 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 		case slotRatio:
 			w.ratios = nil
 		}
+	}
+	if w.intent == IntentScaling && !w.crossover && len(cur.engines) == 1 && len(w.engines) >= 2 && p.g.crossover.MatchString(text) {
+		// "dragonfly vs redis" → "how many cores before dragonfly wins?":
+		// the engine named passes the thread's other one; it comes first.
+		w.crossover = true
+		w.engines = append([]string{cur.engines[0]}, slices.DeleteFunc(slices.Clone(w.engines), func(e string) bool { return e == cur.engines[0] })...)
 	}
 	w.explain = cur.explain
 	slices.Sort(w.inherited)

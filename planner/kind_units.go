@@ -60,7 +60,16 @@ func (p *Planner) units(r reading, prev *Plan) (Plan, bool) {
 	switch pl.Intent {
 	case IntentLookup, IntentCompare, IntentScaling, IntentEffect:
 	default:
-		return Plan{}, false
+		if !r.unitsOnly() || prev == nil || len(prev.Queries) == 0 {
+			return Plan{}, false
+		}
+		// "as keys/s", "in keys per second?" after an answer: the same
+		// cells, restated (the unit's own glossary entry is not asked).
+		pl = *prev
+		pl.Question = r.question
+		pl.Explain = false
+		pl.Units = nil
+		pl.Inherited = inheritedAll(prev)
 	}
 	if u.Time != "" && !isLatencyMetric(pl.Slots.Metric) && pl.Slots.Metric != "" && pl.Slots.Metric != defaultMetric {
 		u.Time = ""
@@ -79,6 +88,26 @@ func (p *Planner) units(r reading, prev *Plan) (Plan, bool) {
 	}
 	pl.Units = &u
 	return pl, true
+}
+
+// unitsOnly reports a message that names a unit and nothing of its own
+// to look up ("as keys/s?", "in keys per second"): a follow-up restating
+// the thread's last answer.
+func (r *reading) unitsOnly() bool {
+	if !r.has(mUnit) {
+		return false
+	}
+	for i, t := range r.toks {
+		if t.kind == tokPunct || r.tokenMeans(i, mUnit) || r.tokenMeans(i, mPolite) || r.tokenMeans(i, mFollowUp) {
+			continue
+		}
+		switch t.text {
+		case "as", "in", "into", "to", "convert", "it", "that", "show", "give", "me", "please", "the", "same", "but", "then", "instead", "now":
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // unsupportedUnit says why the measurements cannot be restated in a unit

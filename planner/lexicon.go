@@ -253,7 +253,8 @@ func lexiconTables() []table {
 			{"right", ""}, {"true", ""}, {"fair", ""}, {"fair enough", ""}, {"this", ""}, {"so", ""}, {"very", ""},
 			{"a lot", ""}, {"much", ""}, {"all", ""}, {"man", ""}, {"dude", ""}, {"mate", ""}, {"guys", ""}, {"folks", ""},
 			{"bot", ""}, {"again", ""}, {"that", ""}, {"helps", ""}, {"helped", ""}, {"for", ""}, {"the", ""}, {"info", ""},
-			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"appreciate", ""}, {"appreciate it", ""}, {"beans", ""}, {"ah", ""}, {"ahh", ""}, {"aha", ""}, {"oh", ""}, {"ohh", ""}, {"ooh", ""},
+			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"appreciate", ""}, {"appreciate it", ""}, {"beans", ""},
+			{"just curious", ""}, {"just wondering", ""}, {"curious", ""}, {"wondering", ""}, {"ah", ""}, {"ahh", ""}, {"aha", ""}, {"oh", ""}, {"ohh", ""}, {"ooh", ""},
 			{"exactly", ""}, {"what i needed", ""}, {"what i was looking for", ""}, {"helpful", ""}, {"super", ""}, {"brilliant", ""},
 			{"excellent", ""}, {"lovely", ""}, {"makes total sense", ""}, {"that makes sense", ""}, {"understood", ""}, {"i see", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""}, {"1", ""},
 		}},
@@ -261,7 +262,8 @@ func lexiconTables() []table {
 			{"please", ""}, {"pls", ""}, {"plz", ""}, {"hey", ""}, {"hi", ""}, {"hello", ""}, {"bot", ""}, {"oracle", ""},
 			{"kindly", ""}, {"could you", ""}, {"can you", ""},
 			// "drop": asides the slot grammar would misread ("quick" is a speed word)
-			{"quick q", "drop"}, {"quick question", "drop"}, {"real talk", "drop"}, {"honestly", "drop"},
+			{"quick q", "drop"}, {"quick question", "drop"}, {"quick one", "drop"}, {"quick thing", "drop"}, {"quick check", "drop"},
+			{"yo", ""}, {"sup", ""}, {"hiya", ""}, {"real talk", "drop"}, {"honestly", "drop"},
 		}},
 		{meaning: mFollowUp, entries: []entry{
 			{"tell me more", ""}, {"more", ""}, {"go on", ""}, {"elaborate", ""}, {"continue", ""}, {"details", ""},
