@@ -303,7 +303,7 @@ func (r *reading) asksForASet() bool {
 		switch t.text {
 		case "did", "does", "do", "has", "have", "was", "were", "is", "are", "so", "ok", "hey", "and", "please", "show", "list", "me", "give", "find", "the", "all":
 			continue // an opener before the subject
-		case "which", "what", "anything", "any", "something", "everything", "runs", "cells", "configs", "configurations", "setups", "combinations":
+		case "which", "what", "who", "anything", "any", "something", "everything", "runs", "cells", "configs", "configurations", "setups", "combinations":
 			return i < 6
 		}
 		return false
