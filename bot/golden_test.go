@@ -78,6 +78,18 @@ func writeGolden(t *testing.T, c goldenCase, md string) {
 
 var anyDigit = regexp.MustCompile(`[0-9]`)
 
+// vocabularyLine is help's list of the words the reader reads: it grows
+// with every synonym added to the planner's lexicon, so golden files hold
+// a stand-in for it, and TestHelpListsTheReadersVocabulary (bot/compose)
+// checks the list itself. It ends at a newline, or at the escaped one of
+// a JSON string.
+var vocabularyLine = regexp.MustCompile(`Words I read — [^\n\\"]*`)
+
+// stableVocabulary replaces help's vocabulary list by its stand-in.
+func stableVocabulary(s string) string {
+	return vocabularyLine.ReplaceAllString(s, "Words I read — (the reader's lexicon, per slot).")
+}
+
 // TestGoldenAnswers asks every golden question through the real bot and
 // checks the kind, the truth of every number (the tracer) and the exact
 // Markdown. Run with -update to rewrite the Markdown after reviewing it.
@@ -105,12 +117,13 @@ func TestGoldenAnswers(t *testing.T) {
 			}
 			checkKindRules(t, a, md)
 			checkReplyLayer(t, a, md)
+			got := stableVocabulary(md)
 			if *update {
-				writeGolden(t, c, md)
+				writeGolden(t, c, got)
 				return
 			}
-			if md != c.want {
-				t.Errorf("answer differs from %s (run with -update after review)\n%s", c.path, firstDifference(md, c.want))
+			if got != c.want {
+				t.Errorf("answer differs from %s (run with -update after review)\n%s", c.path, firstDifference(got, c.want))
 			}
 		})
 	}
