@@ -373,7 +373,25 @@ func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) 
 // where their lines cross as cores grow: the thread's engines and
 // settings, over every core count (the thread's core count was one point).
 func (p *Planner) recogniseCrossoverFollowUp(question string, r *reading, prev *Plan) (Plan, bool) {
-	if prev == nil || r.has(mEngine) || len(prev.Slots.Engines) < 2 || !r.hasValue(mRelation, "crossover") {
+	if prev == nil || !r.hasValue(mRelation, "crossover") {
+		return Plan{}, false
+	}
+	engines := slices.Clone(prev.Slots.Engines)
+	if named := r.values(mEngine); len(named) > 0 {
+		// "when does it overtake Redis?" after one engine: the pronoun
+		// is the thread's engine, in the place it was written.
+		pron := r.pronounAt()
+		if len(named) != 1 || len(prev.Slots.Engines) != 1 || named[0] == prev.Slots.Engines[0] || pron < 0 {
+			return Plan{}, false
+		}
+		engines = []string{prev.Slots.Engines[0], named[0]}
+		for _, t := range r.tags {
+			if t.meaning == mEngine && t.from < pron {
+				engines[0], engines[1] = engines[1], engines[0]
+			}
+		}
+	}
+	if len(engines) < 2 {
 		return Plan{}, false
 	}
 	asked := prev.Intent
@@ -389,10 +407,23 @@ func (p *Planner) recogniseCrossoverFollowUp(question string, r *reading, prev *
 	w := p.merge(p.g.extract(text), text, prev)
 	w.question = question
 	w.intent, w.knob, w.crossover, w.multiple = IntentScaling, slotCores, true, false
+	w.engines = engines
 	if !w.given(slotCores) || slices.Contains(w.inherited, slotCores) {
 		w.cores, w.coresRange = nil, false
 		w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotCores })
 	}
 	p.pairMode(&w)
 	return p.planWant(w), true
+}
+
+// pronounAt is the token index of the first pronoun standing for an
+// engine ("it", "that one"), or -1.
+func (r *reading) pronounAt() int {
+	for i, t := range r.toks {
+		switch t.text {
+		case "it", "its", "this", "that":
+			return i
+		}
+	}
+	return -1
 }
