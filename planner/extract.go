@@ -193,15 +193,22 @@ func (g *grammar) extract(text string) *parsed {
 	type hit struct {
 		pos    int
 		metric string
+		// speedWord: the throughput hit is only a word of speed ("fastest",
+		// "slowest", "performance"), which a latency named beside it
+		// qualifies: "the slowest p99.9" is p99.9, the highest one.
+		speedWord bool
 	}
 	var hits []hit
 	for _, r := range g.metrics {
 		x.each(r.re, func(m []int) bool {
-			hits = append(hits, hit{m[0], r.metric})
+			hits = append(hits, hit{m[0], r.metric, r.metric == "ops_per_sec" && speedWords[text[m[0]:m[1]]]})
 			return true
 		})
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return a.pos - b.pos })
+	if slices.ContainsFunc(hits, func(h hit) bool { return isLatencyMetric(h.metric) }) {
+		hits = slices.DeleteFunc(hits, func(h hit) bool { return h.speedWord })
+	}
 	// A bare "latency" is the median unless a percentile is named too
 	// ("the latency p99"); "average latency" is the median, said so.
 	percentile := slices.ContainsFunc(hits, func(h hit) bool { return isLatencyMetric(h.metric) })
@@ -817,4 +824,11 @@ func (x *parsed) modeOwner(m modeMention) string {
 // hasKnobValue reports whether the question set any run knob.
 func (x *parsed) hasKnobValue() bool {
 	return len(x.cores) > 0 || len(x.pipelines) > 0 || len(x.ratios) > 0 || len(x.values) > 0 || x.session != 0 || len(x.modes) > 0
+}
+
+// speedWords are the words that name throughput only by speaking of speed;
+// next to a latency metric they qualify it instead ("fastest p99").
+var speedWords = map[string]bool{
+	"fast": true, "faster": true, "fastest": true, "slow": true, "slower": true, "slowest": true,
+	"quick": true, "quicker": true, "quickest": true, "speed": true, "performance": true, "perf": true,
 }

@@ -58,7 +58,7 @@ func newKindGrammar() *kindGrammar {
 		provVersions: re(`\bversions?\b|\breleases?\b`),
 
 		searchScope:    re(`\bany (?:\w+ )?(?:run|runs|cell|cells|setup|setups|config|configs|configuration|configurations|test|tests|measurement|measurements|combination|combinations|rep|reps|repetition|repetitions)\b|\bin any\b|\bever\b|\banywhere\b|\boverall\b|\bacross (?:all|every|everything|the (?:whole|entire) \w+)\b|\b(?:whole|entire) (?:dataset|data set|data|benchmark)\b|\bin the (?:dataset|data set|data|runs|measurements)\b|\b(?:of|in|across|over|among) (?:all|every) (?:the )?(?:runs|cells|measurements|tests|setups|configurations|configs|combinations|data|results|rows|reps|repetitions)\b|\bevery (?:run|cell|measurement|setup|configuration|combination)\b|\bseen\b|\brecorded\b|\bwhich (?:cells|setups|configurations|configs|combinations|runs|rows|settings)\b|\bof all time\b|\bin total\b|\bwhat (?:cells|setups|configurations|combinations|runs)\b`),
-		searchHigh:     re(`\b(?:highest|max|maximum|peak|top|most|biggest|largest|greatest|record|fastest|best throughput|highest throughput|worst latency|worst p\w+|worst tail|longest)\b`),
+		searchHigh:     re(`\b(?:highest|max|maximum|peak|top|most|biggest|largest|greatest|record|fastest|quickest|best throughput|highest throughput|worst latency|worst p\w+|worst tail|longest)\b`),
 		searchLow:      re(`\b(?:lowest|min|minimum|least|smallest|fewest|slowest|bottom|best latency|best p\w+|shortest)\b`),
 		searchBest:     re(`\bbest\b`),
 		searchWorst:    re(`\bworst\b`),

@@ -58,7 +58,15 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	default:
 		s.Metric = defaultOr(metric, defaultMetric)
 		lowerBetter := lowerIsBetter(s.Metric)
+		// Speed words rank by what they mean for the metric: the fastest
+		// p99 is the lowest, the slowest throughput the lowest.
+		fastest := strings.Contains(t, "fastest") || strings.Contains(t, "quickest")
+		slowestWord := strings.Contains(t, "slowest")
 		switch {
+		case fastest && !slowestWord:
+			s.Order = orderFor(!lowerBetter)
+		case slowestWord && !fastest:
+			s.Order = orderFor(lowerBetter)
 		case best:
 			s.Order = orderFor(!lowerBetter)
 		case worst:
