@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,7 +79,8 @@ func syntheticFile(tb testing.TB, dir string, n int) string {
 // BenchmarkImportSynthetic imports synthetic capture files of 100,000 and
 // 1,000,000 rows into a store on disk, one fresh store per iteration, and
 // reports rows/s and the process's peak RSS during the import (Linux:
-// VmHWM, reset before each import). The baseline in the same run is
+// VmHWM, reset before each import), with the store and the heap limit the
+// import command uses (Options.ForImport, ImportMemoryLimit). The baseline in the same run is
 // reading the same file with encoding/csv alone.
 func BenchmarkImportSynthetic(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
@@ -101,6 +103,7 @@ func BenchmarkImportSynthetic(b *testing.B) {
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		})
 		b.Run(fmt.Sprintf("rows=%d/import", n), func(b *testing.B) {
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(ImportMemoryLimit)) // as the import command
 			var peak float64
 			for b.Loop() {
 				b.StopTimer()

@@ -27,6 +27,12 @@ func forImport(bo badger.Options) badger.Options {
 	return bo
 }
 
+// ImportMemoryLimit is the Go heap's soft limit (debug.SetMemoryLimit) for
+// a process that imports: its heap is Badger's buffers and one row, and the
+// limit keeps the garbage collector from letting it grow to twice that
+// between cycles.
+const ImportMemoryLimit = 128 << 20
+
 // releaseEvery is how many written runs pass between syncs of the store's
 // files and the release of their mapped pages (see releaseMappedPages).
 const releaseEvery = progressEvery

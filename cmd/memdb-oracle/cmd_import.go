@@ -13,9 +13,6 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
-// importMemoryLimit is the Go heap's soft limit during an import.
-const importMemoryLimit = 128 << 20
-
 // importCmd adds runs from a capture CSV, all or nothing.
 type importCmd struct {
 	Session int    `name:"session" default:"1" help:"Benchmark session the file belongs to (1: Dragonfly/Redis/Valkey, 2: KeyDB/Garnet)."`
@@ -39,7 +36,7 @@ func (c importCmd) Run(a *app) error {
 	// The import's own heap is small (one row, the duplicate check and
 	// Badger's write buffers); a soft limit keeps the garbage collector from
 	// letting it grow to twice that between cycles on a large file.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(analytics.ImportMemoryLimit))
 	st, err := a.importStore()
 	if err != nil {
 		return err
