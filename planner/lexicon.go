@@ -91,6 +91,7 @@ func lexiconTables() []table {
 			{"mixed", "1:1"}, {"balanced", "1:1"}, {"half reads", "1:1"}, {"50 / 50", "1:1"},
 			{"read only", "0:1"}, {"read - only", "0:1"}, {"only reads", "0:1"}, {"get only", "0:1"}, {"pure reads", "0:1"},
 			{"write only", "1:0"}, {"write - only", "1:0"}, {"only writes", "1:0"}, {"set only", "1:0"}, {"pure writes", "1:0"},
+			{"mget10", "mget10"}, {"mset10", "mset10"}, // the workloads as the data spells them
 			{"mget", "mget10"}, {"mgets", "mget10"}, {"multi get", "mget10"}, {"multi - get", "mget10"}, {"multi gets", "mget10"},
 			{"multi - gets", "mget10"}, {"multiget", "mget10"}, {"multigets", "mget10"}, {"batched reads", "mget10"},
 			{"batched gets", "mget10"}, {"batch gets", "mget10"}, {"batch reads", "mget10"},
