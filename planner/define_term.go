@@ -85,16 +85,38 @@ func (p *Planner) engineTermByRest(question string, r *reading, lead, end int, a
 	if !asked {
 		return Plan{}, false
 	}
-	var words []string
+	var words, slots []string
+	slotTerm := ""
 	for i := lead; i < end; i++ {
 		t := r.toks[i]
 		switch {
+		case t.kind == tokNumber || t.kind == tokRatio || r.tokenMeans(i, mMetric) || r.tokenMeans(i, mRelation) || r.tokenMeans(i, mWorkload):
+			return Plan{}, false // a number, metric or relation: the grammar's question
 		case t.kind == tokPunct || termFiller(t.text) || r.tokenMeans(i, mEngine) || r.tokenMeans(i, mPolite):
+		case r.tokenMeans(i, mSetting) || r.tokenMeans(i, mMode):
+			slots = append(slots, t.text)
+			if slotTerm == "" {
+				slotTerm = r.slotTermAt(i)
+			}
 		case r.tagged(i):
-			return Plan{}, false // a slot word: the grammar's question
+			return Plan{}, false
 		default:
 			words = append(words, t.text)
 		}
+	}
+	if len(words) == 0 && slotTerm != "" && len(slots) <= 2 {
+		// "what is valkey cluster?": asked what it is, the setting's own
+		// entry, kind before topic.
+		name, ok := p.kbTerm(slotTerm)
+		if !ok {
+			return Plan{}, false
+		}
+		pl := p.defineOf(question, slotTerm, name, &parsed{})
+		pl.Slots.Engines = r.values(mEngine)
+		return pl, true
+	}
+	if len(slots) > 0 {
+		return Plan{}, false
 	}
 	if len(words) == 0 || len(words) > 3 {
 		return Plan{}, false
@@ -106,6 +128,28 @@ func (p *Planner) engineTermByRest(question string, r *reading, lead, end int, a
 	pl := p.defineOf(question, term.ID, term.Name, &parsed{})
 	pl.Slots.Engines = r.values(mEngine)
 	return pl, true
+}
+
+// slotTerms are the glossary entries that define what a setting or
+// series word names.
+var slotTerms = map[meaning]map[string]string{
+	mSetting: {"cluster": "term:redis-cluster", "pipeline": "term:pipelining", "value_bytes": "term:value-size", "ratio": "term:get-set-ratio"},
+	mMode:    {"single": "term:single-mode", "cluster": "term:realistic", "cluster-sat": "term:ceiling"},
+}
+
+// slotTermAt is the glossary entry for the setting or series word at
+// token i (a setting's entry before a series'), or "".
+func (r *reading) slotTermAt(i int) string {
+	for _, m := range [...]meaning{mSetting, mMode} {
+		for _, t := range r.tags {
+			if t.meaning == m && i >= t.from && i < t.to {
+				if id := slotTerms[m][t.value]; id != "" {
+					return id
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // defineLeadEnd is the token after a lead that asks what something is
@@ -260,7 +304,8 @@ func termFiller(w string) bool {
 	case "a", "an", "the", "in", "of", "for", "on", "with", "s", "exactly", "concept", "term", "thing", "here", "this",
 		"benchmark", "feature", "option", "flag", "setting", "config", "again", "actually", "really", "mean", "means",
 		"stand", "stands", "does", "do", "by", "as", "used", "called", "mode", "s's", "anyway", "about", "that", "their", "its",
-		"is", "are", "design", "model", "approach", "architecture", "even", "what", "it", "like", "deal", "um", "so":
+		"is", "are", "design", "model", "approach", "architecture", "even", "what", "it", "like", "deal", "um", "so",
+		"store", "storage", "layer", "system", "mechanism", "component", "part", "internals":
 		return true
 	}
 	return false
