@@ -93,7 +93,8 @@ func (p *Planner) splitAsks(question string) []string {
 	}
 	listed := false // "two questions: A, and B"
 	if m := p.k.compoundLead.FindStringIndex(lower); m != nil {
-		listed = !strings.HasPrefix(lower, "first") && !strings.HasPrefix(lower, "1") // "two things: A, and B"
+		lead := strings.TrimSpace(lower[m[0]:m[1]])
+		listed = !strings.Contains(lead, "first") && !strings.Contains(lead, "1") // "two things: A, and B"
 		q, lower = q[m[1]:], lower[m[1]:]
 	}
 	type cut struct{ end, next int } // end of one part, start of the next

@@ -37,7 +37,7 @@ func newKindGrammar() *kindGrammar {
 		// After a question mark, a semicolon, "also," or "plus" a new ask
 		// may start with any word ("…? and valkey at 16 cores?").
 		compoundStrongJoin: re(`\?\s+(?:(?:and|also|plus|then|and then|and also|second(?:ly)?|next)\b[,:]?\s*)?|;\s*(?:(?:and|also|then)\b[,:]?\s*)?|\.\s+(?:then|also|and|second(?:ly)?|next)\b[,:]?\s*|,?\s+also\b[,:]?\s*|[,.]\s+second(?:ly)?,\s*|\btwo questions\b[:,]?.*?,\s+and\s+|,?\s+(?:and\s+)?separately\b[,:]?\s*|\s+[2-4][).]\s+`),
-		compoundLead:       re(`^(?:(?:two|2|three|3|a couple of|a few|couple of|couple|some|quick|several) (?:questions|things|qs)|first(?:ly)?|1[).])(?:\b|\s)[:,]?\s*`),
+		compoundLead:       re(`^(?:(?:hey|hi|hello|ok|okay|so|please|pls|bot|oracle)[,!]?\s+)*(?:(?:two|2|three|3|a couple of|a few|couple of|couple|some|quick|several) (?:questions|things|qs)|first(?:ly)?|1[).])(?:\b|\s)[:,]?\s*`),
 		defineAnd:          re(`^(?:define|what is|what's|what are|what does)\b.*?\s+and\s+`),
 		compoundJoin:       re(`(?:\?|;|,?\s+(?:and also|and then|and|also|plus|then)|\s+-{1,2}|\s+—)\s+(?:what|what's|how|which|is|are|does|do|did|can|could|who|where|when|why|tell me|show me|give me|list|compare)\b`),
 

@@ -69,6 +69,13 @@ var metamorphicBases = []string{
 	"how long is redis down when the primary dies",
 	"dragonfly mget at 16 cores in keys per second",
 	"marketing says better memory efficiency",
+	"dragonfly vs garnet, 1:1, 16c, p99",
+	"our app can't pipeline, redis vs valkey at 16 cores",
+	"what's the tipping point between dragonfly and redis",
+	"how many shards at 48 cores",
+	"how many bytes does each key cost in valkey",
+	"which runs broke 20M ops/s",
+	"two things: dragonfly at 16 cores, and redis p99 at 8 cores",
 }
 
 // typo swaps two letters inside the longest word of five letters or more

@@ -17,7 +17,7 @@ func typoKeywords() []string {
 		"efficient", "effect", "impact", "difference", "define", "definition",
 		"explain", "meaning", "benchmark", "workload", "mixed", "overtake",
 		"crossover", "bandwidth", "performance", "millisecond", "milliseconds",
-		"standalone", "payload", "second", "pipelines",
+		"standalone", "payload", "second", "pipelines", "shards", "version", "versions", "hardware",
 		// words the reader's own phrases start with ("anything but",
 		// "the primary dies")
 		"anything", "everything", "primary",
@@ -54,7 +54,8 @@ func protectedWords() map[string]bool {
 		"biggest": true, "highest": true, "fastest": true, "slowest": true, "tester": true,
 		"faster's": true, "impacted": true, "effected": true, "memos": true, "sessions": true,
 		"clusters": true, "instances": true, "processes": true, "pipelines": true,
-		"percentage": true, "percentages": true,
+		"percentage": true, "percentages": true, "shares": true, "sharps": true, "sharks": true, "person": true,
+		"persons": true, "verse": true, "vision": true, "versed": true,
 	}
 }
 
