@@ -22,12 +22,14 @@ import (
 // mapping is replaced between reading the list and the call.
 func releaseMappedPages(dir string) { adviseMappedPages(dir, unix.MADV_PAGEOUT) }
 
-// forgetMappedPages drops this process's resident pages of the mapped
-// files under dir but leaves them in the page cache (MADV_DONTNEED on
-// shared file mappings never loses data): for reads, which then stay
-// bounded in RSS without making the next reader go to the disk, as
-// MADV_PAGEOUT would.
-func forgetMappedPages(dir string) { adviseMappedPages(dir, unix.MADV_DONTNEED) }
+// forgetMappedPages bounds the resident set of a read that maps every
+// table and value-log page. It uses MADV_PAGEOUT too, not MADV_DONTNEED:
+// the ranges come from /proc/self/maps, and should Badger unmap a table
+// between that read and the call, and the Go heap reuse the addresses,
+// MADV_DONTNEED would zero live heap pages — silent corruption — where
+// MADV_PAGEOUT leaves any contents as they are. The price is that the
+// next reader of those pages may go to the disk.
+func forgetMappedPages(dir string) { adviseMappedPages(dir, unix.MADV_PAGEOUT) }
 
 func adviseMappedPages(dir string, advice int) {
 	abs, err := filepath.Abs(dir)
