@@ -3,7 +3,6 @@ package planner
 import (
 	"regexp/syntax"
 	"slices"
-	"strings"
 )
 
 // wordSet matches, without a regexp, a pattern that is an alternation of
@@ -113,8 +112,8 @@ func wordAlternative(re *syntax.Regexp, capture bool) (wordAlt, bool) {
 		}
 	}
 	for _, l := range lits {
-		if l == "" {
-			return alt, false // an empty match: leave it to the regexp
+		if l == "" || !spaceRunsSettled(l) {
+			return alt, false // an empty match, or a run of spaces to backtrack over: leave it to the regexp
 		}
 	}
 	alt.lits = lits
@@ -127,10 +126,15 @@ func wordAlternative(re *syntax.Regexp, capture bool) (wordAlt, bool) {
 func expand(re *syntax.Regexp) ([]string, bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
+		if re.Flags&syntax.FoldCase != 0 || slices.Contains(re.Rune, 0) {
 			return nil, false
 		}
 		return []string{string(re.Rune)}, true
+	case syntax.OpStar:
+		if isSpaceRun(re) {
+			return []string{spaceRun}, true
+		}
+		return nil, false
 	case syntax.OpEmptyMatch:
 		return []string{""}, true
 	case syntax.OpCharClass:
@@ -179,6 +183,57 @@ func expand(re *syntax.Regexp) ([]string, bool) {
 	return nil, false
 }
 
+// spaceRun stands in a literal for a greedy \s*.
+const spaceRun = "\x00"
+
+// isSpaceRun reports a greedy \s*.
+func isSpaceRun(re *syntax.Regexp) bool {
+	if re.Op != syntax.OpStar || re.Flags&syntax.NonGreedy != 0 || re.Sub[0].Op != syntax.OpCharClass {
+		return false
+	}
+	return slices.Equal(re.Sub[0].Rune, []rune{'\t', '\n', '\f', '\r', ' ', ' '})
+}
+
+// isSpace is \s.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// spaceRunsSettled reports that every run of spaces in l stands between
+// two characters and is followed by one that is not a space: taking every
+// space is then the only way to match ("dragonfly\s*db"), nothing to
+// backtrack over.
+func spaceRunsSettled(l string) bool {
+	for i := 0; i < len(l); i++ {
+		if l[i] != 0 {
+			continue
+		}
+		if i == 0 || i+1 == len(l) || l[i+1] == 0 || isSpace(l[i+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefixAt returns the end of l (its runs of spaces taken whole) matched
+// at s[i:], or -1.
+func prefixAt(s string, i int, l string) int {
+	j := i
+	for k := 0; k < len(l); k++ {
+		if l[k] == 0 {
+			for j < len(s) && isSpace(s[j]) {
+				j++
+			}
+			continue
+		}
+		if j >= len(s) || s[j] != l[k] {
+			return -1
+		}
+		j++
+	}
+	return j
+}
+
 // isWordRun reports a greedy \w*.
 func isWordRun(re *syntax.Regexp) bool {
 	if re.Op != syntax.OpStar || re.Flags&syntax.NonGreedy != 0 || re.Sub[0].Op != syntax.OpCharClass {
@@ -219,8 +274,8 @@ func (ws *wordSet) at(s string, i int) int {
 			continue
 		}
 		for _, l := range a.lits {
-			end := i + len(l)
-			if !strings.HasPrefix(s[i:], l) || a.trail && !boundary(s, end) {
+			end := prefixAt(s, i, l)
+			if end < 0 || a.trail && !boundary(s, end) {
 				continue
 			}
 			for a.rest && end < len(s) && isASCIIWord(s[end]) {
