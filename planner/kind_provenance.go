@@ -170,6 +170,12 @@ func (r *reading) setupFacts() []string {
 			return nil
 		}
 	}
+	for _, t := range r.toks {
+		switch t.text {
+		case "should", "recommend", "recommended", "pick", "choose", "buy", "best", "better", "ideal":
+			return nil // advice ("what machine should I use"), not a fact of the runs
+		}
+	}
 	for i := 0; i+1 < len(r.toks); i++ {
 		w, next := r.toks[i].text, r.toks[i+1].text
 		switch {
