@@ -69,6 +69,12 @@ func (p *Planner) recogniseEngineTerm(question string, r *reading, _ *Plan) (Pla
 		}
 		return Plan{}, false
 	}
+	return p.termForEngines(question, id, r)
+}
+
+// termForEngines is the definition of a glossary entry, in the context of
+// the engines the question names.
+func (p *Planner) termForEngines(question, id string, r *reading) (Plan, bool) {
 	name, ok := p.kbTerm(id)
 	if !ok {
 		return Plan{}, false
@@ -107,13 +113,7 @@ func (p *Planner) engineTermByRest(question string, r *reading, lead, end int, a
 	if len(words) == 0 && slotTerm != "" && len(slots) <= 2 {
 		// "what is valkey cluster?": asked what it is, the setting's own
 		// entry, kind before topic.
-		name, ok := p.kbTerm(slotTerm)
-		if !ok {
-			return Plan{}, false
-		}
-		pl := p.defineOf(question, slotTerm, name, &parsed{})
-		pl.Slots.Engines = r.values(mEngine)
-		return pl, true
+		return p.termForEngines(question, slotTerm, r)
 	}
 	if len(slots) > 0 {
 		return Plan{}, false
@@ -125,9 +125,7 @@ func (p *Planner) engineTermByRest(question string, r *reading, lead, end int, a
 	if !ok {
 		return Plan{}, false
 	}
-	pl := p.defineOf(question, term.ID, term.Name, &parsed{})
-	pl.Slots.Engines = r.values(mEngine)
-	return pl, true
+	return p.termForEngines(question, term.ID, r)
 }
 
 // slotTerms are the glossary entries that define what a setting or
@@ -328,14 +326,9 @@ func (p *Planner) recogniseDefinitionFollowUp(question string, r *reading, prev 
 		}
 		return Plan{}, false
 	}
-	name, ok := p.kbTerm(prev.Slots.TermID)
-	if !ok {
-		return Plan{}, false
-	}
-	pl := p.defineOf(question, prev.Slots.TermID, name, &parsed{})
-	pl.Slots.Engines = r.values(mEngine)
+	pl, ok := p.termForEngines(question, prev.Slots.TermID, r)
 	pl.Inherited = []string{"term"}
-	return pl, true
+	return pl, ok
 }
 
 // recogniseMethod answers how the runs were set up for one engine ("how
@@ -351,13 +344,7 @@ func (p *Planner) recogniseMethod(question string, r *reading, _ *Plan) (Plan, b
 		// "how many shards did the redis cluster have": the entry that
 		// says how many were used.
 		if id, ok := strings.CutPrefix(t.value, "count:"); ok && t.meaning == mKind {
-			name, ok := p.kbTerm(id)
-			if !ok {
-				return Plan{}, false
-			}
-			pl := p.defineOf(question, id, name, &parsed{})
-			pl.Slots.Engines = r.values(mEngine)
-			return pl, true
+			return p.termForEngines(question, id, r)
 		}
 	}
 	if !r.hasValue(mKind, "method") {
