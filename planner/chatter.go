@@ -122,7 +122,7 @@ func auxiliary(w string) bool {
 func questionOpener(w string) bool {
 	switch w {
 	case "what", "whats", "how", "hows", "why", "when", "where", "which", "who", "whom", "whose", "can", "could", "would",
-		"will", "should", "is", "are", "was", "were", "do", "does", "did", "tell", "write", "give", "show", "explain",
+		"should", "is", "are", "was", "were", "do", "does", "did", "tell", "write", "give", "show", "explain",
 		"compare", "list", "find", "translate", "summarise", "summarize", "recommend", "make", "book", "help", "i", "we",
 		"let", "lets", "please", "any", "anything", "rank", "plot", "draw", "check", "calculate", "compute", "get", "fetch":
 		return true

@@ -174,7 +174,8 @@ func lexiconTables() []table {
 			// ("effect_known": phrases the slot grammar reads as an effect already)
 			{"worth", "effect"}, {"gain", "effect"}, {"gains", "effect"}, {"help", "effect"}, {"helps", "effect"},
 			{"hurt", "effect"}, {"hurts", "effect"}, {"matter", "effect"}, {"matters", "effect"}, {"what changes", "effect"},
-			{"buy", "effect"}, {"buys", "effect"}, {"pay off", "effect"}, {"pays off", "effect"}, {"difference does", "effect_known"},
+			{"buy", "effect"}, {"buys", "effect"}, {"cost of", "effect"}, {"the cost", "effect"}, {"penalty", "effect"},
+			{"what do we lose", "effect"}, {"how much do we lose", "effect"}, {"pay off", "effect"}, {"pays off", "effect"}, {"difference does", "effect_known"},
 			{"effect", "effect_known"}, {"effects", "effect_known"}, {"impact", "effect_known"},
 			{"benefit", "effect_known"}, {"benefits", "effect_known"}, {"influence", "effect_known"}, {"with vs without", "with_without"},
 			{"with or without", "with_without"}, {"w / and without", "with_without"}, {"w / or without", "with_without"},
@@ -278,7 +279,7 @@ func lexiconTables() []table {
 			{"command list", ""}, {"list of commands", ""}, {"menu", ""}, {"examples", ""}, {"example", ""},
 			{"example questions", ""}, {"sample questions", ""}, {"what can you do", ""}, {"what can u do", ""},
 			{"what do you do", ""}, {"what can i ask", ""}, {"what can i ask you", ""}, {"what should i ask", ""},
-			{"how do i use this", ""}, {"how do i use u", ""}, {"how to use you", ""}, {"how do you work", ""}, {"how do i use you", ""}, {"how does this work", ""}, {"how to use", ""},
+			{"how do i use this", ""}, {"how do i use u", ""}, {"help me out", ""}, {"help me out here", ""}, {"how to use you", ""}, {"how do you work", ""}, {"how do i use you", ""}, {"how does this work", ""}, {"how to use", ""},
 			{"how to use this", ""}, {"instructions", ""}, {"manual", ""}, {"options", ""}, {"capabilities", ""},
 			{"man", ""}, {"docs", ""}, {"start", ""}, {"/ start", ""}, {"/ help", ""}, {"me", ""}, {"what now", ""},
 			{"how does this bot work", ""}, {"what are you for", ""}, {"what is this", ""}, {"what s this", ""},
