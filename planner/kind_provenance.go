@@ -149,7 +149,7 @@ var setupNouns = map[string]string{
 	"ec2": "server", "vm": "server", "host": "server", "kernel": "versions", "os": "versions",
 	"shards": "config", "shard": "config", "connections": "tool", "connection": "tool", "clients": "tool",
 	"threads": "tool", "repetitions": "repetitions", "reps": "repetitions", "repeats": "repetitions",
-	"keys": "tool", "keyspace": "tool",
+	"keys": "tool", "keyspace": "tool", "build": "versions", "builds": "versions", "image": "versions", "images": "versions",
 }
 
 // setupFacts lists the provenance topics a question asks as a fact of the

@@ -143,7 +143,7 @@ func scopeWordBefore(w string) bool {
 // it ("pipelining is off", "pipelining was disabled").
 func scopeWordAfter(w string) bool {
 	switch w {
-	case "is", "was", "are", "were", "being", "set", "kept", "left", "-", ",", "=", "totally", "completely", "fully", "mode", "just", "simply", "s":
+	case "is", "was", "are", "were", "being", "set", "kept", "left", "-", ",", "=", "totally", "completely", "fully", "mode", "just", "simply", "s", ":":
 		return true
 	}
 	return false
