@@ -3,6 +3,7 @@ package planner
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // meaning is the type of what a tagged token stands for.
@@ -459,8 +460,21 @@ type VocabularySlot struct {
 // from the lexicon tables: help shows it, so the words people see are the
 // words read and a synonym added to a table shows up in help. A table
 // built by crossing patterns (mixes said in words) contributes its first
-// phrase per value, as an example.
+// phrase per value, as an example. The list is built once per process;
+// each call returns its own copy.
 func Vocabulary() []VocabularySlot {
+	out := slices.Clone(sharedSlots())
+	for i := range out {
+		out[i].Words = slices.Clone(out[i].Words)
+	}
+	return out
+}
+
+// sharedSlots is the vocabulary help lists, built on first use (from every
+// lexicon table: half a millisecond, once, not per help answer).
+var sharedSlots = sync.OnceValue(vocabularySlots)
+
+func vocabularySlots() []VocabularySlot {
 	slots := []struct {
 		m    meaning
 		name string
