@@ -140,6 +140,7 @@ func (r *reading) rewrites() []rewrite {
 		}
 	}
 	out = append(out, r.settingContrasts()...)
+	out = append(out, r.sizeContrast()...)
 	out = append(out, r.pipelineFlags()...)
 	out = append(out, r.pronounOnes()...)
 	out = append(out, r.perKeyCost()...)
@@ -514,4 +515,42 @@ func (r *reading) spellForEachEngine(t tag, spelling string) []rewrite {
 		out = append(out, rewrite{e.from, e.to, spelling + " " + r.words(e.from, e.to), false})
 	}
 	return out
+}
+
+// sizeWord is an adjective of size ("small", "bigger").
+func sizeWord(w string) bool {
+	switch w {
+	case "small", "smaller", "tiny", "big", "bigger", "large", "larger", "huge":
+		return true
+	}
+	return false
+}
+
+// sizeContrast spells "small vs large values", "values big or small" as
+// the effect of the value size: two sizes set against each other are the
+// setting's effect, not one of them.
+func (r *reading) sizeContrast() []rewrite {
+	for i := 0; i+2 < len(r.toks); i++ {
+		if !sizeWord(r.toks[i].text) || !sizeWord(r.toks[i+2].text) {
+			continue
+		}
+		switch r.toks[i+1].text {
+		case "vs", "versus", "or", "and", "/":
+		default:
+			continue
+		}
+		from, to := i, i+3
+		switch {
+		case to < len(r.toks) && r.tokenIs(to, mSetting, "value_bytes"):
+			to++
+		case from > 0 && r.tokenIs(from-1, mSetting, "value_bytes"):
+			from--
+		case from > 1 && (r.toks[from-1].text == "are" || r.toks[from-1].text == "is") && r.tokenIs(from-2, mSetting, "value_bytes"):
+			from -= 2
+		default:
+			continue
+		}
+		return []rewrite{{from, to, "effect of value size", false}}
+	}
+	return nil
 }
