@@ -357,7 +357,7 @@ func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) 
 	default:
 		return Plan{}, false
 	}
-	if !r.hasValue(mRelation, "gap") && !r.hasValue(mRelation, "multiple") && !r.hasValue(mRelation, "gap_engines") {
+	if !r.hasValue(mRelation, "gap") && !r.hasValue(mRelation, "multiple") && !r.hasValue(mRelation, "gap_engines") && !r.terseGap() {
 		return Plan{}, false
 	}
 	text := r.canonical()
@@ -426,4 +426,24 @@ func (r *reading) pronounAt() int {
 		}
 	}
 	return -1
+}
+
+// terseGap reports a follow-up made of one word naming a gap and nothing
+// else ("times?", "ratio?", "diff?").
+func (r *reading) terseGap() bool {
+	word := ""
+	for _, t := range r.toks {
+		if t.kind == tokPunct {
+			continue
+		}
+		if word != "" {
+			return false
+		}
+		word = t.text
+	}
+	switch word {
+	case "times", "x", "ratio", "factor", "percent", "percentage", "multiple", "difference", "diff", "delta":
+		return true
+	}
+	return false
 }
