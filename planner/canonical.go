@@ -141,6 +141,7 @@ func (r *reading) rewrites() []rewrite {
 	}
 	out = append(out, r.settingContrasts()...)
 	out = append(out, r.sizeContrast()...)
+	out = append(out, r.engineDown()...)
 	out = append(out, r.pipelineFlags()...)
 	out = append(out, r.pronounOnes()...)
 	out = append(out, r.perKeyCost()...)
@@ -553,4 +554,32 @@ func (r *reading) sizeContrast() []rewrite {
 		return []rewrite{{from, to, "effect of value size", false}}
 	}
 	return nil
+}
+
+// engineDownPhrases say that an engine's server was lost ("redis goes
+// down", "if dragonfly crashes"): what the failover lab measured.
+var engineDownPhrases = [][]string{
+	{"goes", "down"}, {"go", "down"}, {"went", "down"}, {"crashes"}, {"crash"}, {"crashed"}, {"dies"}, {"died"},
+	{"fails"}, {"failed"}, {"is", "killed"}, {"gets", "killed"}, {"falls", "over"}, {"fell", "over"}, {"recover", "from", "a", "node", "failure"},
+}
+
+// engineDown rewrites the loss of a named engine's server as a failover.
+func (r *reading) engineDown() []rewrite {
+	var out []rewrite
+	for _, t := range r.tags {
+		if t.meaning != mEngine {
+			continue
+		}
+		i := t.to
+		if i < len(r.toks) && r.toks[i].text == "s" { // "redis's primary"
+			continue
+		}
+		for _, ph := range engineDownPhrases {
+			if r.matches(i, ph) && !r.matches(i+len(ph), []string{"to"}) { // "fails to scale" is not a crash
+				out = append(out, rewrite{i, i + len(ph), "failover", false})
+				break
+			}
+		}
+	}
+	return out
 }

@@ -295,10 +295,10 @@ func lexiconTables() []table {
 			{"more memory efficient", "claim:dragonfly-memory"}, {"better memory", "claim:dragonfly-memory"},
 			{"less memory", "claim:dragonfly-memory"}, {"less ram", "claim:dragonfly-memory"},
 			{"memory utilization", "claim:dragonfly-memory"}, {"memory utilisation", "claim:dragonfly-memory"},
-			{"memory savings", "claim:dragonfly-memory"}, {"saves memory", "claim:dragonfly-memory"},
+			{"memory savings", "claim:dragonfly-memory"}, {"saves memory", "claim:dragonfly-memory"}, {"memory saving", "claim:dragonfly-memory"},
 			{"memory efficiency", "claim:valkey-8-1"}, {"memory efficient", "claim:valkey-8-1"},
 			{"more memory efficient", "claim:valkey-8-1"}, {"better memory", "claim:valkey-8-1"},
-			{"less memory", "claim:valkey-8-1"}, {"memory savings", "claim:valkey-8-1"}, {"saves memory", "claim:valkey-8-1"},
+			{"less memory", "claim:valkey-8-1"}, {"memory savings", "claim:valkey-8-1"}, {"memory saving", "claim:valkey-8-1"}, {"saves memory", "claim:valkey-8-1"},
 			{"25x", "claim:dragonfly-25x"}, {"25 x", "claim:dragonfly-25x"}, {"25 times", "claim:dragonfly-25x"},
 			{"25 fold", "claim:dragonfly-25x"}, {"25 - fold", "claim:dragonfly-25x"}, {"25x more qps", "claim:dragonfly-25x"},
 			{"sub millisecond", "claim:dragonfly-sub-ms-p99"}, {"sub - millisecond", "claim:dragonfly-sub-ms-p99"},
@@ -389,7 +389,8 @@ func mixPhrases() []entry {
 // failoverPhrases are the ways of saying that the primary is lost, which
 // is what the failover lab measured ("when the master goes down").
 func failoverPhrases() []entry {
-	nodes := []string{"primary", "master", "leader", "main node", "primary node", "master node", "leader node", "primary instance", "master instance"}
+	nodes := []string{"primary", "master", "leader", "main node", "primary node", "master node", "leader node", "primary instance", "master instance",
+		"primary box", "master box", "node", "a node"}
 	events := []string{"dies", "died", "die", "dying", "goes down", "go down", "went down", "going down", "crashes", "crash", "crashed",
 		"crashing", "fails", "fail", "failed", "failing", "is killed", "gets killed", "got killed", "is lost", "goes away", "is down",
 		"goes offline", "dropped", "drops", "disappears", "is gone", "blows up", "falls over", "fell over", "is unreachable"}
@@ -404,7 +405,7 @@ func failoverPhrases() []entry {
 	}
 	return append(out, entry{"replica takes over", ""}, entry{"replica take over", ""}, entry{"replica promoted", ""},
 		entry{"replica gets promoted", ""}, entry{"promote a replica", ""}, entry{"promoting a replica", ""},
-		entry{"new primary", ""}, entry{"new master", ""}, entry{"fail over", ""}, entry{"fails over", ""}, entry{"failing over", ""})
+		entry{"new primary", ""}, entry{"new master", ""}, entry{"dead master", ""}, entry{"dead primary", ""}, entry{"dead leader", ""}, entry{"fail over", ""}, entry{"fails over", ""}, entry{"failing over", ""})
 }
 
 // phrase is one compiled lexicon entry: its words and meaning.
