@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 )
 
 // existsLazy is Exists through the posting lists of k's non-zero fields.
@@ -110,8 +111,11 @@ const (
 
 // differs lists the knobs in which the measured cell m differs from the
 // request k; zero fields of k match anything.
-func differs(k, m CellKey) []string {
-	var d []string
+func differs(k, m CellKey) []string { return differsInto(nil, k, m) }
+
+// differsInto is differs appending to d, so a scan over every cell can
+// reuse one buffer.
+func differsInto(d []string, k, m CellKey) []string {
 	if k.Session != 0 && k.Session != m.Session {
 		d = append(d, KnobSession)
 	}
@@ -173,19 +177,25 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 		return nil
 	}
 	type cand struct {
-		i    int
-		d    []string
-		rank int
-		dist float64
+		i, rank, nd int
+		dist        float64
+	}
+	less := func(a, b cand) bool {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.dist, b.dist), cmp.Compare(a.nd, b.nd)) < 0
 	}
 	snap := s.current()
 	if err := snap.ensureCells(); err != nil {
 		s.fail(snap, err)
 		return nil
 	}
-	cands := make([]cand, 0, len(snap.cells))
+	// The n best in the order a stable sort of every cell would give
+	// (ties keep cell order), kept by insertion: answers ask for a few
+	// neighbours of one cell, and sorting every cell per question was
+	// most of a planning's time.
+	top := make([]cand, 0, min(n, len(snap.cells)))
+	var buf [7]string
 	for i, c := range snap.cells {
-		d := differs(k, c.CellKey)
+		d := differsInto(buf[:0], k, c.CellKey)
 		rank := 1 // several knobs differ
 		switch {
 		case slices.Contains(d, KnobEngine):
@@ -193,14 +203,21 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 		case len(d) <= 1:
 			rank = 0
 		}
-		cands = append(cands, cand{i: i, d: d, rank: rank, dist: distance(k, c.CellKey, d)})
+		x := cand{i: i, rank: rank, nd: len(d), dist: distance(k, c.CellKey, d)}
+		if len(top) == cap(top) && (len(top) == 0 || !less(x, top[len(top)-1])) {
+			continue
+		}
+		j := sort.Search(len(top), func(j int) bool { return less(x, top[j]) })
+		if len(top) < cap(top) {
+			top = append(top, cand{})
+		}
+		copy(top[j+1:], top[j:len(top)-1])
+		top[j] = x
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.dist, b.dist), cmp.Compare(len(a.d), len(b.d)))
-	})
-	out := make([]Neighbor, 0, min(n, len(cands)))
-	for _, c := range cands[:min(n, len(cands))] {
-		out = append(out, Neighbor{Cell: snap.cells[c.i].clone(), Differs: c.d})
+	out := make([]Neighbor, 0, len(top))
+	for _, c := range top {
+		cell := snap.cells[c.i]
+		out = append(out, Neighbor{Cell: cell.clone(), Differs: differs(k, cell.CellKey)})
 	}
 	return out
 }
