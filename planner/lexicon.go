@@ -101,6 +101,7 @@ func lexiconTables() []table {
 			{"batched sets", "mset10"}, {"batch sets", "mset10"}, {"batch writes", "mset10"},
 		}},
 		{meaning: mWorkload, entries: mixPhrases(), crossed: true},
+		{meaning: mWorkload, entries: multiKeyPhrases(), crossed: true},
 		{meaning: mMetric, entries: []entry{
 			{"throughput", "ops_per_sec"}, {"ops", "ops_per_sec"}, {"qps", "ops_per_sec"}, {"rps", "ops_per_sec"},
 			{"ops / s", "ops_per_sec"}, {"ops / sec", "ops_per_sec"}, {"requests per second", "ops_per_sec"},
@@ -381,6 +382,38 @@ func mixPhrases() []entry {
 					out = append(out, entry{ph, pt.ratio})
 				}
 			}
+		}
+	}
+	return out
+}
+
+// multiKeyPhrases are multi-key commands said in words ("getting 10 keys
+// at once", "10-key gets", "bulk writes"): the MGET/MSET workloads, never
+// a keyspace of ten keys.
+func multiKeyPhrases() []entry {
+	reads := []string{"get", "gets", "getting", "fetch", "fetching", "fetches", "read", "reads", "reading", "lookup", "lookups"}
+	writes := []string{"set", "sets", "setting", "write", "writes", "writing", "store", "storing"}
+	var counts []string
+	// "ten" stays a word before "keys"; typo correction makes "request"
+	// "requests".
+	for _, n := range []string{"10", "ten"} {
+		for _, c := range []string{" keys at once", " keys per call", " keys per command", " keys per request", " keys per requests", " keys in 1 call",
+			" keys in 1 command", " keys at a time", " keys in 1 go"} {
+			counts = append(counts, n+c)
+		}
+	}
+	var out []entry
+	for _, side := range []struct {
+		verbs []string
+		cmd   string
+	}{{reads, "mget10"}, {writes, "mset10"}} {
+		for _, v := range side.verbs {
+			for _, c := range counts {
+				out = append(out, entry{v + " " + c, side.cmd})
+			}
+			out = append(out, entry{"10 - key " + v, side.cmd}, entry{"10 key " + v, side.cmd}, entry{"ten - key " + v, side.cmd},
+				entry{"ten key " + v, side.cmd}, entry{"bulk " + v, side.cmd}, entry{"multi - key " + v, side.cmd},
+				entry{"multi key " + v, side.cmd}, entry{"multikey " + v, side.cmd})
 		}
 	}
 	return out
