@@ -122,6 +122,12 @@ func (r *reading) rewrites() []rewrite {
 				}
 			case "scaling":
 				out = append(out, rewrite{t.from, t.to, "scaling with cores", false})
+			case "scaling_cores":
+				// "vary across 4 … 48 cores" scales; "vary across reps" is
+				// the repetitions' spread.
+				if r.hasValue(mSetting, "cores") {
+					out = append(out, rewrite{t.from, t.to, "scaling with", false})
+				}
 			case "with_without":
 				out = append(out, rewrite{t.from, t.to, "with vs without", false})
 			case "effect":
