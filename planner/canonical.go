@@ -125,7 +125,7 @@ func (r *reading) rewrites() []rewrite {
 			case "scaling_cores":
 				// "vary across 4 … 48 cores" scales; "vary across reps" is
 				// the repetitions' spread.
-				if r.hasValue(mSetting, "cores") {
+				if r.coresFollow(t.to) {
 					out = append(out, rewrite{t.from, t.to, "scaling with", false})
 				}
 			case "with_without":
@@ -588,4 +588,24 @@ func (r *reading) engineDown() []rewrite {
 		}
 	}
 	return out
+}
+
+// coresFollow reports core counts right after token i ("4 8 16 cores",
+// "core counts", "the cores").
+func (r *reading) coresFollow(i int) bool {
+	if i < len(r.toks) && r.toks[i].text == "the" {
+		i++
+	}
+	return i < len(r.toks) && (r.toks[i].kind == tokNumber || r.tokenIs(i, mSetting, "cores"))
+}
+
+// scalesOverCores reports a scaling word, or "vary across" followed by
+// core counts: the question is about cores, not repetitions.
+func (r *reading) scalesOverCores() bool {
+	for _, t := range r.tags {
+		if t.meaning == mRelation && (t.value == "scaling" || t.value == "scaling_cores" && r.coresFollow(t.to)) {
+			return true
+		}
+	}
+	return false
 }

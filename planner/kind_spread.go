@@ -7,7 +7,7 @@ package planner
 // spread between them. Without any cell to read it is a provenance
 // question (how many repetitions the benchmark ran in general).
 func (p *Planner) spread(r reading, prev *Plan) (Plan, bool) {
-	if !p.k.spread.MatchString(r.text) || r.hasValue(mRelation, "scaling") || r.hasValue(mRelation, "scaling_cores") && r.hasValue(mSetting, "cores") {
+	if !p.k.spread.MatchString(r.text) || r.scalesOverCores() {
 		// "does the p50 vary with cores?" asks across core counts, not
 		// across repetitions.
 		return Plan{}, false
