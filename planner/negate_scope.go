@@ -30,8 +30,11 @@ func (r *reading) negationBefore(i int) (tag, bool) {
 				return t, true
 			}
 		}
-		switch r.toks[i-1].text {
-		case "-", "the", "a", "an", "any", "with", "using", "on", "at":
+		switch w := r.toks[i-1].text; {
+		case w == "-" || w == "the" || w == "a" || w == "an" || w == "any" || w == "with" || w == "using" || w == "on" || w == "at":
+			i--
+		case w == "afford" || w == "have" || w == "get" || w == "buy" || w == "rent" || w == "use":
+			// "can't afford 48 cores", "don't have 1kb values"
 			i--
 		default:
 			return tag{}, false
@@ -165,7 +168,7 @@ func (p *Planner) recogniseNegatedValue(question string, r *reading, prev *Plan)
 		if !ok {
 			continue
 		}
-		from, to := n.from, i+width
+		from, to := r.glued(n.from), i+width
 		if to < len(r.toks) && valueWords[r.toks[to].text] {
 			to++
 		}
@@ -284,7 +287,7 @@ func (p *Planner) recogniseNegatedCount(question string, r *reading, prev *Plan)
 			continue
 		}
 		var knob string
-		from, to := n.from, i+1
+		from, to := r.glued(n.from), i+1
 		if i+1 < len(r.toks) && coreUnit(r.toks[i+1].text) {
 			knob, to = "cores", i+2
 		} else if pw := r.pipelineBefore(n.from); pw >= 0 {
@@ -292,8 +295,20 @@ func (p *Planner) recogniseNegatedCount(question string, r *reading, prev *Plan)
 		} else {
 			continue
 		}
-		others := p.otherMeasured(knob, v, r.values(mEngine))
 		said := r.words(from, to)
+		// "we can't afford 48 cores, which is fastest at 8": another count
+		// is stated, so the negated one only rules itself out — the
+		// question is asked at the stated one.
+		if knob == "cores" {
+			rest := r.spliced(from, to, "")
+			if x := p.extract(strings.ToLower(rest)); len(x.cores) > 0 && !slices.Contains(x.cores, v) {
+				pl, _ := p.rules(rest, prev)
+				pl.Question = question
+				pl.UnboundReading = "Left out “" + said + "”: the question asks at " + joinMap(x.cores, func(c int) string { return strconv.Itoa(c) }) + " cores"
+				return pl, true
+			}
+		}
+		others := p.otherMeasured(knob, v, r.values(mEngine))
 		spell := func(o int) string {
 			if knob == "cores" {
 				return strconv.Itoa(o) + " cores"
@@ -318,6 +333,15 @@ func (p *Planner) recogniseNegatedCount(question string, r *reading, prev *Plan)
 		return pl, true
 	}
 	return Plan{}, false
+}
+
+// glued extends a span's start over the word a contraction is written
+// onto ("can" of "can't", "don" of "don't"), so the span reads whole.
+func (r *reading) glued(from int) int {
+	for from > 0 && r.toks[from].start == r.toks[from-1].end && r.toks[from-1].kind == tokWord {
+		from--
+	}
+	return from
 }
 
 // coreUnit is a word that makes the number before it a core count.
