@@ -6,12 +6,13 @@ import "strings"
 // acknowledgements, laughter, "+1", emoji alone, and anything addressed to
 // another person ("@sam what do you think?"). Chat adapters stay silent on
 // them inside threads.
-func (p *Planner) recogniseChatter(question string, r *reading, _ *Plan) (Plan, bool) {
+func (p *Planner) recogniseChatter(question string, r *reading, prev *Plan) (Plan, bool) {
 	why := ""
 	switch {
 	case len(r.toks) > 0 && r.toks[0].kind == tokMention:
 		why = "addressed to " + strings.TrimPrefix(r.toks[0].text, "@") + ", not to me"
-	case !hasWordContent(question) && strings.Trim(question, " ?\t\n") != "":
+	case !hasWordContent(question) && strings.Trim(question, " ?\t\n") != "" && !(prev != nil && r.terseGap()):
+		// "%?" after a comparison asks the gap in percent; alone it is noise.
 		why = "no words, only symbols or emoji"
 	case isChatter(r):
 		why = "an acknowledgement, not a question"

@@ -433,13 +433,19 @@ func (r *reading) pronounAt() int {
 func (r *reading) terseGap() bool {
 	word := ""
 	for _, t := range r.toks {
-		if t.kind == tokPunct {
+		w := t.text
+		switch {
+		case w == "%":
+			w = "percent" // "%?", "how many %"
+		case t.kind == tokPunct:
+			continue
+		case terseGapFillers[w]:
 			continue
 		}
 		if word != "" {
 			return false
 		}
-		word = t.text
+		word = w
 	}
 	switch word {
 	case "times", "x", "ratio", "factor", "percent", "percentage", "multiple", "difference", "diff", "delta":
@@ -447,3 +453,7 @@ func (r *reading) terseGap() bool {
 	}
 	return false
 }
+
+// terseGapFillers may stand around the one word of a terse gap follow-up
+// ("how many x?", "in %?", "by what factor").
+var terseGapFillers = map[string]bool{"how": true, "many": true, "much": true, "what": true, "in": true, "as": true, "a": true, "by": true, "the": true}
