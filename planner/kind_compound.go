@@ -115,8 +115,13 @@ func (p *Planner) splitAsks(question string) []string {
 		cuts = append(cuts, cut{end, m[1]})
 	}
 	if listed {
+		// The lead promised several asks: the last ", and " joins them,
+		// else the last bare " and " ("two qs: redis p99 at 8c and valkey
+		// at 16c").
 		if j := strings.LastIndex(lower, ", and "); j > 0 {
 			cuts = append(cuts, cut{j, j + len(", and ")})
+		} else if j := strings.LastIndex(lower, " and "); j > 0 && len(cuts) == 0 {
+			cuts = append(cuts, cut{j, j + len(" and ")})
 		}
 	}
 	for _, m := range p.k.compoundJoin.FindAllStringIndex(lower, -1) {
