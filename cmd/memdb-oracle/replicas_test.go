@@ -172,13 +172,16 @@ func slackEvent(id, channel, user, ts, threadTS, text string) string {
 // redis-server with a fake Slack (Events API) and a fake Discord.
 func TestTwoReplicasShareOneRedis(t *testing.T) {
 	srv := redistest.Start(t)
-	// A digest slot both replicas will find missed at start: the schedule
-	// "ran" two hours ago, so both catch up the top of this hour at once.
+	// A digest slot both replicas will find missed at start: the yearly
+	// schedule "ran" two years ago, so both catch up this New Year's slot
+	// at once — and, unlike an hourly one, no slot falls due while the test
+	// runs (an hourly schedule posted a second digest when the test crossed
+	// the top of an hour).
 	seed, err := redisadapter.Open(t.Context(), redisadapter.Options{URL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := seed.KV("digest").Set(t.Context(), "since", []byte(time.Now().Add(-2*time.Hour).UTC().Format(time.RFC3339)), 0); err != nil {
+	if err := seed.KV("digest").Set(t.Context(), "since", []byte(time.Now().AddDate(-2, 0, 0).UTC().Format(time.RFC3339)), 0); err != nil {
 		t.Fatal(err)
 	}
 	seed.Close()
@@ -196,7 +199,7 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 		"MEMDB_ORACLE_ADMIN_TOKEN=admin-token",
 		"SLACK_BOT_TOKEN=xoxb-replicas", "SLACK_SIGNING_SECRET=" + secret, "SLACK_API_URL=" + slack.srv.URL + "/api",
 		"DISCORD_BOT_TOKEN=replicas.discord", "DISCORD_APP_ID=800", "DISCORD_GUILD_ID=700", "DISCORD_API_BASE=" + discord.srv.URL,
-		"MEMDB_ORACLE_DIGEST_CRON=0 * * * *", "MEMDB_ORACLE_DIGEST_SLACK_CHANNELS=CDIG",
+		"MEMDB_ORACLE_DIGEST_CRON=0 0 1 1 *", "MEMDB_ORACLE_DIGEST_SLACK_CHANNELS=CDIG",
 	}
 	var a, b *replica
 	var wg sync.WaitGroup
