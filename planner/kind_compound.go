@@ -21,6 +21,12 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	if len(parts) < 2 {
 		return Plan{}, false
 	}
+	if p.situation(parts[0]) {
+		// "no pipelining for us; best engine at 16 cores?": the first part
+		// states the asker's situation, which the ask after it is asked
+		// under — one question, planned whole.
+		return Plan{}, false
+	}
 	if !p.k.compoundStrong.MatchString(r.text) {
 		// Only "and": one ask the ordinary rules answer whole ("what is
 		// Garnet's peak and how does it compare with Dragonfly's?") stays
@@ -170,4 +176,27 @@ func (p *Planner) splitAsks(question string) []string {
 		return nil
 	}
 	return parts
+}
+
+// situationWords are the asker speaking of themselves.
+var situationWords = map[string]bool{"we": true, "us": true, "our": true, "i": true, "my": true, "me": true}
+
+// situation reports a part that states what the asker cannot have or do
+// ("no 48 core boxes for us", "our clients aren't cluster-aware", "we
+// can't pipeline") and asks nothing itself: a negation, the asker, no
+// question mark.
+func (p *Planner) situation(part string) bool {
+	if strings.Contains(part, "?") {
+		return false
+	}
+	r := p.readTokens(part)
+	if !r.has(mNegation) {
+		return false
+	}
+	for _, t := range r.toks {
+		if situationWords[t.text] {
+			return true
+		}
+	}
+	return false
 }

@@ -24,9 +24,11 @@ func (r *reading) exclusion(t tag) bool {
 // articles and hyphens ("non-dragonfly", "anything but the redis"), and
 // whether there is one.
 func (r *reading) negationBefore(i int) (tag, bool) {
+	number := r.toks[i].kind == tokNumber
 	for skipped := 0; i > 0 && skipped <= 2; skipped++ {
 		for _, t := range r.tags {
-			if t.to == i && r.exclusion(t) {
+			if t.to == i && (r.exclusion(t) || number && t.meaning == mNegation && r.words(t.from, t.to) == "no") {
+				// "no 48 core boxes": a "no" before a count rules it out
 				return t, true
 			}
 		}
@@ -290,6 +292,9 @@ func (p *Planner) recogniseNegatedCount(question string, r *reading, prev *Plan)
 		from, to := r.glued(n.from), i+1
 		if i+1 < len(r.toks) && coreUnit(r.toks[i+1].text) {
 			knob, to = "cores", i+2
+			if to < len(r.toks) && machineWords[r.toks[to].text] {
+				to++ // "no 48 core boxes"
+			}
 		} else if pw := r.pipelineBefore(n.from); pw >= 0 {
 			knob, from = "pipeline", pw
 		} else {
@@ -343,6 +348,10 @@ func (r *reading) glued(from int) int {
 	}
 	return from
 }
+
+// machineWords may follow a core count ("48 core boxes").
+var machineWords = map[string]bool{"box": true, "boxes": true, "machine": true, "machines": true, "server": true, "servers": true,
+	"instance": true, "instances": true, "node": true, "nodes": true, "vm": true, "vms": true}
 
 // coreUnit is a word that makes the number before it a core count.
 func coreUnit(w string) bool {
