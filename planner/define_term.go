@@ -50,7 +50,17 @@ func (p *Planner) recogniseEngineTerm(question string, r *reading, _ *Plan) (Pla
 			slotInside = false
 		}
 	}
-	if slotInside && !engineInside {
+	// A setting's own word asked with "what is" ("what is Dragonfly
+	// pipelining?") asks what the setting is, in that engine's context; a
+	// series or metric word ("what is the Valkey realistic series") asks
+	// for its numbers.
+	settingOnly := asked
+	for i := from; i < to && settingOnly; i++ {
+		if r.toks[i].kind != tokPunct && !r.tokenMeans(i, mSetting) {
+			settingOnly = false
+		}
+	}
+	if slotInside && !engineInside && !settingOnly {
 		return Plan{}, false // "what is the Valkey realistic series": the series' numbers
 	}
 	if !asked && (slotInside || !engineInside) {
