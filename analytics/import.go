@@ -271,8 +271,15 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	if err := s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, pendingKey, pend) }); err != nil {
 		return fail(err)
 	}
-	if err := s.syncIfOnDisk(); err != nil {
-		return fail(err)
+	// The marker must be durable before anything it rolls back is: a kept
+	// source copy, or runs written. Badger's log is written and replayed in
+	// order, so a run that survives a crash implies the marker before it
+	// did; the embedded dataset keeps no copy, so only a file's import
+	// syncs here.
+	if !embedded {
+		if err := s.syncIfOnDisk(); err != nil {
+			return fail(err)
+		}
 	}
 	s.stage("marker")
 	committed := false
@@ -377,7 +384,10 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	s.manifest = next
 	s.snap = newLazySnapshot(s, head, next)
 	s.mu.Unlock()
-	if s.dir != "" {
+	// The embedded dataset's imports leave the mirror to ImportDefault,
+	// which writes it once after the last: a mirror behind the store is
+	// caught up by the next open, so a crash in between loses nothing.
+	if s.dir != "" && !embedded {
 		if err := writeManifestFile(s.dir, next); err != nil {
 			return fmt.Errorf("import %s: committed, but writing %s failed (the next open rewrites it): %w", name, manifestFile, err)
 		}
@@ -460,6 +470,11 @@ func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 			return reports, fmt.Errorf("importing the embedded dataset: %w", err)
 		}
 		reports = append(reports, rep)
+	}
+	if s.dir != "" && len(reports) > 0 {
+		if err := writeManifestFile(s.dir, s.committed()); err != nil {
+			return reports, fmt.Errorf("importing the embedded dataset: committed, but writing %s failed (the next open rewrites it): %w", manifestFile, err)
+		}
 	}
 	return reports, nil
 }

@@ -37,6 +37,21 @@ const (
 	valueLogFileSize = 16 << 20
 )
 
+// Badger sizes for a process that holds a small store and exits after one
+// answer (Options.Small): a fresh store maps its memtable log (twice the
+// memtable) and value log and allocates the memtable's arena up front, and
+// on the embedded dataset's first import that setup is a large share of
+// the process. The embedded import (about 150 KB of entries) still fits in
+// one memtable, and the largest single transaction (the knowledge figures)
+// under Badger's batch limit (15% of the memtable), which also bounds the
+// value threshold: a value above it goes to the value log. 1 MB is the
+// smallest value-log file Badger accepts.
+const (
+	smallMemTableSize     = 2 << 20
+	smallValueThreshold   = 256 << 10
+	smallValueLogFileSize = 1 << 20
+)
+
 // defaultMinFree is the free space a store needs before anything may grow
 // it: the memory-mapped memtable log (twice the memtable), a table flush
 // and a compaction's worth, with slack.
@@ -61,6 +76,11 @@ type Options struct {
 	// ForImport tunes Badger for writing many runs (see forImport): for
 	// the import command's process. Ignored InMemory.
 	ForImport bool
+	// Small sizes Badger's memtable and value log for a store of a few
+	// thousand runs in a process that answers once (see smallMemTableSize).
+	// Sizes are not recorded, so later opens use the ordinary ones.
+	// Ignored InMemory or with ForImport.
+	Small bool
 }
 
 // Store holds the runs in Badger with their derived data (see derived.go).
@@ -138,8 +158,12 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.InMemory {
 		bo = bo.WithDir("").WithValueDir("").WithInMemory(true).WithReadOnly(false)
 	} else {
-		if opts.ForImport {
+		switch {
+		case opts.ForImport:
 			bo = forImport(bo)
+		case opts.Small:
+			bo = bo.WithMemTableSize(smallMemTableSize).WithValueThreshold(smallValueThreshold).
+				WithValueLogFileSize(smallValueLogFileSize)
 		}
 		if opts.Dir == "" {
 			return nil, errors.New("open store: no data directory given")

@@ -38,6 +38,10 @@ type app struct {
 	gd  *httpadapter.Guard   // built once by httpGuard() (serve_guard.go)
 	sh  *redisadapter.Store  // opened once by shared() (app_shared.go)
 
+	// smallStore is set by collectLittle for a command that answers once
+	// from a small store: Badger is then sized for it (analytics.Options.Small).
+	smallStore bool
+
 	// serving is set by serve: only it uses the shared state store.
 	serving bool
 }

@@ -129,7 +129,7 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 	_, statErr := os.Stat(a.cfg.DataDir)
 	firstUse := errors.Is(statErr, os.ErrNotExist) && !o.inMemory && !o.readOnly
 	st, err := analytics.Open(a.ctx, analytics.Options{
-		Dir: a.cfg.DataDir, InMemory: o.inMemory, ReadOnly: o.readOnly, DeferLoad: o.deferLoad, ForImport: o.forImport, Logger: a.log,
+		Dir: a.cfg.DataDir, InMemory: o.inMemory, ReadOnly: o.readOnly, DeferLoad: o.deferLoad, ForImport: o.forImport, Small: a.smallStore, Logger: a.log,
 	})
 	if err != nil {
 		return nil, storeError(err)

@@ -25,7 +25,11 @@ var processWide bool
 // is small (or not created yet); a larger store keeps the default, since
 // its runs alone may exceed the limit.
 func (a *app) collectLittle() {
-	if !processWide || storeBytes(a.cfg.DataDir) >= oneShotStoreBytes {
+	if storeBytes(a.cfg.DataDir) >= oneShotStoreBytes {
+		return
+	}
+	a.smallStore = true
+	if !processWide {
 		return
 	}
 	debug.SetGCPercent(-1)
