@@ -30,10 +30,12 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	if !p.k.compoundStrong.MatchString(r.text) {
 		// Only "and": one ask the ordinary rules answer whole ("what is
 		// Garnet's peak and how does it compare with Dragonfly's?") stays
-		// one, unless its first half asks for a definition, which the
-		// whole would answer alone.
+		// one, unless one end asks for a definition ("… and what is a hash
+		// tag?"), which the whole would answer without.
 		first, _ := p.ordinary(parts[0], prev)
-		if whole, ok := p.ordinary(r.question, prev); ok && first.Intent != IntentDefine {
+		last, _ := p.ordinary(parts[len(parts)-1], prev)
+		definesOne := first.Intent == IntentDefine || last.Intent == IntentDefine && len(strings.Fields(parts[len(parts)-1])) <= 8
+		if whole, ok := p.ordinary(r.question, prev); ok && !definesOne {
 			switch whole.Intent {
 			case IntentDefine, IntentHelp, IntentClarify, IntentOutOfScope:
 			default:
