@@ -182,7 +182,7 @@ func lexiconTables() []table {
 			{"effect", "effect_known"}, {"effects", "effect_known"}, {"impact", "effect_known"},
 			{"benefit", "effect_known"}, {"benefits", "effect_known"}, {"influence", "effect_known"}, {"with vs without", "with_without"},
 			{"with or without", "with_without"}, {"w / and without", "with_without"}, {"w / or without", "with_without"},
-			{"w / vs without", "with_without"}, {"w / without", "with_without"}, {"with and without", "with_without"}, {"with versus without", "with_without"},
+			{"w / vs without", "with_without"}, {"w / without", "with_without"}, {"with and without", "with_without"}, {"with versus without", "with_without"}, {"vs with", "with_without"}, {"versus with", "with_without"},
 			// gap: how far apart two results are; "multiple" phrases are the
 			// ones the slot grammar already reads as a multiple
 			{"difference between", "gap_engines"}, {"the difference", "gap_engines"}, {"ratio of", "gap_engines"},
