@@ -377,16 +377,21 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	}
 	committed, src.kept = true, true
 	s.stage("committed")
-	if err := s.syncIfOnDisk(); err != nil {
-		return fmt.Errorf("import %s: committed, but syncing failed: %w", name, err)
+	// The embedded dataset's imports sync once, in ImportDefault after the
+	// last (see the marker above for why an unsynced commit stays whole).
+	if !embedded {
+		if err := s.syncIfOnDisk(); err != nil {
+			return fmt.Errorf("import %s: committed, but syncing failed: %w", name, err)
+		}
 	}
 	s.mu.Lock()
 	s.manifest = next
 	s.snap = newLazySnapshot(s, head, next)
 	s.mu.Unlock()
 	// The embedded dataset's imports leave the mirror to ImportDefault,
-	// which writes it once after the last: a mirror behind the store is
-	// caught up by the next open, so a crash in between loses nothing.
+	// which writes it once after the last, synced: a mirror behind the
+	// store is caught up by the next open, so a crash in between loses
+	// nothing, and it is never ahead of what Badger holds durably.
 	if s.dir != "" && !embedded {
 		if err := writeManifestFile(s.dir, next); err != nil {
 			return fmt.Errorf("import %s: committed, but writing %s failed (the next open rewrites it): %w", name, manifestFile, err)
@@ -472,6 +477,9 @@ func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 		reports = append(reports, rep)
 	}
 	if s.dir != "" && len(reports) > 0 {
+		if err := s.db.Sync(); err != nil {
+			return reports, fmt.Errorf("importing the embedded dataset: committed, but syncing failed: %w", err)
+		}
 		if err := writeManifestFile(s.dir, s.committed()); err != nil {
 			return reports, fmt.Errorf("importing the embedded dataset: committed, but writing %s failed (the next open rewrites it): %w", manifestFile, err)
 		}
