@@ -1,0 +1,79 @@
+package analytics
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestFirstUseChildProcess imports the embedded dataset into an empty
+// directory, as a first use does (Badger sized Small, one sync at the end),
+// and kills itself at the n-th occurrence of the named stage ("stage:n") or
+// before the n-th run of any of its imports ("run:n").
+func TestFirstUseChildProcess(t *testing.T) {
+	dir, point := os.Getenv(crashDirEnv), os.Getenv(crashPointEnv)
+	if dir == "" {
+		t.Skip("runs only as the child process of TestAFirstUseKilledAtAnyPointRecovers")
+	}
+	s, err := Open(t.Context(), Options{Dir: dir, Small: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	die := func() { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+	seen := map[string]int{}
+	s.atStage = func(stage string) {
+		seen[stage]++
+		if point == stage+":"+strconv.Itoa(seen[stage]) {
+			die()
+		}
+	}
+	s.beforeWrite = func(i int) error {
+		if point == "run:"+strconv.Itoa(i) {
+			die()
+		}
+		return nil
+	}
+	if _, err := s.ImportDefault(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(point, "end") {
+		die()
+	}
+	_ = s.Close()
+}
+
+// A first use killed anywhere in its imports leaves a store that opens,
+// verifies, and holds the whole embedded dataset once ImportDefault ran
+// again (what the next command does).
+func TestAFirstUseKilledAtAnyPointRecovers(t *testing.T) {
+	if os.Getenv(crashDirEnv) != "" {
+		t.Skip("inside the child")
+	}
+	points := []string{"marker:1", "run:100", "flushed:1", "derived:1", "committed:1", "marker:2", "run:50", "derived:2", "committed:2", "end"}
+	if testing.Short() {
+		points = []string{"committed:1", "derived:2", "end"}
+	}
+	for _, point := range points {
+		t.Run(point, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			runChildUntilKilled(t, "TestFirstUseChildProcess", crashDirEnv+"="+dir, crashPointEnv+"="+point)
+			s, err := Open(t.Context(), Options{Dir: dir})
+			if err != nil {
+				t.Fatalf("reopen after a kill at %s: %v", point, err)
+			}
+			defer s.Close()
+			if _, err := s.ImportDefault(t.Context()); err != nil {
+				t.Fatalf("first use again after a kill at %s: %v", point, err)
+			}
+			if err := s.Verify(t.Context()); err != nil {
+				t.Errorf("after a kill at %s: %v", point, err)
+			}
+			if got := len(s.Runs()); got != 478 {
+				t.Errorf("after a kill at %s and the next first use the store holds %d runs, want 478", point, got)
+			}
+		})
+	}
+}
