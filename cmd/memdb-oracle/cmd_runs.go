@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -70,7 +71,9 @@ func filterProblem(fe *analytics.FilterError) string {
 	return b.String()
 }
 
-// writeCells prints cells as an aligned table, then says what the numbers are.
+// writeCells prints cells as an aligned table, then says what the numbers
+// are. A full scan prints a million run IDs: the output goes through one
+// buffer, written out in large pieces and flushed once.
 func writeCells(w io.Writer, res analytics.Result) error {
 	if len(res.Cells) == 0 {
 		_, err := fmt.Fprintf(w, "No measured runs match the filter: %s\n", res.Filter)
@@ -84,43 +87,47 @@ func writeCells(w io.Writer, res analytics.Result) error {
 			exactNumber(c.OpsPerSec), exactNumber(c.P50Ms), exactNumber(c.P99Ms), exactNumber(c.P999Ms),
 			strconv.Itoa(c.Reps), strings.Join(c.RunIDs, ", ")})
 	}
+	bw := bufio.NewWriterSize(w, 64<<10)
 	leftAligned := map[int]bool{0: true, 1: true, 4: true, 12: true}
-	if err := writeAligned(w, rows, leftAligned); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%s\nFilter: %s\n", repsLine(res), res.Filter)
-	return err
+	writeAligned(bw, rows, leftAligned)
+	fmt.Fprintf(bw, "\n%s\nFilter: %s\n", repsLine(res), res.Filter)
+	return bw.Flush() // the first write error, if any, is kept until here
 }
 
 // writeAligned prints rows as columns two spaces apart; numbers are
-// right-aligned, the columns in left are left-aligned.
-func writeAligned(w io.Writer, rows [][]string, left map[int]bool) error {
+// right-aligned, the columns in left are left-aligned. Errors are the
+// buffer's, returned by its Flush.
+func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool) {
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, cell := range r {
 			width[i] = max(width[i], utf8.RuneCountInString(cell))
 		}
 	}
-	var b strings.Builder
+	pad := func(n int) {
+		for range n {
+			w.WriteByte(' ')
+		}
+	}
 	for _, r := range rows {
 		for i, cell := range r {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			n := width[i] - utf8.RuneCountInString(cell)
 			if i > 0 {
-				b.WriteString("  ")
+				w.WriteString("  ")
 			}
 			switch {
 			case i == len(r)-1 && left[i]:
-				b.WriteString(cell)
+				w.WriteString(cell)
 			case left[i]:
-				b.WriteString(cell + pad)
+				w.WriteString(cell)
+				pad(n)
 			default:
-				b.WriteString(pad + cell)
+				pad(n)
+				w.WriteString(cell)
 			}
 		}
-		b.WriteByte('\n')
+		w.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // repsLine says that the figures are medians and across how many repetitions.
