@@ -249,7 +249,7 @@ func (s *Store) scanPrefix(ctx context.Context, prefix []byte, fn func(key, valu
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if n%releaseEvery == 0 && s.dir != "" {
+				if n%scanReleaseEvery == 0 && s.dir != "" {
 					forgetMappedPages(s.dir) // reading maps every table and value-log page
 				}
 			}
@@ -355,3 +355,10 @@ func addSorted[T comparable](list []T, v T, compare func(a, b T) int) []T {
 	}
 	return slices.Insert(list, i, v)
 }
+
+// scanReleaseEvery is how many runs a scan reads between releases of the
+// mapped pages it read. Paging out evicts them from the page cache too, so
+// the next process reads them from the disk again; each release also reads
+// /proc/self/maps. 65536 runs (about 13 MB of values) keeps the resident
+// set bounded while a million-run scan releases 15 times, not 122.
+const scanReleaseEvery = 1 << 16
