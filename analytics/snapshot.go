@@ -341,19 +341,27 @@ func (l *lazyCells) allRuns(ctx context.Context, cells []Cell, keys map[CellKey]
 		slot[c] = order
 	}
 	fill := make([]int32, len(cells))
-	digests := map[string]*digest256{}
-	counts := map[string]int{}
+	// Per session, by number: a million runs come from a handful of
+	// sessions, so no key string per run.
+	type tally struct {
+		d digest256
+		n int
+	}
+	tallies := map[int]*tally{}
+	var last *tally
+	lastSession := 0
 	n := 0
 	lastKey, lastCell := CellKey{}, -1 // the repetitions of a run ID come together
 	err := l.s.scanRuns(ctx, func(key, v []byte, r *Run) error {
-		k := sessionKey(r.Session)
-		d := digests[k]
-		if d == nil {
-			d = &digest256{}
-			digests[k] = d
+		if last == nil || r.Session != lastSession {
+			if last = tallies[r.Session]; last == nil {
+				last = &tally{}
+				tallies[r.Session] = last
+			}
+			lastSession = r.Session
 		}
-		d.add(runDigest(key, v))
-		counts[k]++
+		last.d.add(runDigest(key, v))
+		last.n++
 		n++
 		k2 := r.Key()
 		c, ok := lastCell, lastCell >= 0 && k2 == lastKey
@@ -372,9 +380,9 @@ func (l *lazyCells) allRuns(ctx context.Context, cells []Cell, keys map[CellKey]
 	if err != nil {
 		return nil, err
 	}
-	sums := make(map[string]sessionSums, len(counts))
-	for k, n := range counts {
-		sums[k] = sessionSums{Runs: n, Digest: digests[k].String()}
+	sums := make(map[string]sessionSums, len(tallies))
+	for session, t := range tallies {
+		sums[sessionKey(session)] = sessionSums{Runs: t.n, Digest: t.d.String()}
 	}
 	if err := verify(l.s.dir, l.manifest, sums); err != nil {
 		return nil, err
