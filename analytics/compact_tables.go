@@ -8,10 +8,11 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 )
 
-// compactBelowTables is how many table files a store may have after an
-// import before Close compacts them: below it, opening costs about the
-// same either way and the compaction would only add to a small import.
-const compactBelowTables = 16
+// compactFromTables is how many table files a store needs after an import
+// for Close to compact them: below it, opening costs about the same either
+// way and the compaction would only add to a small import. (A variable for
+// the test.)
+var compactFromTables = 16
 
 // compactTables rewrites the tables of a store an import process wrote
 // into one level of ordinary-sized tables. The import's small tables (see
@@ -25,7 +26,7 @@ const compactBelowTables = 16
 // store is whole either way); it is logged.
 func (s *Store) compactTables() {
 	tables, err := filepath.Glob(filepath.Join(s.dir, "*.sst"))
-	if err != nil || len(tables) < compactBelowTables {
+	if err != nil || len(tables) < compactFromTables {
 		return
 	}
 	started := time.Now()
