@@ -8,11 +8,10 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 )
 
-// compactFromTables is how many table files a store needs after an import
-// for Close to compact them: below it, opening costs about the same either
-// way and the compaction would only add to a small import. (A variable for
-// the test.)
-var compactFromTables = 16
+// compactBelowTables is how many table files a store may have after an
+// import before Close compacts them: below it, opening costs about the
+// same either way and the compaction would only add to a small import.
+const compactBelowTables = 16
 
 // compactTables rewrites the tables of a store an import process wrote
 // into one level of ordinary-sized tables. The import's small tables (see
@@ -26,7 +25,7 @@ var compactFromTables = 16
 // store is whole either way); it is logged.
 func (s *Store) compactTables() {
 	tables, err := filepath.Glob(filepath.Join(s.dir, "*.sst"))
-	if err != nil || len(tables) < compactFromTables {
+	if err != nil || len(tables) < compactBelowTables {
 		return
 	}
 	started := time.Now()
