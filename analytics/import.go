@@ -376,7 +376,6 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 		return fail(err)
 	}
 	committed, src.kept = true, true
-	s.imported.Store(true)
 	s.stage("committed")
 	// The embedded dataset's imports sync once, in ImportDefault after the
 	// last (see the marker above for why an unsynced commit stays whole).

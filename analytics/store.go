@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -110,11 +109,6 @@ type Store struct {
 
 	filters *filterCache // compiled filters by text; nil compiles each time
 
-	// forImport: Badger was opened with the import's small tables;
-	// imported: an import committed since (see compactTables).
-	forImport bool
-	imported  atomic.Bool
-
 	stop      chan struct{}
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -132,20 +126,6 @@ type Store struct {
 // allows one at a time.
 var ErrInUse = errors.New("data directory in use")
 
-// badgerOptions are Badger's ordinary options for the store in dir.
-func badgerOptions(dir string, log *slog.Logger) badger.Options {
-	return badger.DefaultOptions(dir).
-		WithLogger(badgerLogger{log}).
-		WithMemTableSize(memTableSize).
-		WithNumMemtables(2).
-		WithBlockCacheSize(8 << 20).
-		WithValueLogFileSize(valueLogFileSize).
-		WithNumVersionsToKeep(1).
-		WithNumCompactors(2).
-		WithChecksumVerificationMode(options.OnBlockRead). // every block as it is read; tables: verifyTables
-		WithVerifyValueChecksum(true)
-}
-
 // Open opens (creating if needed) the store, finishes or rolls back an
 // import a crash interrupted, migrates a store written by an earlier
 // release (once, saying so: see Migrated), checks the manifest against its
@@ -158,9 +138,19 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	bo := badgerOptions(opts.Dir, log).WithReadOnly(opts.ReadOnly)
+	bo := badger.DefaultOptions(opts.Dir).
+		WithLogger(badgerLogger{log}).
+		WithMemTableSize(memTableSize).
+		WithNumMemtables(2).
+		WithBlockCacheSize(8 << 20).
+		WithValueLogFileSize(valueLogFileSize).
+		WithNumVersionsToKeep(1).
+		WithNumCompactors(2).
+		WithChecksumVerificationMode(options.OnBlockRead). // every block as it is read; tables: verifyTables
+
+		WithVerifyValueChecksum(true).
+		WithReadOnly(opts.ReadOnly)
 	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache()}
-	s.forImport = opts.ForImport && !opts.InMemory && !opts.ReadOnly
 	s.minFree = defaultMinFree
 	if opts.MinFreeBytes > 0 {
 		s.minFree = uint64(opts.MinFreeBytes)
@@ -417,10 +407,6 @@ func (s *Store) Close() error {
 		s.wg.Wait()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close store: %w", err)
-			return
-		}
-		if s.forImport && s.imported.Load() {
-			s.compactTables()
 		}
 	})
 	return s.closeErr
