@@ -52,7 +52,7 @@ func (p *Planner) planKindOf(question string, prev *Plan, splitCompound bool) (P
 		return Plan{}, false
 	}
 	r := p.read(question)
-	if r.text == "" || p.g.injection.MatchString(r.text) || p.g.code.MatchString(r.text) {
+	if r.text == "" || p.g.injection.MatchString(r.text) || p.g.code.MatchString(r.text) || r.asksForMadeUpWork() {
 		return Plan{}, false // the ordinary rules refuse these
 	}
 	base := threadBase(prev)

@@ -21,11 +21,13 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	if len(parts) < 2 {
 		return Plan{}, false
 	}
-	if p.situation(parts[0]) {
-		// "no pipelining for us; best engine at 16 cores?": the first part
-		// states the asker's situation, which the ask after it is asked
-		// under — one question, planned whole.
-		return Plan{}, false
+	for _, part := range parts {
+		if p.condition(part) {
+			// "no pipelining for us; best engine at 16 cores?", "redis at
+			// 8c; it's false that pipelining was off": a part that only
+			// states a condition of the other — one question, planned whole.
+			return Plan{}, false
+		}
 	}
 	if !p.k.compoundStrong.MatchString(r.text) {
 		// Only "and": one ask the ordinary rules answer whole ("what is
@@ -180,23 +182,19 @@ func (p *Planner) splitAsks(question string) []string {
 	return parts
 }
 
-// situationWords are the asker speaking of themselves.
-var situationWords = map[string]bool{"we": true, "us": true, "our": true, "i": true, "my": true, "me": true}
-
-// situation reports a part that states what the asker cannot have or do
-// ("no 48 core boxes for us", "our clients aren't cluster-aware", "we
-// can't pipeline") and asks nothing itself: a negation, the asker, no
-// question mark.
-func (p *Planner) situation(part string) bool {
+// condition reports a part that asks nothing and only rules a setting in
+// or out ("no 48 core boxes for us", "no pipelining here", "it's false
+// that pipelining was off"): no question mark, no engine, a negation.
+func (p *Planner) condition(part string) bool {
 	if strings.Contains(part, "?") {
 		return false
 	}
 	r := p.readTokens(part)
-	if !r.has(mNegation) {
+	if r.has(mEngine) {
 		return false
 	}
-	for _, t := range r.toks {
-		if situationWords[t.text] {
+	for _, t := range r.tags {
+		if t.meaning == mNegation || t.negated || strings.HasSuffix(t.value, "_off") {
 			return true
 		}
 	}

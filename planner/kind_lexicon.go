@@ -33,7 +33,7 @@ func newKindGrammar() *kindGrammar {
 
 		// A second ask starts after a question mark, a semicolon, or an
 		// "and"/"also"/"plus" followed by a question word.
-		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|,\s*also\b|\bseparately\b|[,.]\s+second(?:ly)?,|\b(?:two|2|three|3|couple of|few) (?:questions|things|qs)\b|\. (?:then|also|next)\b|(?:^|\s)1 ?[).]\s.*\s2 ?[).]\s`),
+		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|,\s*also\b|\bseparately\b|[,.]\s+second(?:ly)?,|\b(?:two|2|three|3|couple of|few|several|some) (?:questions|things|qs)\b|\. (?:then|also|next)\b|(?:^|\s)1 ?[).]\s.*\s2 ?[).]\s`),
 		// After a question mark, a semicolon, "also," or "plus" a new ask
 		// may start with any word ("…? and valkey at 16 cores?").
 		compoundStrongJoin: re(`\?\s+(?:(?:and|also|plus|then|and then|and also|second(?:ly)?|next)\b[,:]?\s*)?|;\s*(?:(?:and|also|then)\b[,:]?\s*)?|\.\s+(?:then|also|and|second(?:ly)?|next)\b[,:]?\s*|,?\s+also\b[,:]?\s*|[,.]\s+second(?:ly)?,\s*|\btwo questions\b[:,]?.*?,\s+and\s+|,?\s+(?:and\s+)?separately\b[,:]?\s*|\s+[2-4][).]\s+`),

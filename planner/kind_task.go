@@ -28,8 +28,19 @@ const taskReach = 5
 // story behind the 25x claim" is a question (a definite "the" between verb
 // and work), not a request for fiction.
 func (p *Planner) recogniseTask(question string, r *reading, _ *Plan) (Plan, bool) {
-	if r.opensWithWork() {
+	if r.asksForMadeUpWork() {
 		return outOfScopePlan(question, taskRefusal), true
+	}
+	return Plan{}, false
+}
+
+// asksForMadeUpWork reports a request to write, tell or draw something, or
+// one that opens with the made-up work it wants ("limerick about valkey").
+// The kinds (provenance, search, …) step aside for it, so the refusal comes
+// whatever else the request names ("rhyme about memtier").
+func (r *reading) asksForMadeUpWork() bool {
+	if r.opensWithWork() {
+		return true
 	}
 	for i, t := range r.toks {
 		if t.kind != tokWord || !taskVerbs[t.text] {
@@ -41,11 +52,11 @@ func (p *Planner) recogniseTask(question string, r *reading, _ *Plan) (Plan, boo
 				break
 			}
 			if r.toks[j].kind == tokWord && taskWorks[w] {
-				return outOfScopePlan(question, taskRefusal), true
+				return true
 			}
 		}
 	}
-	return Plan{}, false
+	return false
 }
 
 const taskRefusal = "Poems, jokes, emails, pictures and other made-up work are not what I do: I answer only from the measured runs of Redis, Valkey, Dragonfly, KeyDB and Garnet, with the numbers and where they come from."

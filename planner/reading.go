@@ -129,7 +129,7 @@ func negatable(m meaning) bool {
 func scopeWordBefore(w string) bool {
 	switch w {
 	case "the", "a", "an", "any", "use", "using", "used", "uses", "of", "with", "-", "in", "some", "its", "their",
-		"request", "command", "run", "running", "ran", "enabled", "on", "be", "been", "being", "is", "was", "there", "were", "are",
+		"request", "command", "run", "running", "ran", "enabled", "on", "be", "been", "being", "is", "was", "there", "were", "are", "it", "they",
 		// modal and situational: "can't do pipelining", "don't support
 		// cluster mode", "aren't able to use pipelining"
 		"do", "does", "did", "doing", "support", "supports", "handle", "handles", "speak", "speaks", "talk", "talks", "afford", "able", "to",
