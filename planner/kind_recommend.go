@@ -21,30 +21,35 @@ func (p *Planner) recommendation(r reading, prev *Plan) (Plan, bool) {
 	}
 	w := p.fresh(r.x, r.text)
 	w.question = r.question
-	w.intent = IntentCompare
-	w.cued = true
 	w.metric = r.metric()
-	if len(w.engines) < 2 {
-		// "Should we use Valkey?" is still a choice among every engine
-		// measured there.
-		w.engines, w.modeFor = nil, nil
-	}
-	if prev != nil && len(w.engines) == 0 && r.x.wordCount <= 6 && !r.x.hasKnobValue() {
+	if prev != nil && len(w.engines) < 2 && r.x.wordCount <= 6 && !r.x.hasKnobValue() {
 		// "what would you recommend then?": the thread's conditions.
 		base := fromPlan(prev)
 		w.cores, w.ratios, w.values, w.pipelines, w.session = base.cores, base.ratios, base.values, base.pipelines, base.session
 		w.metric = defaultOr(w.metric, base.metric)
 	}
-	w.knob = ""
+	return p.recommendOf(w), true
+}
+
+// recommendOf plans the recommendation for a request's conditions (the
+// rules' reading, or a language model's): a ranking of every engine
+// measured there, unless the request names two or more to choose among.
+func (p *Planner) recommendOf(w want) Plan {
+	w.intent, w.cued, w.knob = IntentCompare, true, ""
+	if len(w.engines) < 2 {
+		// "Should we use Valkey?" is still a choice among every engine
+		// measured there.
+		w.engines, w.modeFor = nil, nil
+	}
 	pl := p.measuredPlan(w)
 	if pl.Intent != IntentCompare && pl.Intent != IntentLookup {
-		return pl, true // never measured under those conditions: no_data names it
+		return pl // never measured under those conditions: no_data names it
 	}
 	pl.Requested, pl.Intent = pl.Intent, IntentRecommend
 	pl.Order = orderFor(!lowerIsBetter(defaultOr(pl.Slots.Metric, defaultMetric)))
 	pl.Nearest = p.droppedNearest(pl)
 	pl.Interpretation = "Recommendation from the measurements — " + pl.Interpretation
-	return pl, true
+	return pl
 }
 
 // droppedNearest finds, for every measured engine the plan's queries leave

@@ -34,15 +34,22 @@ func (p *Planner) spread(r reading, prev *Plan) (Plan, bool) {
 	default:
 		return Plan{}, false
 	}
+	return repetitionsOf(pl), true
+}
+
+// repetitionsOf turns a plan of measured cells (the rules' reading, or a
+// language model's) into one of each repetition of those cells; a plan
+// about no cells (never measured, a definition) stays as planned.
+func repetitionsOf(pl Plan) Plan {
 	switch pl.Intent {
 	case IntentLookup, IntentCompare, IntentScaling, IntentEffect:
 	default:
-		return pl, true // never measured, or not about cells: as planned
+		return pl
 	}
 	pl.Requested, pl.Intent = pl.Intent, IntentSpread
 	pl.Interpretation = "Each repetition of: " + pl.Interpretation
 	pl.Source = "rules"
-	return pl, true
+	return pl
 }
 
 // namesRepetitions reports a word naming the runs or repetitions of a

@@ -17,6 +17,7 @@ func (a *llmAnswer) normalize(question string) {
 	q := strings.ToLower(question)
 	a.Engines = inQuestionOrder(dedupe(a.Engines), func(e string) int { return strings.Index(q, e) })
 	a.Modes = inQuestionOrder(dedupe(a.Modes), func(m string) int { return modeMentionAt(q, m) })
+	a.Topics = inQuestionOrder(dedupe(a.Topics), func(t string) int { return slices.Index(llmTopics(), t) })
 	numbers := numberPositions(q)
 	a.Cores = inQuestionOrder(dedupe(a.Cores), func(c int) int {
 		if at, ok := numbers[c]; ok {

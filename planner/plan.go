@@ -147,7 +147,9 @@ type Plan struct {
 	// words stayed unbound (no model, or the model did not place them):
 	// the reading applied instead and whether what the words ask for was
 	// measured ("Read as read-heavy 1:10 — the question mentioned heavy
-	// writes: SET:GET 10:1 was never measured").
+	// writes: SET:GET 10:1 was never measured"). A plan the language model
+	// read opens with that ("Read by the language model as a search for
+	// …", modelReading).
 	UnboundReading string `json:"unbound_reading,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`

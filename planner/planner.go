@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -184,6 +185,11 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	pl.UnboundReading = p.unboundReading(pl)
 	if pl.UnboundReading == "" && pl.Source != "llm" {
 		pl.UnboundReading = own
+	}
+	if pl.Source == "llm" {
+		// The first line says the model read the question, with what it
+		// read that the answer's own figures do not state.
+		pl.UnboundReading = strings.TrimSuffix(modelReading(pl)+"; "+pl.UnboundReading, "; ")
 	}
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err

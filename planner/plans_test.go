@@ -64,6 +64,10 @@ func readCase(tb testing.TB, path string) planCase {
 var (
 	sharedOnce    sync.Once
 	sharedPlanner *planner.Planner
+	// sharedStore and sharedKB are what the shared planner reads, for
+	// planners with options of their own (realPlannerWith).
+	sharedStore planner.Coverage
+	sharedKB    planner.Knowledge
 )
 
 // realPlanner is a planner over the embedded dataset and the real
@@ -76,12 +80,21 @@ func realPlanner(tb testing.TB) *planner.Planner {
 		if err != nil {
 			tb.Fatalf("loading knowledge: %v", err)
 		}
+		sharedStore, sharedKB = st, kb
 		sharedPlanner = planner.New(st, kb, planner.Options{})
 	})
 	if sharedPlanner == nil {
 		tb.Fatal("the shared planner could not be built")
 	}
 	return sharedPlanner
+}
+
+// realPlannerWith is a planner over the same dataset and knowledge base
+// as realPlanner, with its own options (a Completer).
+func realPlannerWith(tb testing.TB, opts planner.Options) *planner.Planner {
+	tb.Helper()
+	realPlanner(tb)
+	return planner.New(sharedStore, sharedKB, opts)
 }
 
 // onceTB keeps the shared store open for the whole package: cleanups

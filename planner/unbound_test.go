@@ -131,8 +131,8 @@ func TestAModelThatPlacesUnboundWordsReplacesTheDefault(t *testing.T) {
 	if pl.Source != "llm" || pl.Slots.Ratio != "10:1" || pl.Intent != planner.IntentNoData {
 		t.Fatalf("got %s from %s with ratio %q, want the model's write-heavy reading refused as no_data\n%s", pl.Intent, pl.Source, pl.Slots.Ratio, pl.Text())
 	}
-	if len(pl.Unbound) != 0 || pl.UnboundReading != "" {
-		t.Errorf("the model bound the words, yet the plan says unbound %q: %q", pl.Unbound, pl.UnboundReading)
+	if len(pl.Unbound) != 0 || pl.UnboundReading != "Read by the language model" {
+		t.Errorf("the model bound the words, yet the plan says unbound %q, or not who read it: %q", pl.Unbound, pl.UnboundReading)
 	}
 }
 
