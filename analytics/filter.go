@@ -108,8 +108,11 @@ func fieldKind(name string) string {
 
 // Filter is a compiled, checked filter. It is safe for concurrent use.
 type Filter struct {
-	text      string
-	program   *vm.Program
+	text string
+	// compiled is expr's program; nil for an exact filter (see exactPins),
+	// whose pins are matched directly: run a filter through match.
+	compiled  *vm.Program
+	exact     []pin
 	usesHitRt bool
 
 	shape     filterShape // how to run it; see shapeOf
@@ -155,6 +158,14 @@ func CompileFilter(filter string) (*Filter, error) {
 	if strings.TrimSpace(filter) == "" {
 		return nil, &FilterError{Filter: filter, Pos: -1, Msg: `empty filter (write "true" to match every run)`}
 	}
+	if f, ok := compileExact(filter); ok {
+		return f, nil
+	}
+	return compileExpr(filter)
+}
+
+// compileExpr checks and compiles a filter through expr.
+func compileExpr(filter string) (*Filter, error) {
 	if fe := checkTree(filter); fe != nil {
 		fe.Filter = filter
 		if fe.Pos >= 0 {
@@ -184,7 +195,7 @@ func CompileFilter(filter string) (*Filter, error) {
 	if err != nil {
 		return nil, translate(filter, err)
 	}
-	return &Filter{text: filter, program: prog, usesHitRt: g.usesHitRate}, nil
+	return &Filter{text: filter, compiled: prog, usesHitRt: g.usesHitRate}, nil
 }
 
 // Match reports whether the run passes the filter.
@@ -196,7 +207,10 @@ func (f *Filter) Match(r *Run) (bool, error) {
 
 // match runs the program on one environment with a reusable VM.
 func (f *Filter) match(m *vm.VM, env *runEnv) (bool, error) {
-	out, err := m.Run(f.program, env)
+	if f.compiled == nil {
+		return matchExact(f.exact, env), nil
+	}
+	out, err := m.Run(f.compiled, env)
 	if err != nil {
 		if env.HitRate == nil && f.usesHitRt {
 			// A condition on hit_rate that the gate could not guard (for

@@ -145,6 +145,9 @@ func CompileFilterContext(ctx context.Context, filter string) (*Filter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if f, ok := compileExact(filter); ok {
+		return f, nil // bounded work: no goroutine to abandon it from
+	}
 	type result struct {
 		f   *Filter
 		err error

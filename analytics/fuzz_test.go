@@ -19,11 +19,15 @@ func FuzzCompileFilter(f *testing.F) {
 		`ops_per_sec / cores > 1e5 ? true : false`, `engine in ["redis", "valkey"]`,
 		`"é" == note || corez == 1`, `((((cores))))`, `-cores < 0`, `1/0 == 1`,
 		`id matches "^run-s1"`, `ratio contains ":"`, `engine[0:2] == "re"`,
+		`session == 1 && mode == "cluster"&&pipeline==16`, `cores == 4 && ratio == "mset10"`,
 	} {
 		f.Add(seed)
 	}
 	runs := fuzzRuns()
 	f.Fuzz(func(t *testing.T, filter string) {
+		if _, ok := exactPins(filter); ok {
+			checkExactAgreesWithExpr(t, filter, runs) // read without expr: must agree with it
+		}
 		flt, err := CompileFilter(filter)
 		if err != nil {
 			var fe *FilterError
