@@ -259,20 +259,29 @@ func (p *Planner) searchPlan(r reading, s Search, prev *Plan) Plan {
 func searchWords(s Search) string {
 	what := metricPhrase(s.Metric)
 	if s.Metric == "hit_rate" && s.Op == "<" {
-		return "runs with cache misses (hit rate below 100%), lowest hit rate first"
+		return searchCondition(s) + ", lowest hit rate first"
 	}
 	ext := "the highest "
 	if s.Order == OrderAsc {
 		ext = "the lowest "
 	}
 	if s.Op != "" {
-		cond := what + " " + s.Op + " " + thresholdText(s.Metric, s.Value)
+		cond := searchCondition(s)
 		if s.FewestCores {
 			return "the setups with " + cond + ", fewest cores first"
 		}
 		return "the setups with " + cond + ", " + strings.TrimSpace(ext) + " first"
 	}
 	return ext + what
+}
+
+// searchCondition is a search's threshold as the question set it ("p99
+// latency (ms) > 5 ms").
+func searchCondition(s Search) string {
+	if s.Metric == "hit_rate" && s.Op == "<" {
+		return "runs with cache misses (hit rate below 100%)"
+	}
+	return metricPhrase(s.Metric) + " " + s.Op + " " + thresholdText(s.Metric, s.Value)
 }
 
 // filterList writes a list of strings as an expr list literal.

@@ -198,20 +198,21 @@ func (a llmAnswer) parsed() *parsed {
 // model read.
 const modelReadingLead = "Read by the language model"
 
-// modelReading is that opening: who read the question and, for the kinds
-// whose reading carries conditions of its own, those conditions as read —
-// a search's threshold verbatim, a recommendation's ranking metric, a
-// provenance question's topics.
+// modelReading is that opening: who read the question and, kept short
+// so the answer still fits the line, what the model read that the
+// answer's own figures do not state — a search's threshold verbatim, a
+// recommendation's ranking metric, a provenance question's topics.
 func modelReading(pl Plan) string {
 	switch pl.Intent {
 	case IntentSearch:
-		if pl.Search != nil {
-			return modelReadingLead + " as a search for " + searchWords(*pl.Search)
+		if pl.Search != nil && pl.Search.Op != "" {
+			return modelReadingLead + " as " + searchCondition(*pl.Search)
 		}
+		return modelReadingLead + " as a dataset-wide search"
 	case IntentRecommend:
-		return modelReadingLead + " as a recommendation ranked on " + metricPhrase(defaultOr(pl.Slots.Metric, defaultMetric))
+		return modelReadingLead + " as a recommendation on " + metricPhrase(defaultOr(pl.Slots.Metric, defaultMetric))
 	case IntentSpread:
-		return modelReadingLead + " as each repetition of the cells asked"
+		return modelReadingLead + " as a question on repetitions"
 	case IntentProvenance:
 		return modelReadingLead + " as a question on how the runs were made (" + strings.Join(pl.Topics, ", ") + ")"
 	}
