@@ -1,7 +1,6 @@
 package analytics
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -9,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -142,7 +142,7 @@ func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, sessio
 	defer src.discard()
 
 	started := time.Now()
-	plan, err := s.checkPass(ctx, name, io.TeeReader(r, src), session, opts, &rep)
+	plan, err := s.checkPass(ctx, importPlan{name: name, session: session}, io.TeeReader(r, src), opts, &rep)
 	if err != nil {
 		return rep, err
 	}
@@ -152,7 +152,7 @@ func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, sessio
 			"added", 0, "already_present", rep.AlreadyPresent, "skipped", rep.SkippedRows())
 		return rep, nil
 	}
-	return rep, s.writeAndCommit(ctx, src, plan, opts, &rep, false)
+	return rep, s.writeAndCommit(ctx, []importPart{{src: src, plan: plan, rep: &rep}}, opts, false)
 }
 
 // importPlan is what the first pass learned.
@@ -161,6 +161,20 @@ type importPlan struct {
 	session int
 	fresh   int      // runs to write
 	isFresh []uint64 // bit i: data row i (0-based) is a run to write
+	// collect keeps the runs to write in runs, so the second pass writes
+	// them without reading the file again (a small file: the embedded
+	// dataset).
+	collect bool
+	runs    []Run
+}
+
+// add marks data row `row` (1-based) a run to write.
+func (p *importPlan) add(row int, r *Run) {
+	p.fresh++
+	p.markFresh(row - 1)
+	if p.collect {
+		p.runs = append(p.runs, *r)
+	}
 }
 
 func (p *importPlan) markFresh(row int) {
@@ -176,13 +190,13 @@ func (p *importPlan) isFreshRow(row int) bool {
 
 // checkPass is the first pass: every row validated, duplicates and
 // conflicts found, nothing written.
-func (s *Store) checkPass(ctx context.Context, name string, r io.Reader, session int, opts ImportOptions, rep *ImportReport) (importPlan, error) {
+func (s *Store) checkPass(ctx context.Context, plan importPlan, r io.Reader, opts ImportOptions, rep *ImportReport) (importPlan, error) {
+	name, session := plan.name, plan.session
 	// The store as it was, read here only: an open read transaction keeps
 	// Badger's record of every later commit (for conflict checks) alive, so
 	// it must not outlive this pass.
 	before := s.db.NewTransaction(false)
 	defer before.Discard()
-	plan := importPlan{name: name, session: session}
 	counted := &countingReader{r: r}
 	firstLine := map[[16]byte]int32{} // run ID hash → first line, bounded per row
 	// A run's ID starts with its session (MakeID), so a session the store
@@ -219,8 +233,7 @@ func (s *Store) checkPass(ctx context.Context, name string, r io.Reader, session
 		}
 		firstLine[idHash] = int32(row.line)
 		if !sessionStored {
-			plan.fresh++
-			plan.markFresh(rep.Rows - 1)
+			plan.add(rep.Rows, &run)
 			return nil
 		}
 		stored, found, err := getRun(before, run.ID)
@@ -236,8 +249,7 @@ func (s *Store) checkPass(ctx context.Context, name string, r io.Reader, session
 				Reason: fmt.Sprintf("run ID %s is already stored with different values", run.ID)})
 			return nil
 		}
-		plan.fresh++
-		plan.markFresh(rep.Rows - 1)
+		plan.add(rep.Rows, &run)
 		return nil
 	})
 	if err != nil {
@@ -257,17 +269,32 @@ func (s *Store) checkPass(ctx context.Context, name string, r io.Reader, session
 	return plan, nil
 }
 
-// writeAndCommit is the second pass: the marker, the runs in batches from
-// the source copy, then the commit.
-func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan importPlan, opts ImportOptions, rep *ImportReport, embedded bool) error {
-	name, session := plan.name, plan.session
+// importPart is one file of an import: the first pass's plan and report,
+// and the copy its second pass reads the rows from (unless the plan
+// collected them).
+type importPart struct {
+	src  *sourceCopy
+	plan importPlan
+	rep  *ImportReport
+}
+
+// writeAndCommit is the second pass: the marker, the runs of every part
+// in batches, then one commit of them all (one generation).
+func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts ImportOptions, embedded bool) error {
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		names[i] = p.plan.name
+	}
+	name := strings.Join(names, ", ")
 	fail := func(err error) error { return fmt.Errorf("import %s: nothing written: %w", name, err) }
 	started := time.Now()
-	if err := src.finish(); err != nil {
-		return fail(err)
+	for _, p := range parts {
+		if err := p.src.finish(); err != nil {
+			return fail(err)
+		}
 	}
 	next := s.committed()
-	pend := pendingImport{Generation: next.Generation + 1, Name: name, Session: session, Copy: src.rel}
+	pend := pendingImport{Generation: next.Generation + 1, Name: name, Session: parts[0].plan.session, Copy: parts[0].src.rel}
 	if err := s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, pendingKey, pend) }); err != nil {
 		return fail(err)
 	}
@@ -288,57 +315,33 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 			s.abandon(context.WithoutCancel(ctx))
 		}
 	}()
-	if err := src.keep(); err != nil {
-		return fail(err)
-	}
-
-	rd, err := src.open()
-	if err != nil {
-		return fail(err)
-	}
-	defer rd.Close()
 	wb := s.newBulkBatch()
 	defer wb.Cancel()
-	var sum digest256
-	written, rows := 0, 0
-	counted := &countingReader{r: rd}
-	_, err = scanCSV(counted, session, name, func(row csvRow) error {
-		rows++
-		if rows%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := s.disk.check(0); err != nil {
-				return err
-			}
-			if rows%releaseEvery == 0 {
-				if err := s.releaseWritten(); err != nil {
+	written := 0
+	sums := make([]digest256, len(parts))
+	for i, p := range parts {
+		if err := p.src.keep(); err != nil {
+			return fail(err)
+		}
+		put := func(r *Run) error {
+			if s.beforeWrite != nil {
+				if err := s.beforeWrite(written); err != nil {
 					return err
 				}
 			}
-			if opts.Progress != nil {
-				opts.Progress(ImportProgress{Phase: "writing", Rows: rows, TotalRows: rep.Rows, Bytes: counted.n})
-			}
-		}
-		if !plan.isFreshRow(rows - 1) {
-			return nil
-		}
-		if s.beforeWrite != nil {
-			if err := s.beforeWrite(written); err != nil {
+			if err := s.putRun(wb, r, func(key, val []byte) { sums[i].add(runDigest(key, val)) }); err != nil {
 				return err
 			}
+			written++
+			return nil
 		}
-		if err := s.putRun(wb, &row.run, func(key, val []byte) { sum.add(runDigest(key, val)) }); err != nil {
-			return err
+		before := written
+		if err := s.writePart(ctx, p, opts, put); err != nil {
+			return fail(err)
 		}
-		written++
-		return nil
-	})
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return fail(err)
+		if n := written - before; n != p.plan.fresh {
+			return fail(fmt.Errorf("the file changed while importing: %d new runs on the second pass, %d on the first", n, p.plan.fresh))
+		}
 	}
 	s.log.Debug("import rows handed to Badger", "file", name, "took", time.Since(started))
 	if err := wb.Flush(); err != nil {
@@ -346,27 +349,26 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	}
 	s.log.Debug("import rows written", "file", name, "runs", written, "took", time.Since(started))
 	s.stage("flushed")
-	if written != plan.fresh {
-		return fail(fmt.Errorf("the file changed while importing: %d new runs on the second pass, %d on the first", written, plan.fresh))
-	}
 	if opts.Progress != nil {
 		opts.Progress(ImportProgress{Phase: "indexing"})
 	}
 
 	// The commit: manifest, derived head, format and marker in one
 	// transaction, after the derived data of the new generation.
-	k := sessionKey(session)
-	ss := next.Sessions[k]
-	d, err := parseDigest(ss.Digest)
-	if err != nil {
-		return fail(corrupt(s.dir, err, "the manifest of session %d: %v", session, err))
-	}
-	d.add(sum)
-	next.Sessions[k] = sessionSums{Runs: ss.Runs + written, Digest: d.String()}
 	next.Generation = pend.Generation
 	next.Format = storeFormat
-	next.Sources = append(next.Sources, importSource{Generation: pend.Generation, Name: name, Session: session,
-		Embedded: embedded, Copy: src.rel, SHA256: src.sha256(), Added: written})
+	for i, p := range parts {
+		k := sessionKey(p.plan.session)
+		ss := next.Sessions[k]
+		d, err := parseDigest(ss.Digest)
+		if err != nil {
+			return fail(corrupt(s.dir, err, "the manifest of session %d: %v", p.plan.session, err))
+		}
+		d.add(sums[i])
+		next.Sessions[k] = sessionSums{Runs: ss.Runs + p.plan.fresh, Digest: d.String()}
+		next.Sources = append(next.Sources, importSource{Generation: pend.Generation, Name: p.plan.name, Session: p.plan.session,
+			Embedded: embedded, Copy: p.src.rel, SHA256: p.src.sha256(), Added: p.plan.fresh})
+	}
 	head, err := s.writeGeneration(ctx, next)
 	if err != nil {
 		return fail(err)
@@ -375,7 +377,10 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	if err := s.commitGeneration(next, head, pendingKey); err != nil {
 		return fail(err)
 	}
-	committed, src.kept = true, true
+	committed = true
+	for _, p := range parts {
+		p.src.kept = true
+	}
 	s.stage("committed")
 	// The embedded dataset's imports sync once, in ImportDefault after the
 	// last (see the marker above for why an unsynced commit stays whole).
@@ -400,10 +405,59 @@ func (s *Store) writeAndCommit(ctx context.Context, src *sourceCopy, plan import
 	if err := s.dropStaleGenerations(context.WithoutCancel(ctx), next.Generation-1); err != nil {
 		s.log.Warn("the old cell index stays until the next open", "err", err)
 	}
-	rep.Added = written
-	s.log.Info("imported runs", "file", name, "session", session, "rows", rep.Rows,
-		"added", rep.Added, "already_present", rep.AlreadyPresent, "skipped", rep.SkippedRows())
+	for _, p := range parts {
+		p.rep.Added = p.plan.fresh
+		s.log.Info("imported runs", "file", p.plan.name, "session", p.plan.session, "rows", p.rep.Rows,
+			"added", p.rep.Added, "already_present", p.rep.AlreadyPresent, "skipped", p.rep.SkippedRows())
+	}
 	return nil
+}
+
+// writePart hands put the runs of one part: those its first pass
+// collected, or else each fresh row of its source copy, read again.
+func (s *Store) writePart(ctx context.Context, p importPart, opts ImportOptions, put func(*Run) error) error {
+	if p.plan.collect {
+		for i := range p.plan.runs {
+			if err := put(&p.plan.runs[i]); err != nil {
+				return err
+			}
+		}
+		return ctx.Err()
+	}
+	rd, err := p.src.open()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	rows := 0
+	counted := &countingReader{r: rd}
+	_, err = scanCSV(counted, p.plan.session, p.plan.name, func(row csvRow) error {
+		rows++
+		if rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := s.disk.check(0); err != nil {
+				return err
+			}
+			if rows%releaseEvery == 0 {
+				if err := s.releaseWritten(); err != nil {
+					return err
+				}
+			}
+			if opts.Progress != nil {
+				opts.Progress(ImportProgress{Phase: "writing", Rows: rows, TotalRows: p.rep.Rows, Bytes: counted.n})
+			}
+		}
+		if !p.plan.isFreshRow(rows - 1) {
+			return nil
+		}
+		return put(&row.run)
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
 }
 
 func (s *Store) stage(name string) {
@@ -458,54 +512,4 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// ImportDefault imports the embedded dataset (both sessions) for every
-// session the store holds no runs of yet. Safe to call on every start; it
-// returns one report per file it imported (none when nothing was missing).
-func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
-	have := s.StoredRuns()
-	var reports []ImportReport
-	for _, f := range DefaultDataset() {
-		if have[f.Session] > 0 {
-			continue
-		}
-		rep, err := s.importEmbedded(ctx, f)
-		if err != nil {
-			return reports, fmt.Errorf("importing the embedded dataset: %w", err)
-		}
-		reports = append(reports, rep)
-	}
-	if s.dir != "" && len(reports) > 0 {
-		if err := s.db.Sync(); err != nil {
-			return reports, fmt.Errorf("importing the embedded dataset: committed, but syncing failed: %w", err)
-		}
-		if err := writeManifestFile(s.dir, s.committed()); err != nil {
-			return reports, fmt.Errorf("importing the embedded dataset: committed, but writing %s failed (the next open rewrites it): %w", manifestFile, err)
-		}
-	}
-	return reports, nil
-}
-
-// importEmbedded imports one embedded file; no copy is kept, since the
-// binary holds it.
-func (s *Store) importEmbedded(ctx context.Context, f DatasetFile) (ImportReport, error) {
-	rep := ImportReport{File: f.Name(), Session: f.Session, Skipped: map[string]int{}}
-	b, err := f.Open()
-	if err != nil {
-		return rep, fmt.Errorf("embedded dataset: %w", err)
-	}
-	if s.readOnly {
-		return rep, fmt.Errorf("import %s: the store is open read-only", f.Name())
-	}
-	s.importMu.Lock()
-	defer s.importMu.Unlock()
-	if err := s.disk.check(int64(len(b)) * importDiskFactor); err != nil {
-		return rep, fmt.Errorf("import %s: nothing written: %w", f.Name(), err)
-	}
-	plan, err := s.checkPass(ctx, f.Name(), bytes.NewReader(b), f.Session, ImportOptions{}, &rep)
-	if err != nil || plan.fresh == 0 {
-		return rep, err
-	}
-	return rep, s.writeAndCommit(ctx, embeddedSource(b), plan, ImportOptions{}, &rep, true)
 }
