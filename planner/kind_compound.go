@@ -68,14 +68,20 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 		plans = append(plans, pl)
 		last = threadBase(&plans[len(plans)-1])
 	}
+	return compoundOf(r.question, plans), true
+}
+
+// compoundOf is the plan answering each ask's plan in order (the rules'
+// split, or a language model's).
+func compoundOf(question string, plans []Plan) Plan {
 	var reads []string
 	for i, pl := range plans {
 		reads = append(reads, strconv.Itoa(i+1)+") "+pl.Interpretation)
 	}
 	final := plans[len(plans)-1]
-	return Plan{Intent: IntentCompound, Question: r.question, Source: "rules", Parts: plans,
+	return Plan{Intent: IntentCompound, Question: question, Source: "rules", Parts: plans,
 		Slots:          final.Slots,
-		Interpretation: strconv.Itoa(len(plans)) + " questions, answered in order: " + strings.Join(reads, "; ")}, true
+		Interpretation: strconv.Itoa(len(plans)) + " questions, answered in order: " + strings.Join(reads, "; ")}
 }
 
 // answerable reports whether a part's plan asks something of the data or

@@ -293,8 +293,8 @@ func filterList(ss []string) string {
 	return "[" + strings.Join(items, ", ") + "]"
 }
 
-// thresholdText writes a threshold the way the question did: "10M ops/s",
-// "1 ms".
+// thresholdText writes a threshold the way the question did, in its
+// metric's unit: "10M ops/s", "1 ms", "500K KB/s", "99%".
 func thresholdText(metric string, v float64) string {
 	trim := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 	switch {
@@ -302,12 +302,21 @@ func thresholdText(metric string, v float64) string {
 		return trim(v) + " ms"
 	case metric == "hit_rate":
 		return trim(v*100) + "%"
-	case v >= 1e6:
-		return trim(v/1e6) + "M ops/s"
-	case v >= 1e3:
-		return trim(v/1e3) + "K ops/s"
 	}
-	return trim(v)
+	unit := " ops/s"
+	switch metric {
+	case "ops_per_core":
+		unit = " ops/s per core"
+	case "kb_per_sec":
+		unit = " KB/s"
+	}
+	switch {
+	case v >= 1e6:
+		return trim(v/1e6) + "M" + unit
+	case v >= 1e3:
+		return trim(v/1e3) + "K" + unit
+	}
+	return trim(v) + unit
 }
 
 // asksForASet reports a question whose subject is the set of runs or

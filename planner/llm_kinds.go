@@ -2,7 +2,9 @@ package planner
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -104,6 +106,36 @@ func (a llmAnswer) validateSearch() error {
 	return nil
 }
 
+// checkParts checks a compound reply: two to maxParts asks, each a whole
+// reply of its own that asks something of the data (no compound inside,
+// no help, no "unclear"), and nothing beside them; parts on any other
+// intent are rejected.
+func (g *grammar) checkParts(a *llmAnswer, question string) error {
+	if a.Intent != string(IntentCompound) {
+		if len(a.Parts) > 0 {
+			return fmt.Errorf("parts on intent %q", a.Intent)
+		}
+		return nil
+	}
+	if len(a.Parts) < 2 || len(a.Parts) > maxParts {
+		return fmt.Errorf("a compound of %d parts (2 to %d)", len(a.Parts), maxParts)
+	}
+	if !reflect.DeepEqual(*a, llmAnswer{Intent: a.Intent, Parts: a.Parts}) {
+		return fmt.Errorf("a compound carries its fields in its parts only")
+	}
+	for i := range a.Parts {
+		part := &a.Parts[i]
+		switch Intent(part.Intent) {
+		case IntentCompound, IntentHelp, IntentOutOfScope, "unclear":
+			return fmt.Errorf("part %d: intent %q is no ask of the data", i+1, part.Intent)
+		}
+		if err := g.checkLLM(part, question); err != nil {
+			return fmt.Errorf("part %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
 // kindFromLLM plans a validated reply of the newer kinds through the
 // rules' own construction; false when the reply names nothing to read
 // (a spread of no cell).
@@ -125,6 +157,20 @@ func (p *Planner) kindFromLLM(question string, a llmAnswer) (Plan, bool) {
 		return repetitionsOf(p.planWant(w)), true
 	case IntentProvenance:
 		return p.provenanceOf(a.reading(question), nil, slices.Clone(a.Topics)), true
+	case IntentCompound:
+		var plans []Plan
+		var last *Plan
+		for _, part := range a.Parts {
+			pl, ok := p.fromLLM(question, part)
+			if !ok || !answerable(pl) {
+				return Plan{}, false // one ask the model could not place: the whole reply is no reading
+			}
+			pl.Source, pl.UnboundReading = "llm", partReading(pl)
+			pl.ThreadEngines = threadEngines(last, pl)
+			plans = append(plans, pl)
+			last = &plans[len(plans)-1]
+		}
+		return compoundOf(question, plans), true
 	}
 	return Plan{}, false
 }
@@ -215,6 +261,19 @@ func modelReading(pl Plan) string {
 		return modelReadingLead + " as a question on repetitions"
 	case IntentProvenance:
 		return modelReadingLead + " as a question on how the runs were made (" + strings.Join(pl.Topics, ", ") + ")"
+	case IntentCompound:
+		return modelReadingLead + " as " + strconv.Itoa(len(pl.Parts)) + " questions"
 	}
 	return modelReadingLead
+}
+
+// partReading opens the line of one ask of a compound reply the model
+// read: what the model read of it, the compound's own line having said
+// who read it.
+func partReading(pl Plan) string {
+	r := strings.TrimPrefix(modelReading(pl), modelReadingLead)
+	if r == "" {
+		return ""
+	}
+	return "Read" + r
 }

@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,10 @@ import (
 // an equivalent question must share.
 func asReading(pl planner.Plan) planner.Plan {
 	pl.Question, pl.Source, pl.UnboundReading, pl.Unbound, pl.ThreadEngines = "", "", "", nil, nil
+	pl.Parts = slices.Clone(pl.Parts)
+	for i := range pl.Parts {
+		pl.Parts[i] = asReading(pl.Parts[i])
+	}
 	return pl
 }
 
@@ -45,6 +50,10 @@ func TestTheModelCanChooseEveryKind(t *testing.T) {
 		{"how the runs were made", "on what metal, and when",
 			`{"intent":"provenance","topics":["dates","server"]}`, "when were the runs captured and on what server machines",
 			planner.IntentProvenance, "Read by the language model as a question on how the runs were made (server, dates)"},
+		{"two asks in one message", "where did the tail get ugliest at the 99.9 mark, and on what metal and when",
+			`{"intent":"compound","parts":[{"intent":"search","metric":"p999_ms","extreme":"highest"},{"intent":"provenance","topics":["server","dates"]}]}`,
+			"what's the slowest p99.9 anywhere? also, when were the runs captured and on what server machines",
+			planner.IntentCompound, "Read by the language model as 2 questions"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &scriptedCompleter{reply: tt.reply}
@@ -73,8 +82,10 @@ func TestTheModelCanChooseEveryKind(t *testing.T) {
 			if !strings.HasPrefix(pl.UnboundReading, tt.firstLine) {
 				t.Errorf("first line opens %q, want %q", pl.UnboundReading, tt.firstLine)
 			}
-			if len(pl.Queries) == 0 {
-				t.Error("no query: nothing to measure")
+			for _, part := range append([]planner.Plan{pl}, pl.Parts...) {
+				if len(part.Queries) == 0 && part.Intent != planner.IntentCompound {
+					t.Errorf("no query in the %s plan: nothing to measure", part.Intent)
+				}
 			}
 		})
 	}
@@ -106,6 +117,25 @@ func TestAModelThresholdIsAConditionShownVerbatim(t *testing.T) {
 	}
 }
 
+// A threshold is shown in its own metric's unit, as the model read it.
+func TestAModelThresholdKeepsItsMetricsUnit(t *testing.T) {
+	for _, tt := range []struct{ reply, want string }{
+		{`{"intent":"search","metric":"kb_per_sec","threshold_op":">=","threshold":500000}`, "(KB/s) >= 500K KB/s"},
+		{`{"intent":"search","metric":"ops_per_core","threshold_op":">","threshold":250000}`, "> 250K ops/s per core"},
+		{`{"intent":"search","metric":"ops_per_sec","threshold_op":">=","threshold":20000000,"fewest_cores":true}`, "ops/s) >= 20M ops/s"},
+		{`{"intent":"search","metric":"hit_rate","threshold_op":"<=","threshold":99.5}`, "<= 99.5%"},
+	} {
+		c := &scriptedCompleter{reply: tt.reply}
+		pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "which runs had p99 over 5 ms", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl.Source != "llm" || !strings.Contains(pl.UnboundReading, tt.want) || !strings.Contains(pl.Interpretation, tt.want) {
+			t.Errorf("%s: got %s from %s, first line %q, reading %q; want %q in both", tt.reply, pl.Intent, pl.Source, pl.UnboundReading, pl.Interpretation, tt.want)
+		}
+	}
+}
+
 // A reply outside the schema of the newer kinds, or asking for a kind
 // without what it needs, is rejected whole: the rules' own reading
 // stands (here: not understood, with suggestions), never a guess.
@@ -131,7 +161,15 @@ func TestIncompleteOrStrayKindRepliesAreRejected(t *testing.T) {
 		{"a recommendation varying a knob", `{"intent":"recommend","cores":[16],"knob":"pipeline"}`},
 		{"a recommendation on a measured table", `{"intent":"recommend","metric":"outage_s"}`},
 		{"a spread naming no cell", `{"intent":"spread"}`},
-		{"a compound, which the model cannot build", `{"intent":"compound"}`},
+		{"a compound without its parts", `{"intent":"compound"}`},
+		{"a compound of one ask", `{"intent":"compound","parts":[{"intent":"search","metric":"p99_ms","extreme":"highest"}]}`},
+		{"a compound of five asks", `{"intent":"compound","parts":[{"intent":"provenance"},{"intent":"provenance"},{"intent":"provenance"},{"intent":"provenance"},{"intent":"provenance"}]}`},
+		{"a compound with fields beside its parts", `{"intent":"compound","engines":["redis"],"parts":[{"intent":"provenance"},{"intent":"spread","engines":["redis"]}]}`},
+		{"a compound inside a compound", `{"intent":"compound","parts":[{"intent":"provenance"},{"intent":"compound","parts":[{"intent":"provenance"},{"intent":"provenance"}]}]}`},
+		{"a compound with an unclear ask", `{"intent":"compound","parts":[{"intent":"provenance"},{"intent":"unclear"}]}`},
+		{"a compound with an ask outside the schema", `{"intent":"compound","parts":[{"intent":"provenance"},{"intent":"search","metric":"p99_ms"}]}`},
+		{"a compound with an ask naming no cell", `{"intent":"compound","parts":[{"intent":"provenance"},{"intent":"spread"}]}`},
+		{"parts on a lookup", `{"intent":"lookup","engines":["redis"],"parts":[{"intent":"provenance"},{"intent":"provenance"}]}`},
 		{"a number of results", `{"intent":"search","metric":"ops_per_sec","extreme":"highest","result":42000000}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

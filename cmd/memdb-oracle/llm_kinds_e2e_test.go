@@ -16,9 +16,10 @@ var figureRe = regexp.MustCompile(`(\d[\d,]*(?:\.\d+)?)(?: ms|M ops/s|K ops/s)`)
 
 // Questions the rules cannot place, read by a model behind the real
 // langchaingo client (a loopback fake of the OpenAI-compatible API), are
-// answered as a search, a recommendation, a spread or provenance: the
-// first line says the model read the question (with a threshold as read)
-// and answers from the runs, the evidence names the filters and run IDs.
+// answered as a search, a recommendation, a spread, provenance or two of
+// them at once: the first line says the model read the question (with a
+// threshold as read) and answers from the runs, the evidence names the
+// filters and run IDs.
 func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 	for _, tt := range []struct {
 		name, question, reply string
@@ -47,6 +48,10 @@ func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 			`{"intent":"provenance","topics":["server","dates"]}`,
 			"**Read by the language model as a question on how the runs were made (server, dates). ",
 			[]string{"session == 1", "session == 2"}, false, false},
+		{"two asks in one message", "which runs had p99 over 5 ms, and on what metal and when",
+			`{"intent":"compound","parts":[{"intent":"search","metric":"p99_ms","threshold_op":">","threshold":5,"over":"runs"},{"intent":"provenance","topics":["server","dates"]}]}`,
+			"**Read by the language model as 2 questions. 1) Read as p99 latency (ms) > 5 ms. The highest p99 latency measured: ",
+			[]string{"true", "p99_ms > 5", "session == 1", "session == 2"}, true, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fp := llmtest.New(t, llmtest.OpenAI, tt.reply)
