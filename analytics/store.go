@@ -180,7 +180,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if err := checkBadgerFiles(opts.Dir); err != nil {
 			return nil, err
 		}
-		if err := verifyTables(opts.Dir, false); err != nil {
+		if _, err := checkTables(opts.Dir, !opts.ReadOnly); err != nil {
 			return nil, err
 		}
 	}
@@ -407,6 +407,15 @@ func (s *Store) Close() error {
 		s.wg.Wait()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close store: %w", err)
+			return
+		}
+		if s.dir != "" && !s.readOnly {
+			// Remember the tables this process wrote, so the opens after it
+			// do not read them again; one found damaged is reported by the
+			// next open.
+			if _, err := checkTables(s.dir, true); err != nil {
+				s.log.Warn("a table written by this process fails its check", "err", err)
+			}
 		}
 	})
 	return s.closeErr

@@ -2,11 +2,13 @@ package analytics
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dgraph-io/badger/v4/table"
@@ -31,6 +33,47 @@ func verifyTables(dir string, full bool) error {
 	if full {
 		mode = options.OnTableRead
 	}
+	return verifyFiles(dir, files, mode)
+}
+
+// checkTables is verifyTables at open, reading only the tables that are not
+// remembered in their present state (see checkedTablesFile). With remember
+// (a process that may write to the directory) the record is then replaced
+// by the tables checked and found sound, when that changes it; a read-only
+// open writes nothing. It returns how many tables it read.
+func checkTables(dir string, remember bool) (int, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.sst"))
+	if err != nil {
+		return 0, err
+	}
+	known := readCheckedTables(dir)
+	now := time.Now() // before any stamp: see racyChange
+	sound := make(map[string]tableStamp, len(files))
+	var todo []string
+	for _, f := range files {
+		name := filepath.Base(f)
+		st, ok := stampTable(f)
+		if ok && st.rememberable(now) {
+			sound[name] = st
+		}
+		if !ok || known[name] != st {
+			todo = append(todo, f)
+		}
+	}
+	if err := verifyFiles(dir, todo, options.OnBlockRead); err != nil {
+		return len(todo), err
+	}
+	if remember && !maps.Equal(sound, known) {
+		// A record that cannot be written only costs the next open the
+		// checks it would have saved.
+		_ = writeCheckedTables(dir, sound)
+	}
+	return len(todo), nil
+}
+
+// verifyFiles checks the table files in parallel and returns the first
+// damaged one's error, in the order given.
+func verifyFiles(dir string, files []string, mode options.ChecksumVerificationMode) error {
 	// One worker per processor: a store has many small tables after an
 	// import, and each check is independent.
 	errs := make([]error, len(files))
