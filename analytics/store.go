@@ -421,6 +421,20 @@ func (s *Store) Close() error {
 	return s.closeErr
 }
 
+// CloseAtExit is Close for a process that exits right after. A read-only
+// store is left open: the operating system releases its files when the
+// process ends, all at once, where Badger's Close unmaps each table file
+// in turn, each unmapping interrupting the process's other threads (on a
+// store of a hundred tables, 5% of a one-query process). Nothing of a
+// read-only store needs writing. Any other store is closed as
+// by Close.
+func (s *Store) CloseAtExit() error {
+	if s.readOnly && s.dir != "" {
+		return nil
+	}
+	return s.Close()
+}
+
 func (s *Store) current() *snapshot {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

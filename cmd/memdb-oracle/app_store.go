@@ -134,7 +134,11 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 	if err != nil {
 		return nil, storeError(err)
 	}
-	a.closers = append(a.closers, st.Close)
+	closeStore := st.Close
+	if o.readOnly && processWide {
+		closeStore = st.CloseAtExit // main exits right after the closers
+	}
+	a.closers = append(a.closers, closeStore)
 	if msg := st.Migrated(); msg != "" {
 		fmt.Fprintln(a.stderr, msg)
 	}
