@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -89,7 +90,12 @@ func (c Config) LogValue() slog.Value {
 	)
 }
 
-var commandName = regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
+// commandName is compiled on first use: its Unicode classes repeated 32
+// times make a large program (a megabyte allocated, most of a millisecond)
+// that every process would otherwise build at start, Discord or not.
+var commandName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
+})
 
 // Adapter is one Discord bot: a discordgo session, the handler that answers
 // and an optional chart renderer.
@@ -114,7 +120,7 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 	if cfg.Command == "" {
 		cfg.Command = DefaultCommand
 	}
-	if !commandName.MatchString(cfg.Command) {
+	if !commandName().MatchString(cfg.Command) {
 		return nil, fmt.Errorf("discord: command name %q: use 1-32 lowercase letters, digits, '-' or '_'", cfg.Command)
 	}
 	if cfg.AnswerTimeout <= 0 {
