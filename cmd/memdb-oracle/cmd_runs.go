@@ -73,31 +73,46 @@ func filterProblem(fe *analytics.FilterError) string {
 
 // writeCells prints cells as an aligned table, then says what the numbers
 // are. A full scan prints a million run IDs: the output goes through one
-// buffer, written out in large pieces and flushed once.
+// large buffer, flushed once, and the run IDs (the last column, left
+// aligned, so never padded) are written straight from the cells.
 func writeCells(w io.Writer, res analytics.Result) error {
 	if len(res.Cells) == 0 {
 		_, err := fmt.Fprintf(w, "No measured runs match the filter: %s\n", res.Filter)
 		return err
 	}
-	rows := [][]string{{"engine", "mode", "session", "cores", "ratio", "value", "pipeline",
-		"ops/s (median)", "p50 ms", "p99 ms", "p99.9 ms", "reps", "run IDs"}}
+	rows := make([][]string, 0, len(res.Cells)+1)
+	rows = append(rows, []string{"engine", "mode", "session", "cores", "ratio", "value", "pipeline",
+		"ops/s (median)", "p50 ms", "p99 ms", "p99.9 ms", "reps"})
 	for _, c := range res.Cells {
 		rows = append(rows, []string{c.Engine, c.Mode, strconv.Itoa(c.Session), strconv.Itoa(c.Cores),
 			c.Ratio, strconv.Itoa(c.ValueBytes) + " B", strconv.Itoa(c.Pipeline),
 			exactNumber(c.OpsPerSec), exactNumber(c.P50Ms), exactNumber(c.P99Ms), exactNumber(c.P999Ms),
-			strconv.Itoa(c.Reps), strings.Join(c.RunIDs, ", ")})
+			strconv.Itoa(c.Reps)})
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	leftAligned := map[int]bool{0: true, 1: true, 4: true, 12: true}
-	writeAligned(bw, rows, leftAligned)
+	bw := bufio.NewWriterSize(w, 1<<20)
+	leftAligned := map[int]bool{0: true, 1: true, 4: true}
+	writeAligned(bw, rows, leftAligned, func(row int) {
+		bw.WriteString("  ")
+		if row == 0 {
+			bw.WriteString("run IDs")
+			return
+		}
+		for i, id := range res.Cells[row-1].RunIDs {
+			if i > 0 {
+				bw.WriteString(", ")
+			}
+			bw.WriteString(id)
+		}
+	})
 	fmt.Fprintf(bw, "\n%s\nFilter: %s\n", repsLine(res), res.Filter)
 	return bw.Flush() // the first write error, if any, is kept until here
 }
 
 // writeAligned prints rows as columns two spaces apart; numbers are
-// right-aligned, the columns in left are left-aligned. Errors are the
-// buffer's, returned by its Flush.
-func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool) {
+// right-aligned, the columns in left are left-aligned. tail writes the
+// rest of a row (nil: nothing): a last column that needs no padding. Errors
+// are the buffer's, returned by its Flush.
+func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool, tail func(row int)) {
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, cell := range r {
@@ -109,14 +124,14 @@ func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool) {
 			w.WriteByte(' ')
 		}
 	}
-	for _, r := range rows {
+	for row, r := range rows {
 		for i, cell := range r {
 			n := width[i] - utf8.RuneCountInString(cell)
 			if i > 0 {
 				w.WriteString("  ")
 			}
 			switch {
-			case i == len(r)-1 && left[i]:
+			case i == len(r)-1 && left[i] && tail == nil:
 				w.WriteString(cell)
 			case left[i]:
 				w.WriteString(cell)
@@ -125,6 +140,9 @@ func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool) {
 				pad(n)
 				w.WriteString(cell)
 			}
+		}
+		if tail != nil {
+			tail(row)
 		}
 		w.WriteByte('\n')
 	}
