@@ -130,12 +130,10 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 	if err := snap.ensureCells(); err != nil {
 		return Result{Filter: f.text}, err
 	}
-	if !sh.cellOnly {
-		if err := snap.ensureRuns(ctx); err != nil {
-			return Result{Filter: f.text}, err
-		}
-	}
 	cells, all := snap.index.candidates(sh.pins)
+	if !sh.cellOnly {
+		return snap.scan(ctx, f, cells, all)
+	}
 	n := len(cells)
 	if all {
 		n = len(snap.cells)
@@ -143,53 +141,24 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 	res := Result{Filter: f.text, Cells: []Cell{}}
 	var m vm.VM
 	var agg aggregator
-	var matched []int
-	ix := &snap.index
-	evals := 0
 	for i := range n {
 		c := i
 		if !all {
 			c = cells[i]
 		}
-		from, to := ix.start[c], ix.start[c+1]
-		if sh.cellOnly {
-			from, to = c, c+1 // one evaluation decides the cell
-		}
-		if evals += to - from; evals >= 4096 {
-			evals = 0
+		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return Result{Filter: f.text}, fmt.Errorf("query: %w", err)
 			}
 		}
-		if sh.cellOnly {
-			ok, err := f.match(&m, &ix.cellEnvs[c])
-			if err != nil {
-				return Result{Filter: f.text}, err
-			}
-			if ok {
-				res.Cells = append(res.Cells, agg.whole(&snap.cells[c]))
-				res.Runs += snap.cells[c].Reps
-			}
-			continue
+		ok, err := f.match(&m, &snap.index.cellEnvs[c]) // one evaluation decides the cell
+		if err != nil {
+			return Result{Filter: f.text}, err
 		}
-		matched = matched[:0]
-		for p := from; p < to; p++ {
-			ok, err := f.match(&m, &ix.envs[p])
-			if err != nil {
-				return Result{Filter: f.text}, err
-			}
-			if ok {
-				matched = append(matched, p)
-			}
-		}
-		switch len(matched) {
-		case 0:
-		case to - from:
+		if ok {
 			res.Cells = append(res.Cells, agg.whole(&snap.cells[c]))
-		default:
-			res.Cells = append(res.Cells, agg.partial(snap.runs, snap.cells[c].CellKey, matched))
+			res.Runs += snap.cells[c].Reps
 		}
-		res.Runs += len(matched)
 	}
 	return res, nil
 }

@@ -36,20 +36,22 @@ func cellRunKey(r *Run) []byte {
 	return append(k, r.ID...)
 }
 
-// parseCellRunKey splits a key made by cellRunKey into the cell and ID.
-func parseCellRunKey(key []byte) (CellKey, string, error) {
+// parseCellRunKey splits a key made by cellRunKey into the cell,
+// repetition and ID.
+func parseCellRunKey(key []byte) (CellKey, int, string, error) {
 	rest, ok := bytes.CutPrefix(key, []byte(cellRunPrefix))
 	if !ok {
-		return CellKey{}, "", fmt.Errorf("%w: not a cell entry", errBadRun)
+		return CellKey{}, 0, "", fmt.Errorf("%w: not a cell entry", errBadRun)
 	}
 	k, rest, err := readCellKey(rest)
 	if err != nil {
-		return CellKey{}, "", err
+		return CellKey{}, 0, "", err
 	}
-	if _, rest, err = readOrderedInt(rest); err != nil {
-		return CellKey{}, "", err
+	rep, rest, err := readOrderedInt(rest)
+	if err != nil {
+		return CellKey{}, 0, "", err
 	}
-	return k, string(rest), nil
+	return k, rep, string(rest), nil
 }
 
 func appendOrderedInt(dst []byte, n int) []byte {

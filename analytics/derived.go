@@ -20,6 +20,7 @@ import (
 //	derived/{gen}/head            derivedHead (JSON), written in the commit transaction
 //	derived/{gen}/cells/{chunk}   cell records (key, repetitions, medians, run IDs), cell order
 //	derived/{gen}/pin/{field}={v} cells holding that cell-field value, ascending
+//	derived/{gen}/col/{field}/{chunk} the runs' values of one field, cell order (columns.go)
 //
 // Every value carries a CRC-32C (sealValue). A generation's values other
 // than the head are written before its commit, under the import's marker;
@@ -43,6 +44,9 @@ type derivedHead struct {
 	Sessions    map[string]int   `json:"sessions"`     // runs per session
 	Pins        map[string]int   `json:"pins"`         // each posting list written (pinName) → its cells
 	Coverage    []SeriesCoverage `json:"coverage"`
+	// ColumnChunkRuns is the runs per column chunk (columns.go); 0: the
+	// generation has no columns (store format 2).
+	ColumnChunkRuns int `json:"column_chunk_runs,omitempty"`
 }
 
 // derivedBuilder computes the derived data from runs given in cell order
@@ -180,17 +184,30 @@ func (s *Store) writeDerived(ctx context.Context, gen uint64, wb batchWriter) (d
 		}
 		return nil
 	})
-	err := s.scanCellEntries(ctx, func(k CellKey, id string, m runMetrics) error { return b.add(k, id, m) })
+	cols := newColumnWriter(func(name string, payload []byte) error {
+		key := derivedKey(gen, name)
+		return wb.Set(key, sealValue(key, payload))
+	})
+	err := s.scanCellEntries(ctx, func(k CellKey, id string, f *runFields) error {
+		if err := cols.add(f); err != nil {
+			return corrupt(s.dir, err, "the cell entry of run %s: %v", id, err)
+		}
+		return b.add(k, id, f.runMetrics)
+	})
 	if err == nil {
 		err = b.finish()
 	}
 	if err == nil {
 		err = flush()
 	}
+	if err == nil {
+		err = cols.flush()
+	}
 	if err != nil {
 		return derivedHead{}, err
 	}
 	b.head.ChunkStarts = starts
+	b.head.ColumnChunkRuns = columnChunkRuns
 	for p, cells := range b.posts {
 		key := derivedKey(gen, pinName(p))
 		if err := wb.Set(key, sealValue(key, appendPosting(nil, cells))); err != nil {
@@ -200,20 +217,21 @@ func (s *Store) writeDerived(ctx context.Context, gen uint64, wb batchWriter) (d
 	return b.head, nil
 }
 
-// scanCellEntries calls fn with the cell, ID and metrics of every stored
+// scanCellEntries calls fn with the cell, ID and fields of every stored
 // run, in cell order (the entries under cellRunPrefix: Badger's tree only,
 // no value-log reads). An entry that does not decode is a CorruptError.
-func (s *Store) scanCellEntries(ctx context.Context, fn func(k CellKey, id string, m runMetrics) error) error {
+func (s *Store) scanCellEntries(ctx context.Context, fn func(k CellKey, id string, f *runFields) error) error {
+	in := newInterner()
 	return s.scanPrefix(ctx, []byte(cellRunPrefix), func(key, v []byte) error {
-		k, id, err := parseCellRunKey(key)
+		k, rep, id, err := parseCellRunKey(key)
 		if err != nil {
 			return corrupt(s.dir, err, "the cell entry %q does not decode (%v)", key, err)
 		}
-		m, err := decodeMetrics(v)
+		f, err := decodeCellEntry(v, rep, in)
 		if err != nil {
 			return corrupt(s.dir, err, "the cell entry of run %s does not decode (%v)", id, err)
 		}
-		return fn(k, id, m)
+		return fn(k, id, &f)
 	})
 }
 

@@ -66,7 +66,9 @@ func appendCell(dst []byte, c *Cell) []byte {
 }
 
 // readCell decodes one record written by appendCell and returns the rest.
-func readCell(b []byte) (Cell, []byte, error) {
+// text holds the same bytes as the chunk b is a suffix of: the run IDs are
+// taken from it, so a chunk's IDs share one allocation.
+func readCell(b []byte, text string) (Cell, []byte, error) {
 	var c Cell
 	k, b, err := readCellKey(b)
 	if err != nil {
@@ -104,7 +106,8 @@ func readCell(b []byte) (Cell, []byte, error) {
 		if n <= 0 || l > uint64(len(b)-n) {
 			return c, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
 		}
-		c.RunIDs[i] = string(b[n : n+int(l)])
+		off := len(text) - len(b) + n
+		c.RunIDs[i] = text[off : off+int(l)]
 		b = b[n+int(l):]
 	}
 	return c, b, nil
@@ -117,10 +120,11 @@ func decodeCellChunk(b []byte) ([]Cell, error) {
 		return nil, fmt.Errorf("%w: a bad cell chunk", errBadRun)
 	}
 	b = b[k:]
+	text := string(b)
 	out := make([]Cell, n)
 	for i := range out {
 		var err error
-		if out[i], b, err = readCell(b); err != nil {
+		if out[i], b, err = readCell(b, text); err != nil {
 			return nil, err
 		}
 	}

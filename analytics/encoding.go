@@ -188,10 +188,16 @@ func encodeMetrics(dst []byte, m runMetrics) []byte {
 }
 
 func decodeMetrics(v []byte) (runMetrics, error) {
-	var m runMetrics
 	if len(v) != metricsSize || v[0]&^runHasHitRate != 0 {
-		return m, fmt.Errorf("%w: bad metrics (%d bytes)", errBadRun, len(v))
+		return runMetrics{}, fmt.Errorf("%w: bad metrics (%d bytes)", errBadRun, len(v))
 	}
+	return readMetrics(v), nil
+}
+
+// readMetrics reads the metrics at the start of v (at least metricsSize
+// bytes, flags checked by the caller).
+func readMetrics(v []byte) runMetrics {
+	var m runMetrics
 	var f [7]float64
 	for i := range f {
 		f[i] = math.Float64frombits(binary.LittleEndian.Uint64(v[1+i*8:]))
@@ -201,5 +207,5 @@ func decodeMetrics(v []byte) (runMetrics, error) {
 		h := f[6]
 		m.HitRate = &h
 	}
-	return m, nil
+	return m
 }

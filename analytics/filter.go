@@ -117,6 +117,8 @@ type Filter struct {
 
 	shape     filterShape // how to run it; see shapeOf
 	shapeOnce sync.Once
+	plan      scanPlan // how to scan columns with it; see planOf
+	planOnce  sync.Once
 }
 
 // String returns the filter as written.

@@ -119,3 +119,9 @@ func (f *Filter) shapeOf() filterShape {
 	f.shapeOnce.Do(func() { f.shape = shapeOf(f.text) })
 	return f.shape
 }
+
+// planOf returns the filter's scan plan, made once.
+func (f *Filter) planOf() *scanPlan {
+	f.planOnce.Do(func() { f.plan = planOf(f.text) })
+	return &f.plan
+}

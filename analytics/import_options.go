@@ -10,7 +10,7 @@ import badger "github.com/dgraph-io/badger/v4"
 // What memory is left is Badger's: compactions build their output tables
 // on the heap, several at a time, and the memtables; so both are small.
 const (
-	importValueThreshold = 64
+	importValueThreshold = 128
 	importMemTableSize   = 4 << 20
 	importTableSize      = 512 << 10
 )

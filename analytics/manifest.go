@@ -41,9 +41,13 @@ const sourcesDir = "sources"
 //     data (fingerprint, cell records, posting lists, coverage) under
 //     derived/{generation}/, written by the import that commits the
 //     generation.
+//   - 3: as 2, with each cell entry holding every filter field that is not
+//     its cell's (encodeCellEntry), and the derived data holding the runs'
+//     columns (columns.go).
 //
-// Open migrates a format-1 store to format 2 once (migrate.go).
-const storeFormat = 2
+// A writing Open migrates an earlier format's store once (migrate.go,
+// migrate_columns.go); a read-only one reads it as it is.
+const storeFormat = 3
 
 // manifest is what the store must hold: the runs per session (count and an
 // order-independent digest of every stored run) and where each import came

@@ -127,6 +127,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		next.Sessions[k] = sessionSums{Runs: ss.Runs, Digest: d.String()}
 	}
+	return s.commitMigration(ctx, next, fail, func(where string) string {
+		return fmt.Sprintf("migrated %s from store format 1 (JSON runs) to format %d (binary runs and a persisted cell index): %d runs, %s; earlier releases cannot open it",
+			where, storeFormat, len(runs), time.Since(started).Round(time.Millisecond))
+	})
+}
+
+// commitMigration writes the derived data of the migrated generation next
+// describes and commits it (with next, the format key, and the migration
+// marker deleted), then says what was migrated: message gets where.
+func (s *Store) commitMigration(ctx context.Context, next manifest, fail func(error) error, message func(where string) string) error {
 	head, err := s.writeGeneration(ctx, next)
 	if err != nil {
 		return fail(err)
@@ -148,8 +158,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if s.dir != "" {
 		where += " in " + s.dir
 	}
-	s.migrated = fmt.Sprintf("migrated %s from store format 1 (JSON runs) to format %d (binary runs and a persisted cell index): %d runs, %s; earlier releases cannot open it",
-		where, storeFormat, len(runs), time.Since(started).Round(time.Millisecond))
+	s.migrated = message(where)
 	s.log.Info(s.migrated) // commands also print Migrated() once on stderr
 	return nil
 }

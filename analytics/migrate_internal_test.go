@@ -165,10 +165,21 @@ func TestAMigrationKilledAtAnyPointLeavesAUsableStore(t *testing.T) {
 	if os.Getenv(crashDirEnv) != "" {
 		t.Skip("inside the child")
 	}
-	want := answersOf(t, openDefault(t))
 	base := filepath.Join(t.TempDir(), "base")
 	writeFormat1Store(t, base)
-	for _, point := range []string{"migrate-marker", "migrate-runs", "migrate-committed"} {
+	killMigrationAt(t, base, []string{"migrate-marker", "migrate-runs", "migrate-committed"})
+}
+
+// killMigrationAt kills a process migrating a copy of the store in base at
+// each of the stages (the last: after the commit), then checks that the
+// store answers as the embedded dataset does, read-only before the next
+// writing open and after it, and that only a migration the kill cut short
+// runs again.
+func killMigrationAt(t *testing.T, base string, points []string) {
+	t.Helper()
+	want := answersOf(t, openDefault(t))
+	committed := points[len(points)-1]
+	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
 			copyDir(t, base, dir)
@@ -179,10 +190,10 @@ func TestAMigrationKilledAtAnyPointLeavesAUsableStore(t *testing.T) {
 			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("child did not die by SIGKILL: %v\n%s", err, out)
 			}
-			if point != "migrate-committed" {
-				// Still the old store: a read-only open reads it as format 1
-				// (unless Badger's log needs the truncation only a writing
-				// open does, as after any kill).
+			if point != committed {
+				// Still the old store: a read-only open reads it in its old
+				// format (unless Badger's log needs the truncation only a
+				// writing open does, as after any kill).
 				ro, err := Open(t.Context(), Options{Dir: dir, ReadOnly: true})
 				switch {
 				case errors.Is(err, ErrNeedsRecovery):
@@ -200,7 +211,7 @@ func TestAMigrationKilledAtAnyPointLeavesAUsableStore(t *testing.T) {
 				t.Fatalf("reopen after a kill at %s: %v", point, err)
 			}
 			defer s.Close()
-			if migrated := s.Migrated() != ""; migrated != (point != "migrate-committed") {
+			if migrated := s.Migrated() != ""; migrated != (point != committed) {
 				t.Errorf("after a kill at %s the next open migrated: %v", point, migrated)
 			}
 			if got := answersOf(t, s); !reflect.DeepEqual(got, want) {

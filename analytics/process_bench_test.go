@@ -17,6 +17,7 @@ import (
 var processQueries = []struct{ name, filter, sql string }{
 	{"selective", selectiveFilter,
 		`engine = 'dragonfly' AND cores_used = 48 AND ratio = '1:10' AND data_bytes = 100 AND pipeline = 16`},
+	{"scan-1.6pct", `ops_per_sec > 981000`, `ops_per_sec > 981000`},
 	{"full-scan", fullScanFilter, `ops_per_sec > 0`},
 }
 

@@ -37,6 +37,9 @@ type snapshot struct {
 
 	byIDOnce sync.Once
 	byID     []int32 // positions in runs, in ID order
+
+	colsMu sync.Mutex
+	cols   map[string]*runColumn // the columns loaded so far, by field (see columns)
 }
 
 // newSnapshot builds a snapshot of the runs in memory.

@@ -20,7 +20,7 @@ import (
 // storeFormat).
 const (
 	runIDPrefix     = "id/"      // id/{id} → encodeRun: the runs
-	cellRunPrefix   = "cr/"      // cr/{cell key}{rep}{id} → encodeMetrics: each run's cell entry, in cell order
+	cellRunPrefix   = "cr/"      // cr/{cell key}{rep}{id} → encodeCellEntry: each run's cell entry, in cell order
 	derivedPrefix   = "derived/" // derived/{generation}/…: see derived.go
 	kvPrefix        = "kv/"
 	legacyRunPrefix = "run/" // format 1: run/{id} → JSON; read only to migrate
@@ -100,7 +100,7 @@ type Store struct {
 	snap     *snapshot // replaced, never mutated, after each import
 	manifest manifest  // as last committed
 	migrated string    // what open migrated, for the caller to say once; "" if nothing
-	legacy   bool      // a format-1 store opened read-only (see NeedsMigration)
+	legacy   bool      // a store of an earlier format opened read-only (see NeedsMigration)
 
 	brokenMu sync.Mutex
 	broken   error // damage found by a read that cannot return an error (Cells, Run …)
@@ -203,8 +203,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open store in %s: %w", opts.Dir, err)
 	}
 	s.db = db
-	if err := s.prepare(ctx, opts); err != nil {
-		_ = db.Close()
+	if err := s.prepare(ctx, opts, bo); err != nil {
+		_ = s.db.Close()
 		return nil, err
 	}
 	if !opts.InMemory && !opts.ReadOnly {
@@ -229,7 +229,7 @@ func openBadger(bo badger.Options) (db *badger.DB, err error) {
 // prepare runs after Badger opened: recovery of an interrupted import or
 // migration, the manifest check, migration of an earlier release's store,
 // and the derived head of the committed generation.
-func (s *Store) prepare(ctx context.Context, opts Options) error {
+func (s *Store) prepare(ctx context.Context, opts Options, bo badger.Options) error {
 	if err := s.recoverPending(ctx); err != nil {
 		return err
 	}
@@ -249,6 +249,12 @@ func (s *Store) prepare(ctx context.Context, opts Options) error {
 		}
 	} else if err := s.checkManifest(ctx, cellRunPrefix); err != nil {
 		return err
+	} else if format == 2 && s.readOnly {
+		s.legacy = true // read without columns until a writing open migrates it
+	} else if format == 2 {
+		if err := s.withImportOptions(opts, bo, func() error { return s.migrateColumns(ctx) }); err != nil {
+			return err
+		}
 	}
 	if !s.readOnly {
 		if err := s.finishMigration(ctx); err != nil {

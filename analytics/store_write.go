@@ -15,8 +15,9 @@ import (
 // creates; commitGeneration commits it.
 
 // putRun writes one run: the run, encoded, under runIDPrefix+ID, and its
-// cell entry (cellRunKey → its metrics, small enough to stay in Badger's
-// tree) from which the derived data is rebuilt in cell order. seen, when
+// cell entry (cellRunKey → its filter fields, encodeCellEntry, small
+// enough to stay in Badger's tree) from which the derived data and the
+// columns are rebuilt in cell order. seen, when
 // set, gets the run's key and value, which the manifest's digest is made
 // of.
 func (s *Store) putRun(wb batchWriter, r *Run, seen func(key, val []byte)) error {
@@ -28,7 +29,7 @@ func (s *Store) putRun(wb batchWriter, r *Run, seen func(key, val []byte)) error
 	if err := wb.Set(key, val); err != nil {
 		return fmt.Errorf("writing run %s: %w", r.ID, err)
 	}
-	if err := wb.Set(cellRunKey(r), encodeMetrics(make([]byte, 0, metricsSize), metricsOf(r))); err != nil {
+	if err := wb.Set(cellRunKey(r), encodeCellEntry(make([]byte, 0, metricsSize+32+len(r.RunID)+len(r.Note)), r)); err != nil {
 		return fmt.Errorf("writing run %s: %w", r.ID, err)
 	}
 	return nil

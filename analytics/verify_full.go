@@ -2,7 +2,9 @@ package analytics
 
 import (
 	"context"
+	"math"
 	"reflect"
+	"slices"
 
 	badger "github.com/dgraph-io/badger/v4"
 )
@@ -24,9 +26,11 @@ import (
 //     the count and digest of each session against the manifest, and each
 //     cell's runs against its record.
 //   - Check (doctor): every block of every table, then Verify.
+//   - Every column a scan reads: the CRC-32C of each chunk, its kind and
+//     its count of runs against the head.
 //   - Verify: all of the above, and the derived data rebuilt from the
 //     runs compared with what is stored (fingerprint, cells, posting lists,
-//     coverage), and the cell entries (cr/) against the runs.
+//     coverage, columns), and the cell entries (cr/) against the runs.
 
 // Verify reads and checks everything the store holds (see above); nil
 // means it is sound.
@@ -74,20 +78,69 @@ func (s *Store) Verify(ctx context.Context) error {
 		}
 		return corrupt(s.dir, nil, "the cell index holds %d posting lists, its head says %d", n, len(h.Pins))
 	}
-	return s.verifyCellEntries(ctx, snap.runs)
+	if err := s.verifyCellEntries(ctx, snap.runs); err != nil {
+		return err
+	}
+	return s.verifyColumns(ctx, snap)
+}
+
+// verifyColumns checks that each stored column holds the values of the
+// runs, in cell order, and that the generation holds no other column
+// chunk.
+func (s *Store) verifyColumns(ctx context.Context, snap *snapshot) error {
+	h := snap.lazy.head
+	if h.ColumnChunkRuns == 0 {
+		return nil // a format-2 store read before its migration
+	}
+	for i := range columnSpecs {
+		sp := &columnSpecs[i]
+		got, err := snap.lazy.column(ctx, sp)
+		if err != nil {
+			return err
+		}
+		if !sameColumn(got, columnFromRuns(sp, snap.runs)) {
+			return corrupt(s.dir, nil, "the column %s differs from the runs", sp.name)
+		}
+	}
+	want := len(columnSpecs) * columnChunks(h.Runs)
+	if n, err := s.countKeys(derivedKey(h.Generation, "col/")); err != nil || n != want {
+		if err != nil {
+			return err
+		}
+		return corrupt(s.dir, nil, "the store holds %d column chunks, its head says %d", n, want)
+	}
+	return nil
+}
+
+// sameColumn compares two columns value by value (floats bit for bit).
+func sameColumn(a, b *runColumn) bool {
+	if !slices.EqualFunc(a.f, b.f, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) ||
+		!slices.Equal(a.has, b.has) || !slices.Equal(a.i, b.i) || len(a.codes) != len(b.codes) {
+		return false
+	}
+	for p := range a.codes {
+		if a.dict[a.codes[p]] != b.dict[b.codes[p]] {
+			return false
+		}
+	}
+	return true
 }
 
 // verifyCellEntries checks that the cell entries are exactly the runs'
 // cells, repetitions, IDs and metrics, in cell order.
 func (s *Store) verifyCellEntries(ctx context.Context, runs []Run) error {
 	i := 0
-	err := s.scanCellEntries(ctx, func(k CellKey, id string, m runMetrics) error {
+	err := s.scanCellEntries(ctx, func(k CellKey, id string, f *runFields) error {
 		if i >= len(runs) {
 			return corrupt(s.dir, nil, "the cell entry of run %s names no stored run", id)
 		}
 		r := &runs[i]
 		i++
-		if r.Key() != k || r.ID != id || !reflect.DeepEqual(metricsOf(r), m) {
+		want := fieldsOf(r)
+		if f.metricsOnly { // format 2: no columns are built from it
+			want = runFields{runMetrics: want.runMetrics, Rep: r.Rep, metricsOnly: true}
+		}
+		if r.Key() != k || r.ID != id || !reflect.DeepEqual(want, *f) {
 			return corrupt(s.dir, nil, "the cell entry of run %s differs from the run", id)
 		}
 		return nil
