@@ -91,26 +91,16 @@ func orderFor(highFirst bool) Order {
 	return OrderAsc
 }
 
-// threshold reads "reach 10M ops/s" or "under 1 ms" into the search and
-// reports whether the question set one.
+// threshold reads "reach 10M ops/s", "under 1 ms" or "over 5 ms" into
+// the search and reports whether the question set one.
 func (p *Planner) threshold(r reading, s *Search) bool {
 	if m := p.k.thresholdDown.FindStringSubmatch(r.text); m != nil {
-		v, err := strconv.ParseFloat(m[1], 64)
-		if err != nil {
-			return false
-		}
-		switch unit := m[2]; {
-		case strings.HasPrefix(unit, "u"), strings.HasPrefix(unit, "µ"), strings.HasPrefix(unit, "μ"), strings.HasPrefix(unit, "micro"):
-			v /= 1000
-		case unit == "s" || strings.HasPrefix(unit, "sec"):
-			v *= 1000
-		}
-		s.Metric = r.metric()
-		if !isLatencyMetric(s.Metric) {
-			s.Metric = "p99_ms"
-		}
-		s.Op, s.Value, s.Order = "<=", v, OrderAsc
-		return true
+		return latencyThreshold(r, s, m, "<=", OrderAsc)
+	}
+	if m := p.k.thresholdUpTime.FindStringSubmatch(r.text); m != nil && isLatencyMetric(r.metric()) {
+		// Only a latency the question names: "runs that lasted over 60
+		// s" asks how long a run took, not a percentile.
+		return latencyThreshold(r, s, m, ">=", OrderDesc)
 	}
 	for _, m := range p.k.thresholdUp.FindAllStringSubmatchIndex(r.text, -1) {
 		num := r.text[m[2]:m[3]]
@@ -143,6 +133,27 @@ func (p *Planner) threshold(r reading, s *Search) bool {
 		return true
 	}
 	return false
+}
+
+// latencyThreshold sets a threshold on the question's latency metric (p99
+// when it names none) from a match of a number and its time unit.
+func latencyThreshold(r reading, s *Search, m []string, op string, order Order) bool {
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return false
+	}
+	switch unit := m[2]; {
+	case strings.HasPrefix(unit, "u"), strings.HasPrefix(unit, "µ"), strings.HasPrefix(unit, "μ"), strings.HasPrefix(unit, "micro"):
+		v /= 1000
+	case unit == "s" || strings.HasPrefix(unit, "sec"):
+		v *= 1000
+	}
+	s.Metric = r.metric()
+	if !isLatencyMetric(s.Metric) {
+		s.Metric = "p99_ms"
+	}
+	s.Op, s.Value, s.Order = op, v, order
+	return true
 }
 
 // notThroughput reports whether the words after a number make it a
@@ -340,5 +351,6 @@ func (r *reading) asksForASet() bool {
 // asksThreshold reports a threshold asked of the set of runs ("what
 // cleared 5M?"): the figure alone is the benchmark's domain.
 func (p *Planner) asksThreshold(r *reading) bool {
-	return r.asksForASet() && (p.k.thresholdUp.MatchString(r.text) || p.k.thresholdDown.MatchString(r.text))
+	return r.asksForASet() && (p.k.thresholdUp.MatchString(r.text) || p.k.thresholdDown.MatchString(r.text) ||
+		p.k.thresholdUpTime.MatchString(r.text) && isLatencyMetric(r.metric()))
 }

@@ -28,7 +28,7 @@ func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 		figure                bool     // the first line carries a measured figure shown again in the evidence
 		rows                  bool
 	}{
-		{"a threshold over single runs", "which runs had p99 over 5 ms",
+		{"a threshold over single runs", "tries where the p99 went past 5 ms",
 			`{"intent":"search","metric":"p99_ms","threshold_op":">","threshold":5,"over":"runs"}`,
 			"**Read by the language model as p99 latency (ms) > 5 ms. The highest p99 latency measured: ",
 			[]string{"true", "p99_ms > 5"}, true, true},
@@ -48,7 +48,7 @@ func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 			`{"intent":"provenance","topics":["server","dates"]}`,
 			"**Read by the language model as a question on how the runs were made (server, dates). ",
 			[]string{"session == 1", "session == 2"}, false, false},
-		{"two asks in one message", "which runs had p99 over 5 ms, and on what metal and when",
+		{"two asks in one message", "tries where the p99 went past 5 ms, and on what metal and when",
 			`{"intent":"compound","parts":[{"intent":"search","metric":"p99_ms","threshold_op":">","threshold":5,"over":"runs"},{"intent":"provenance","topics":["server","dates"]}]}`,
 			"**Read by the language model as 2 questions. 1) Read as p99 latency (ms) > 5 ms. The highest p99 latency measured: ",
 			[]string{"true", "p99_ms > 5", "session == 1", "session == 2"}, true, true},
