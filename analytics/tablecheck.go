@@ -114,7 +114,7 @@ func verifyTable(dir, path string, mode options.ChecksumVerificationMode) (err e
 		ReadOnly:    true,
 		ChkMode:     mode,
 		Compression: options.Snappy, // how this store writes its tables (Badger's default)
-		BlockSize:   4 * 1024,
+		BlockSize:   tableBlockSize,
 	})
 	if err != nil {
 		_ = mf.Close(-1)
