@@ -24,6 +24,7 @@ type runsCmd struct {
 
 // Run queries the store and prints a table (or JSON) of cells.
 func (c runsCmd) Run(a *app) error {
+	a.collectLittle()
 	// The filter is checked before the store opens (a refused filter costs
 	// no data-directory work); compiling and running each get the timeout.
 	ctx, cancel := context.WithTimeout(a.ctx, c.Timeout)
