@@ -23,11 +23,12 @@ var processQueries = []struct{ name, filter, sql string }{
 
 // BenchmarkRunsProcess times `memdb-oracle runs FILTER` as a whole process
 // (start, open, query, print) on a store that imported N synthetic runs,
-// next to a whole sqlite3 process running the same query on a database of
-// the same CSV with an index on the cell columns. Each reports its CPU
-// time (user+system) per process too (medians); the ratios of the pairs are
-// the figures (sqlite3 is skipped with a message when it is not installed).
-// With -short only 10k runs; otherwise 100k and 1M.
+// paired with a whole sqlite3 process running the same query on a database
+// of the same CSV with an index on the cell columns: the two run in turn,
+// and the ratios (ours/sqlite3, wall and CPU) are taken pair by pair, so a
+// machine whose speed drifts moves both sides of each. The ratios are the
+// figures; sqlite3 is skipped with a message (no ratio) where it is not
+// installed. With -short only 10k runs; otherwise 100k and 1M.
 func BenchmarkRunsProcess(b *testing.B) {
 	sizes := []int{100_000, 1_000_000}
 	if testing.Short() {
@@ -50,51 +51,93 @@ func BenchmarkRunsProcess(b *testing.B) {
 			if out, err := exec.Command(bin, "--data", data, "import", "--session", "1", csvPath).CombinedOutput(); err != nil {
 				b.Fatalf("import: %v\n%s", err, out)
 			}
+			_, noSQLite := exec.LookPath("sqlite3")
+			if noSQLite != nil {
+				b.Log("sqlite3 is not installed (apt-get install sqlite3): no sqlite3 baseline, no ratios")
+			}
 			db := ""
 			for _, q := range processQueries {
-				b.Run(q.name+"/memdb-oracle", func(b *testing.B) {
-					timeProcess(b, bin, "--data", data, "runs", "--timeout", "10m", q.filter)
-				})
-				b.Run(q.name+"/sqlite3", func(b *testing.B) {
-					if _, err := exec.LookPath("sqlite3"); err != nil {
-						b.Skip("sqlite3 is not installed (apt-get install sqlite3): no sqlite3 baseline")
+				b.Run(q.name, func(b *testing.B) {
+					ours := []string{bin, "--data", data, "runs", "--timeout", "10m", q.filter}
+					var base []string
+					if noSQLite == nil {
+						if db == "" {
+							db = sqliteFromCSV(b, dir, csvPath)
+						}
+						base = []string{"sqlite3", db, "SELECT run_id, ops_per_sec FROM runs WHERE " + q.sql + ";"}
 					}
-					if db == "" {
-						db = sqliteFromCSV(b, dir, csvPath)
-					}
-					timeProcess(b, "sqlite3", db, "SELECT run_id, ops_per_sec FROM runs WHERE "+q.sql+";")
+					timePaired(b, ours, base)
 				})
 			}
 		})
 	}
 }
 
-// timeProcess runs the command once per iteration, reading all its output,
-// and reports the median wall and CPU (user+system) time per process and
-// the CPU time's spread (max/min), so one import serves every repetition.
-func timeProcess(b *testing.B, name string, args ...string) {
-	var wall, cpu []time.Duration
-	for b.Loop() {
-		start := time.Now()
-		cmd := exec.Command(name, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			b.Fatalf("%s: %v\n%s", name, err, stderr.String())
-		}
-		if len(out) == 0 {
-			b.Fatalf("%s printed nothing", name)
-		}
-		wall = append(wall, time.Since(start))
-		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+// processTime is one finished process's wall and CPU (user+system) time.
+type processTime struct{ wall, cpu time.Duration }
+
+// runProcess runs a command once, reading all its output.
+func runProcess(b *testing.B, argv []string) processTime {
+	start := time.Now()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("%s: %v\n%s", argv[0], err, stderr.String())
 	}
-	slices.Sort(wall)
-	slices.Sort(cpu)
+	if len(out) == 0 {
+		b.Fatalf("%s printed nothing", argv[0])
+	}
+	return processTime{time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+}
+
+// timePaired runs ours, then base (when given), once per iteration, and
+// reports ours' median wall and CPU time per process and the CPU time's
+// spread (max/min), base's medians, and the medians of the pairwise ratios
+// ours/base (wall-ratio, cpu-ratio): one import serves every repetition.
+func timePaired(b *testing.B, ours, base []string) {
+	var a, z []processTime
+	var wallRatio, cpuRatio []float64
+	for b.Loop() {
+		a = append(a, runProcess(b, ours))
+		if base == nil {
+			continue
+		}
+		z = append(z, runProcess(b, base))
+		x, y := a[len(a)-1], z[len(z)-1]
+		wallRatio = append(wallRatio, float64(x.wall)/float64(y.wall))
+		cpuRatio = append(cpuRatio, float64(x.cpu)/float64(max(y.cpu, time.Microsecond)))
+	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	b.ReportMetric(ms(wall[len(wall)/2]), "median-wall-ms")
-	b.ReportMetric(ms(cpu[len(cpu)/2]), "median-cpu-ms")
-	b.ReportMetric(ms(cpu[len(cpu)-1])/max(ms(cpu[0]), 0.001), "cpu-max/min")
+	wall, cpu := medianTimes(a)
+	b.ReportMetric(ms(wall), "median-wall-ms")
+	b.ReportMetric(ms(cpu), "median-cpu-ms")
+	cpus := make([]time.Duration, len(a))
+	for i, t := range a {
+		cpus[i] = t.cpu
+	}
+	b.ReportMetric(ms(slices.Max(cpus))/max(ms(slices.Min(cpus)), 0.001), "cpu-max/min")
+	if base == nil {
+		return
+	}
+	wall, cpu = medianTimes(z)
+	b.ReportMetric(ms(wall), "sqlite3-wall-ms")
+	b.ReportMetric(ms(cpu), "sqlite3-cpu-ms")
+	b.ReportMetric(Median(wallRatio), "wall-ratio")
+	b.ReportMetric(Median(cpuRatio), "cpu-ratio")
+}
+
+// medianTimes is the median wall and the median CPU time of ts.
+func medianTimes(ts []processTime) (wall, cpu time.Duration) {
+	w := make([]time.Duration, len(ts))
+	c := make([]time.Duration, len(ts))
+	for i, t := range ts {
+		w[i], c[i] = t.wall, t.cpu
+	}
+	slices.Sort(w)
+	slices.Sort(c)
+	return w[len(w)/2], c[len(c)/2]
 }
 
 // buildOracle builds the memdb-oracle binary into a temporary directory.
