@@ -20,9 +20,10 @@ import (
 // a CRC-32C (sealValue) like every derived value.
 //
 // A chunk's payload is a kind byte, a uvarint count of runs, then:
-//   - colFloat: that many float64, 8 bytes little-endian each;
+//   - colFloat: that many float64, 8 bytes little-endian each, or with
+//     colCoded in the kind byte a dictionary of them (as below) and codes;
 //   - colOptFloat (hit_rate): a bitmap of the runs that have a value, then
-//     that many float64 (0 where absent);
+//     the values (0 where absent) as colFloat's;
 //   - colInt, colText: a dictionary (a uvarint count, then each value: a
 //     zig-zag varint, or a uvarint length and the bytes), a code width (1,
 //     2 or 4 bytes) and each run's code, little-endian.
@@ -41,6 +42,10 @@ const (
 	colInt
 	colText
 )
+
+// colCoded, set in a float chunk's kind byte, says its values are
+// dictionary-coded (appendFloatValues).
+const colCoded = 0x80
 
 // columnSpec is one column: its filter field and how to read it off a
 // run's fields.
@@ -161,11 +166,14 @@ func (w *columnWriter) flush() error {
 		w.buf = append(make([]byte, 0, 8*w.n+64), byte(sp.kind)) // held by the write batch
 		w.buf = binary.AppendUvarint(w.buf, uint64(w.n))
 		switch sp.kind {
-		case colFloat:
-			w.buf = appendFloats(w.buf, w.floats[c])
-		case colOptFloat:
-			w.buf = appendBitmap(w.buf, w.has[c])
-			w.buf = appendFloats(w.buf, w.floats[c])
+		case colFloat, colOptFloat:
+			if sp.kind == colOptFloat {
+				w.buf = appendBitmap(w.buf, w.has[c])
+			}
+			var coded bool
+			if w.buf, coded = appendFloatValues(w.buf, w.floats[c]); coded {
+				w.buf[0] |= colCoded
+			}
 		case colInt:
 			w.buf = appendDict(w.buf, w.ints[c], func(b []byte, v int) []byte { return binary.AppendVarint(b, int64(v)) })
 		case colText:
@@ -183,11 +191,29 @@ func (w *columnWriter) flush() error {
 	return nil
 }
 
-func appendFloats(dst []byte, vs []float64) []byte {
+// appendFloatValues appends the values dictionary-coded (as appendDict
+// does, each value its 8 bytes) when that is smaller than 8 bytes each,
+// and says so; else plainly. Measured values repeat often (a latency to
+// three decimals, a hit rate, a per-core figure of a fixed setup).
+func appendFloatValues(dst []byte, vs []float64) ([]byte, bool) {
+	codes := make(map[uint64]uint32)
+	var order []uint64
 	for _, v := range vs {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
+		b := math.Float64bits(v)
+		if _, ok := codes[b]; ok {
+			continue
+		}
+		if 8*(len(order)+1) >= 8*len(vs)/2 { // too many to gain
+			for _, v := range vs {
+				dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
+			}
+			return dst, false
+		}
+		codes[b] = uint32(len(order))
+		order = append(order, b)
 	}
-	return dst
+	return appendCoded(dst, vs, func(v float64) uint32 { return codes[math.Float64bits(v)] }, order,
+		binary.LittleEndian.AppendUint64), true
 }
 
 func appendBitmap(dst []byte, bs []bool) []byte {
@@ -214,14 +240,20 @@ func appendDict[T comparable](dst []byte, vs []T, enc func([]byte, T) []byte) []
 			order = append(order, v)
 		}
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(order)))
-	for _, v := range order {
+	return appendCoded(dst, vs, func(v T) uint32 { return codes[v] }, order, enc)
+}
+
+// appendCoded writes a dictionary (its values in code order, each by enc),
+// the code width and each value's code.
+func appendCoded[T, D any](dst []byte, vs []T, code func(T) uint32, dict []D, enc func([]byte, D) []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(dict)))
+	for _, v := range dict {
 		dst = enc(dst, v)
 	}
-	width := codeWidth(len(order))
+	width := codeWidth(len(dict))
 	dst = append(dst, byte(width))
 	for _, v := range vs {
-		c := codes[v]
+		c := code(v)
 		switch width {
 		case 1:
 			dst = append(dst, byte(c))
@@ -269,9 +301,10 @@ func newColumnReader(sp *columnSpec, runs int) *columnReader {
 // add decodes one chunk payload of want runs and appends it.
 func (r *columnReader) add(b []byte, want int) error {
 	bad := func(what string) error { return fmt.Errorf("%w: column %s: %s", errBadRun, r.spec.name, what) }
-	if len(b) < 1 || colKind(b[0]) != r.spec.kind {
+	if len(b) < 1 || colKind(b[0]&^colCoded) != r.spec.kind || b[0]&colCoded != 0 && r.spec.kind != colFloat && r.spec.kind != colOptFloat {
 		return bad("a chunk of another kind")
 	}
+	coded := b[0]&colCoded != 0
 	n, k := binary.Uvarint(b[1:])
 	if k <= 0 || n != uint64(want) {
 		return bad(fmt.Sprintf("a chunk of %d runs, want %d", n, want))
@@ -289,6 +322,9 @@ func (r *columnReader) add(b []byte, want int) error {
 		b = b[nb:]
 		fallthrough
 	case colFloat:
+		if coded {
+			return r.addCodedFloats(b, want)
+		}
 		if len(b) != 8*want {
 			return bad(fmt.Sprintf("%d bytes of values for %d runs", len(b), want))
 		}
@@ -327,12 +363,39 @@ func (r *columnReader) add(b []byte, want int) error {
 			local[j], b = code, b[k+int(l):]
 		}
 	}
+	return readCodes(b, int(nd), want, bad, func(c uint32) {
+		if r.spec.kind == colInt {
+			r.col.i = append(r.col.i, ints[c])
+		} else {
+			r.col.codes = append(r.col.codes, local[c])
+		}
+	})
+}
+
+// addCodedFloats decodes dictionary-coded float values (appendFloatValues).
+func (r *columnReader) addCodedFloats(b []byte, want int) error {
+	bad := func(what string) error { return fmt.Errorf("%w: column %s: %s", errBadRun, r.spec.name, what) }
+	nd, k := binary.Uvarint(b)
+	if k <= 0 || nd > uint64(len(b)-k)/8 {
+		return bad("a bad dictionary")
+	}
+	b = b[k:]
+	dict := make([]float64, nd)
+	for j := range dict {
+		dict[j] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:]))
+	}
+	return readCodes(b[8*nd:], int(nd), want, bad, func(c uint32) { r.col.f = append(r.col.f, dict[c]) })
+}
+
+// readCodes reads a code width and want codes below nd, calling each with
+// every code in order.
+func readCodes(b []byte, nd, want int, bad func(string) error, each func(c uint32)) error {
 	if len(b) < 1 {
 		return bad("no code width")
 	}
 	width := int(b[0])
 	b = b[1:]
-	if width != codeWidth(int(nd)) || len(b) != width*want {
+	if width != codeWidth(nd) || len(b) != width*want {
 		return bad("codes of the wrong size")
 	}
 	for i := range want {
@@ -348,11 +411,7 @@ func (r *columnReader) add(b []byte, want int) error {
 		if c >= uint32(nd) {
 			return bad("a code outside the dictionary")
 		}
-		if r.spec.kind == colInt {
-			r.col.i = append(r.col.i, ints[c])
-		} else {
-			r.col.codes = append(r.col.codes, local[c])
-		}
+		each(c)
 	}
 	return nil
 }

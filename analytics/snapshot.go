@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"context"
+	"errors"
 
 	"fmt"
 	badger "github.com/dgraph-io/badger/v4"
@@ -179,16 +180,13 @@ func (l *lazyCells) chunk(i int) ([]Cell, error) {
 	}
 	key := derivedKey(l.head.Generation, cellChunkName(i))
 	var cells []Cell
-	v, err := l.s.getValue(key)
-	if err == nil && v == nil {
-		err = fmt.Errorf("%s is missing", key)
-	}
-	if err == nil {
-		var payload []byte
-		if payload, err = openValue(key, v); err == nil {
-			cells, err = decodeCellChunk(payload)
+	err := l.s.viewValue(key, func(v []byte) error {
+		payload, err := openValue(key, v)
+		if err == nil {
+			cells, err = decodeCellChunk(payload) // copies what it keeps
 		}
-	}
+		return err
+	})
 	if err != nil {
 		return nil, l.corrupt(err, "the cell index cannot be read (%v)", err)
 	}
@@ -206,6 +204,27 @@ func (l *lazyCells) chunkLen(i int) int {
 		return st[i+1] - st[i]
 	}
 	return l.head.Cells - st[i]
+}
+
+// viewValue calls fn with one value, in place (valid during the call
+// only); a missing key is an error. A panic inside Badger (damaged blocks)
+// is a CorruptError.
+func (s *Store) viewValue(key []byte, fn func(v []byte) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicked(s.dir, "reading the store", p)
+		}
+	}()
+	return s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(key)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return fmt.Errorf("%s is missing", key)
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(fn)
+	})
 }
 
 // cell returns cell number c.
