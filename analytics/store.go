@@ -50,14 +50,18 @@ const tableBlockSize = 32 << 10
 // answer (Options.Small): a fresh store maps its memtable log (twice the
 // memtable) and value log and allocates the memtable's arena up front, and
 // on the embedded dataset's first import that setup is a large share of
-// the process. The embedded import (about 150 KB of entries) still fits in
-// one memtable, and the largest single transaction (the knowledge figures)
-// under Badger's batch limit (15% of the memtable), which also bounds the
-// value threshold: a value above it goes to the value log. 1 MB is the
-// smallest value-log file Badger accepts.
+// the process. The first write to each new mapped file faults in the
+// whole file around it (the disk's read-ahead window: 8 MB here), zeroing
+// page cache, and deleting the log at Close frees it again: both cost in
+// proportion to the log's size. The embedded import (between 256 and
+// 512 KB of memtable) fits in one with room to spare; the largest single
+// value (the knowledge figures, about 100 KB) is above the value
+// threshold, so it goes to the value log and counts as a pointer against
+// Badger's batch limit (15% of the memtable, which also bounds the
+// threshold). 1 MB is the smallest value-log file Badger accepts.
 const (
-	smallMemTableSize     = 2 << 20
-	smallValueThreshold   = 256 << 10
+	smallMemTableSize     = 1 << 20
+	smallValueThreshold   = 64 << 10
 	smallValueLogFileSize = 1 << 20
 )
 
