@@ -81,3 +81,31 @@ func TestAFirstUseKilledAtAnyPointRecovers(t *testing.T) {
 		})
 	}
 }
+
+// A one-shot process's first use leaves the mirror file to Close (whose
+// flush makes the import durable); any other writes it at once.
+func TestTheEmbeddedImportsMirrorWaitsForAOneShotProcesssClose(t *testing.T) {
+	for _, small := range []bool{true, false} {
+		t.Run("small="+strconv.FormatBool(small), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			s, err := Open(t.Context(), Options{Dir: dir, Small: small})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.ImportDefault(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			_, mirrored, err := readManifestFile(dir)
+			if err != nil || mirrored == small {
+				t.Errorf("before Close: mirror written %v (%v), want %v", mirrored, err, !small)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			m, mirrored, err := readManifestFile(dir)
+			if err != nil || !mirrored || m.totalRuns() != 478 {
+				t.Errorf("after Close: mirror written %v with %d runs (%v), want 478", mirrored, m.totalRuns(), err)
+			}
+		})
+	}
+}

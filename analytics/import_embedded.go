@@ -10,6 +10,15 @@ import (
 // session the store holds no runs of yet, as one import: one generation,
 // committed whole or rolled back whole. Safe to call on every start; it
 // returns one report per file it imported (none when nothing was missing).
+//
+// The import is made durable (synced, then the manifest's mirror file
+// written) before it returns; in a one-shot process (Options.Small) at
+// Close instead, whose flush of the memtable syncs it anyway: syncing
+// here too would only delay the answer. A crash before then loses at most
+// a tail of Badger's log, which the next open replays up to the tear: the
+// marker written first rolls back an import whose commit is missing, so
+// the store holds all of the dataset or none of it, and no mirror ahead
+// of it.
 func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 	have := s.StoredRuns()
 	var missing []DatasetFile
@@ -25,13 +34,18 @@ func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 	if err != nil {
 		return reports, fmt.Errorf("importing the embedded dataset: %w", err)
 	}
-	if s.dir != "" && len(reports) > 0 {
-		if err := s.db.Sync(); err != nil {
-			return reports, fmt.Errorf("importing the embedded dataset: committed, but syncing failed: %w", err)
-		}
-		if err := writeManifestFile(s.dir, s.committed()); err != nil {
-			return reports, fmt.Errorf("importing the embedded dataset: committed, but writing %s failed (the next open rewrites it): %w", manifestFile, err)
-		}
+	if s.dir == "" || len(reports) == 0 {
+		return reports, nil
+	}
+	if s.oneShot {
+		s.mirrorAtClose.Store(true)
+		return reports, nil
+	}
+	if err := s.db.Sync(); err != nil {
+		return reports, fmt.Errorf("importing the embedded dataset: committed, but syncing failed: %w", err)
+	}
+	if err := writeManifestFile(s.dir, s.committed()); err != nil {
+		return reports, fmt.Errorf("importing the embedded dataset: committed, but writing %s failed (the next open rewrites it): %w", manifestFile, err)
 	}
 	return reports, nil
 }
@@ -72,4 +86,16 @@ func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]Impo
 		return nil, err
 	}
 	return reports, nil
+}
+
+// writeDeferredMirror writes the manifest's mirror file that ImportDefault
+// left to Close, once Badger's Close has made the import durable.
+func (s *Store) writeDeferredMirror() error {
+	if !s.mirrorAtClose.Load() {
+		return nil
+	}
+	if err := writeManifestFile(s.dir, s.committed()); err != nil {
+		return fmt.Errorf("close store: writing %s failed (the next open rewrites it): %w", manifestFile, err)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -90,9 +91,10 @@ type Options struct {
 	// the import command's process. Ignored InMemory.
 	ForImport bool
 	// Small sizes Badger's memtable and value log for a store of a few
-	// thousand runs in a process that answers once (see smallMemTableSize).
-	// Sizes are not recorded, so later opens use the ordinary ones.
-	// Ignored InMemory or with ForImport.
+	// thousand runs in a process that answers once (see smallMemTableSize),
+	// and leaves making the embedded dataset's import durable to Close
+	// (see ImportDefault). Sizes are not recorded, so later opens use the
+	// ordinary ones. Ignored InMemory or with ForImport.
 	Small bool
 }
 
@@ -121,6 +123,9 @@ type Store struct {
 	disk diskGuard // free-space checks and the in-memory fallback of KV writes
 
 	filters *filterCache // compiled filters by text; nil compiles each time
+
+	oneShot       bool        // Options.Small, on disk and writable
+	mirrorAtClose atomic.Bool // the embedded import's mirror file waits for Close
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -178,6 +183,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		case opts.Small:
 			bo = bo.WithMemTableSize(smallMemTableSize).WithValueThreshold(smallValueThreshold).
 				WithValueLogFileSize(smallValueLogFileSize)
+			s.oneShot = !opts.ReadOnly
 		}
 		if opts.Dir == "" {
 			return nil, errors.New("open store: no data directory given")
@@ -428,6 +434,9 @@ func (s *Store) Close() error {
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close store: %w", err)
 			return
+		}
+		if err := s.writeDeferredMirror(); err != nil {
+			s.closeErr = err
 		}
 		if s.dir != "" && !s.readOnly {
 			// Remember the tables this process wrote, so the opens after it
