@@ -3,6 +3,7 @@ package analytics
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -107,5 +108,61 @@ func TestTheEmbeddedImportsMirrorWaitsForAOneShotProcesssClose(t *testing.T) {
 				t.Errorf("after Close: mirror written %v with %d runs (%v), want 478", mirrored, m.totalRuns(), err)
 			}
 		})
+	}
+}
+
+// A one-shot first use answers from the runs it imported, held in memory,
+// so its store can close while it answers: the answers are the same, and
+// the store is whole once Close returns.
+func TestAOneShotFirstUseAnswersFromMemoryWhileItsStoreCloses(t *testing.T) {
+	ctx := t.Context()
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := Open(ctx, Options{Dir: dir, Small: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportDefault(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const filter = `engine == "dragonfly" && cores == 48 && ratio == "1:10" && value_bytes == 100 && pipeline == 16`
+	before, err := s.Query(ctx, filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.CloseInBackground() {
+		t.Fatal("CloseInBackground refused a one-shot first use")
+	}
+	during, err := s.Query(ctx, filter)
+	if err != nil || !reflect.DeepEqual(during, before) {
+		t.Errorf("while closing: %+v, %v; want %+v", during, err, before)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(ctx, Options{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	after, err := again.Query(ctx, filter)
+	if err != nil || !reflect.DeepEqual(after, before) || again.Fingerprint() != s.Fingerprint() || len(again.Runs()) != 478 {
+		t.Errorf("reopened: %+v, %v (%d runs); want %+v", after, err, len(again.Runs()), before)
+	}
+
+	// Any other store keeps reading from Badger, so it closes when asked.
+	for _, o := range []Options{{Dir: filepath.Join(t.TempDir(), "data")}, {InMemory: true, Small: true}} {
+		s, err := Open(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ImportDefault(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s.CloseInBackground() {
+			t.Errorf("CloseInBackground closed a store opened with %+v", o)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -82,10 +82,34 @@ func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]Impo
 	if len(parts) == 0 {
 		return reports, nil
 	}
+	wasEmpty := s.committed().totalRuns() == 0
 	if err := s.writeAndCommit(ctx, parts, ImportOptions{}, true); err != nil {
 		return nil, err
 	}
+	if s.oneShot && wasEmpty {
+		s.holdInMemory(parts)
+	}
 	return reports, nil
+}
+
+// holdInMemory makes the snapshot of a first use's import the runs it has
+// just written, held in memory: a one-shot process answers from them next,
+// reading nothing back from Badger, which can then close while it does
+// (CloseInBackground). The runs are the store's only when their
+// fingerprint is the committed one; else the snapshot stays as it was.
+func (s *Store) holdInMemory(parts []importPart) {
+	var runs []Run
+	for _, p := range parts {
+		runs = append(runs, p.plan.runs...)
+	}
+	snap := newSnapshot(runs)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if snap.fp != s.snap.fp || snap.nRuns != s.snap.nRuns {
+		s.log.Warn("the imported runs are not the store's; answering from the store", "fingerprint", snap.fp, "store", s.snap.fp)
+		return
+	}
+	s.snap = snap
 }
 
 // writeDeferredMirror writes the manifest's mirror file that ImportDefault

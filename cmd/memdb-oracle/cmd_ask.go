@@ -49,6 +49,12 @@ func (c askCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	if c.Thread == "" && a.st != nil {
+		// Everything this process writes is written (a first use's import,
+		// the knowledge figures): the store's close, which makes it
+		// durable, runs while the question is answered from memory.
+		a.st.CloseInBackground()
+	}
 	ans := b.Handle(a.ctx, cliMessage(c.Thread, q))
 	if c.JSON {
 		enc := json.NewEncoder(a.stdout)
