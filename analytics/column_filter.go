@@ -261,8 +261,26 @@ func compareValues[T int | float64](a, b T, c cmpOp) bool {
 	return a >= b
 }
 
-// vscratch holds the buffers a native evaluation needs, one per depth.
-type vscratch struct{ bufs [][]bool }
+// vscratch holds what one query's native evaluation reuses: buffers, one
+// per depth, and for each comparison on a coded float column its answer
+// for each of the column's distinct values.
+type vscratch struct {
+	bufs   [][]bool
+	tables map[*vnode][]bool
+}
+
+func (s *vscratch) table(n *vnode, col *runColumn) []bool {
+	if t, ok := s.tables[n]; ok {
+		return t
+	}
+	t := make([]bool, len(col.fdict))
+	valuesCompare(col.fdict, n.f, n.cmp, t)
+	if s.tables == nil {
+		s.tables = map[*vnode][]bool{}
+	}
+	s.tables[n] = t
+	return t
+}
 
 func (s *vscratch) get(depth, n int) []bool {
 	for len(s.bufs) <= depth {
@@ -303,11 +321,19 @@ func (n *vnode) eval(cols []*runColumn, k *CellKey, from int, out []bool, sc *vs
 				out[j] = out[j] || tmp[j]
 			}
 		}
-	case vFloat:
-		valuesCompare(cols[n.slot].f[from:to], n.f, n.cmp, out)
-	case vHitCmp:
+	case vFloat, vHitCmp:
 		col := cols[n.slot]
-		valuesCompare(col.f[from:to], n.f, n.cmp, out)
+		if col.fcodes == nil {
+			valuesCompare(col.f[from:to], n.f, n.cmp, out)
+		} else {
+			table := sc.table(n, col)
+			for j, c := range col.fcodes[from:to] {
+				out[j] = table[c]
+			}
+		}
+		if n.op == vFloat {
+			return
+		}
 		for j, has := range col.has[from:to] {
 			out[j] = out[j] && has
 		}
@@ -372,21 +398,21 @@ func valuesCompare[T int | float64](vs []T, x T, c cmpOp, out []bool) {
 func setEnv(env *runEnv, name string, c *runColumn, p int) {
 	switch name {
 	case "ops_per_sec":
-		env.OpsPerSec = c.f[p]
+		env.OpsPerSec = c.float(p)
 	case "ops_per_core":
-		env.OpsPerCore = c.f[p]
+		env.OpsPerCore = c.float(p)
 	case "p50_ms":
-		env.P50Ms = c.f[p]
+		env.P50Ms = c.float(p)
 	case "p99_ms":
-		env.P99Ms = c.f[p]
+		env.P99Ms = c.float(p)
 	case "p999_ms":
-		env.P999Ms = c.f[p]
+		env.P999Ms = c.float(p)
 	case "kb_per_sec":
-		env.KBPerSec = c.f[p]
+		env.KBPerSec = c.float(p)
 	case "hit_rate":
 		env.HitRate = nil
 		if c.has[p] {
-			env.HitRate = &c.f[p] // the VM only reads it
+			env.HitRate = c.floatAt(p) // the VM only reads it
 		}
 	case "rep":
 		env.Rep = c.i[p]

@@ -191,10 +191,10 @@ func (a *aggregator) partialColumns(cell *Cell, from int, matched []bool, count 
 			continue
 		}
 		p := from + j
-		m := runMetrics{OpsPerSec: mc[0].f[p], OpsPerCore: mc[1].f[p], P50Ms: mc[2].f[p], P99Ms: mc[3].f[p],
-			P999Ms: mc[4].f[p], KBPerSec: mc[5].f[p]}
+		m := runMetrics{OpsPerSec: mc[0].float(p), OpsPerCore: mc[1].float(p), P50Ms: mc[2].float(p), P99Ms: mc[3].float(p),
+			P999Ms: mc[4].float(p), KBPerSec: mc[5].float(p)}
 		if mc[6].has[p] {
-			m.HitRate = &mc[6].f[p] // only read
+			m.HitRate = mc[6].floatAt(p) // only read
 		}
 		a.ids = append(a.ids, cell.RunIDs[j])
 		a.ms = append(a.ms, m)

@@ -59,6 +59,21 @@ func TestNativeAndVMScansAgree(t *testing.T) {
 	if stored.current().lazy.head.ColumnChunkRuns != 1000 {
 		t.Fatal("the store's columns are not in chunks of 1000 runs")
 	}
+	floats, err := stored.current().columns(t.Context(), metricFields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coded, plain := 0, 0
+	for _, c := range floats {
+		if c.fcodes != nil {
+			coded++
+		} else {
+			plain++
+		}
+	}
+	if coded == 0 || plain == 0 {
+		t.Fatalf("%d coded and %d plain float columns: the table needs both", coded, plain)
+	}
 	for _, tc := range []struct {
 		name string
 		s    *Store

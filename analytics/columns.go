@@ -106,13 +106,18 @@ func columnChunkName(field string, i int) string { return fmt.Sprintf("col/%s/%0
 // columnChunks is how many chunks each column of n runs has.
 func columnChunks(n int) int { return (n + columnChunkRuns - 1) / columnChunkRuns }
 
-// column is one loaded column: every run's value, in cell order.
+// runColumn is one loaded column: every run's value, in cell order. A
+// float column whose chunks are all dictionary-coded (with at most
+// 65536 values in all) stays coded: a quarter of the memory, and a
+// comparison is made once per distinct value.
 type runColumn struct {
-	f     []float64 // colFloat, colOptFloat
-	has   []bool    // colOptFloat: whether the run has a value
-	i     []int     // colInt
-	codes []uint32  // colText: each run's place in dict
-	dict  []string  // colText
+	f      []float64 // colFloat, colOptFloat: each run's value (plain)
+	fcodes []uint16  // or each run's place in fdict (coded)
+	fdict  []float64
+	has    []bool   // colOptFloat: whether the run has a value
+	i      []int    // colInt
+	codes  []uint32 // colText: each run's place in dict
+	dict   []string // colText
 }
 
 // columnWriter collects one chunk of every column and writes it when full.
@@ -278,18 +283,20 @@ func codeWidth(n int) int {
 
 // columnReader decodes the chunks of one column into a column.
 type columnReader struct {
-	spec  *columnSpec
-	col   runColumn
-	index map[string]uint32 // colText: dict position of each value
+	spec   *columnSpec
+	col    runColumn
+	index  map[string]uint32 // colText: dict position of each value
+	findex map[uint64]uint16 // a coded float column: fdict position of each value (by its bits)
+	runs   int
 }
 
 func newColumnReader(sp *columnSpec, runs int) *columnReader {
-	r := &columnReader{spec: sp}
+	r := &columnReader{spec: sp, runs: runs}
 	switch sp.kind {
 	case colFloat:
-		r.col.f = make([]float64, 0, runs)
+		r.col.fcodes, r.findex = make([]uint16, 0, runs), map[uint64]uint16{}
 	case colOptFloat:
-		r.col.f, r.col.has = make([]float64, 0, runs), make([]bool, 0, runs)
+		r.col.fcodes, r.findex, r.col.has = make([]uint16, 0, runs), map[uint64]uint16{}, make([]bool, 0, runs)
 	case colInt:
 		r.col.i = make([]int, 0, runs)
 	case colText:
@@ -328,6 +335,7 @@ func (r *columnReader) add(b []byte, want int) error {
 		if len(b) != 8*want {
 			return bad(fmt.Sprintf("%d bytes of values for %d runs", len(b), want))
 		}
+		r.plain()
 		for i := range want {
 			r.col.f = append(r.col.f, math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])))
 		}
@@ -363,13 +371,13 @@ func (r *columnReader) add(b []byte, want int) error {
 			local[j], b = code, b[k+int(l):]
 		}
 	}
-	return readCodes(b, int(nd), want, bad, func(c uint32) {
-		if r.spec.kind == colInt {
-			r.col.i = append(r.col.i, ints[c])
-		} else {
-			r.col.codes = append(r.col.codes, local[c])
-		}
-	})
+	var err error
+	if r.spec.kind == colInt {
+		r.col.i, err = readCodes(b, ints, want, bad, r.col.i)
+	} else {
+		r.col.codes, err = readCodes(b, local, want, bad, r.col.codes)
+	}
+	return err
 }
 
 // addCodedFloats decodes dictionary-coded float values (appendFloatValues).
@@ -384,42 +392,106 @@ func (r *columnReader) addCodedFloats(b []byte, want int) error {
 	for j := range dict {
 		dict[j] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:]))
 	}
-	return readCodes(b[8*nd:], int(nd), want, bad, func(c uint32) { r.col.f = append(r.col.f, dict[c]) })
+	if r.findex != nil {
+		global := make([]uint16, nd) // the chunk's codes → the column's
+		for j, v := range dict {
+			g, ok := r.findex[math.Float64bits(v)]
+			if !ok {
+				if len(r.col.fdict) == 1<<16 {
+					r.plain()
+					break
+				}
+				g = uint16(len(r.col.fdict))
+				r.col.fdict = append(r.col.fdict, v)
+				r.findex[math.Float64bits(v)] = g
+			}
+			global[j] = g
+		}
+		if r.findex != nil {
+			var err error
+			r.col.fcodes, err = readCodes(b[8*nd:], global, want, bad, r.col.fcodes)
+			return err
+		}
+	}
+	var err error
+	r.col.f, err = readCodes(b[8*nd:], dict, want, bad, r.col.f)
+	return err
 }
 
-// readCodes reads a code width and want codes below nd, calling each with
-// every code in order.
-func readCodes(b []byte, nd, want int, bad func(string) error, each func(c uint32)) error {
+// plain turns a coded float column into a plain one (a chunk of plain
+// values, or more distinct values than codes can name, came).
+func (r *columnReader) plain() {
+	if r.findex == nil {
+		return
+	}
+	r.col.f = make([]float64, len(r.col.fcodes), r.runs)
+	for p, c := range r.col.fcodes {
+		r.col.f[p] = r.col.fdict[c]
+	}
+	r.col.fcodes, r.col.fdict, r.findex = nil, nil, nil
+}
+
+// float is run p's value of a float column.
+func (c *runColumn) float(p int) float64 {
+	if c.fcodes != nil {
+		return c.fdict[c.fcodes[p]]
+	}
+	return c.f[p]
+}
+
+// floatAt points at run p's value of a float column (not to be written).
+func (c *runColumn) floatAt(p int) *float64 {
+	if c.fcodes != nil {
+		return &c.fdict[c.fcodes[p]]
+	}
+	return &c.f[p]
+}
+
+// readCodes reads a code width and want codes, each below len(dict), and
+// appends the dictionary's value for each to dst.
+func readCodes[T any](b []byte, dict []T, want int, bad func(string) error, dst []T) ([]T, error) {
 	if len(b) < 1 {
-		return bad("no code width")
+		return dst, bad("no code width")
 	}
 	width := int(b[0])
 	b = b[1:]
-	if width != codeWidth(nd) || len(b) != width*want {
-		return bad("codes of the wrong size")
+	if width != codeWidth(len(dict)) || len(b) != width*want {
+		return dst, bad("codes of the wrong size")
 	}
-	for i := range want {
-		var c uint32
-		switch width {
-		case 1:
-			c = uint32(b[i])
-		case 2:
-			c = uint32(binary.LittleEndian.Uint16(b[2*i:]))
-		default:
-			c = binary.LittleEndian.Uint32(b[4*i:])
+	n := uint32(len(dict))
+	switch width {
+	case 1:
+		for _, c := range b {
+			if uint32(c) >= n {
+				return dst, bad("a code outside the dictionary")
+			}
+			dst = append(dst, dict[c])
 		}
-		if c >= uint32(nd) {
-			return bad("a code outside the dictionary")
+	case 2:
+		for i := 0; i < len(b); i += 2 {
+			c := uint32(binary.LittleEndian.Uint16(b[i:]))
+			if c >= n {
+				return dst, bad("a code outside the dictionary")
+			}
+			dst = append(dst, dict[c])
 		}
-		each(c)
+	default:
+		for i := 0; i < len(b); i += 4 {
+			c := binary.LittleEndian.Uint32(b[i:])
+			if c >= n {
+				return dst, bad("a code outside the dictionary")
+			}
+			dst = append(dst, dict[c])
+		}
 	}
-	return nil
+	return dst, nil
 }
 
 // columnFromRuns builds a column from runs in memory (a snapshot without
 // stored columns).
 func columnFromRuns(sp *columnSpec, runs []Run) *runColumn {
 	r := newColumnReader(sp, len(runs))
+	r.plain()
 	for i := range runs {
 		f := fieldsOf(&runs[i])
 		switch sp.kind {

@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"math"
 	"strconv"
+	"unsafe"
 )
 
 // Every value under derivedPrefix ends with a CRC-32C of its key and
@@ -43,32 +44,116 @@ func pinName(p pin) string {
 	return "pin/" + p.field + "=" + strconv.Itoa(p.num)
 }
 
-// appendCell appends one cell record: its key, repetitions, medians and
-// run IDs (in repetition order).
+// Flags of a cell record.
+const (
+	cellHasHitRate = 1 << 0
+	// cellIDsCoded: each run ID after the first is written as the bytes it
+	// shares with the one before at its start and at its end, and the
+	// bytes between (a cell's IDs differ in a few characters in the
+	// middle: a tenth of the bytes).
+	cellIDsCoded = 1 << 1
+)
+
+// appendCell appends one cell record: its key, repetitions, flags, medians
+// and run IDs (in repetition order: their count, their length in all,
+// then each as cellIDsCoded says).
 func appendCell(dst []byte, c *Cell) []byte {
 	dst = appendCellKey(dst, c.CellKey)
 	dst = binary.AppendUvarint(dst, uint64(c.Reps))
-	var flags byte
+	var flags byte = cellIDsCoded
 	hit := 0.0
 	if c.HitRate != nil {
-		flags, hit = 1, *c.HitRate
+		flags, hit = flags|cellHasHitRate, *c.HitRate
 	}
 	dst = append(dst, flags)
 	for _, f := range [7]float64{c.OpsPerSec, c.OpsPerCore, c.P50Ms, c.P99Ms, c.P999Ms, c.KBPerSec, hit} {
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(c.RunIDs)))
+	total := 0
 	for _, id := range c.RunIDs {
-		dst = binary.AppendUvarint(dst, uint64(len(id)))
-		dst = append(dst, id...)
+		total += len(id)
+	}
+	dst = binary.AppendUvarint(dst, uint64(total)) // so a reader allocates them at once
+	prev := ""
+	for _, id := range c.RunIDs {
+		pre := commonPrefix(prev, id)
+		suf := commonSuffix(prev[pre:], id[pre:])
+		dst = binary.AppendUvarint(dst, uint64(pre))
+		dst = binary.AppendUvarint(dst, uint64(suf))
+		dst = binary.AppendUvarint(dst, uint64(len(id)-pre-suf))
+		dst = append(dst, id[pre:len(id)-suf]...)
+		prev = id
 	}
 	return dst
 }
 
-// readCell decodes one record written by appendCell and returns the rest.
-// text holds the same bytes as the chunk b is a suffix of: the run IDs are
-// taken from it, so a chunk's IDs share one allocation.
-func readCell(b []byte, text string) (Cell, []byte, error) {
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// maxIDBytes bounds a run ID's length when decoding (an ID is a few
+// fields, its run_id at most 200 bytes), so that a damaged length never
+// allocates much.
+const maxIDBytes = 1 << 10
+
+// idText gathers the run IDs of a cell into one buffer, so that they
+// share one allocation: ends[i] is where ID i ends.
+type idText struct {
+	buf  []byte
+	ends []int
+}
+
+// add appends the next ID: pre bytes from the start of the one before,
+// then mid, then suf bytes from its end.
+func (t *idText) add(pre, suf int, mid []byte) error {
+	start, prev := 0, 0
+	if n := len(t.ends); n > 0 {
+		prev = t.ends[n-1]
+		if n > 1 {
+			start = t.ends[n-2]
+		}
+	}
+	if pre+suf > prev-start {
+		return fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
+	}
+	t.buf = append(t.buf, t.buf[start:start+pre]...)
+	t.buf = append(t.buf, mid...)
+	t.buf = append(t.buf, t.buf[prev-suf:prev]...)
+	t.ends = append(t.ends, len(t.buf))
+	return nil
+}
+
+// ids returns the IDs. The buffer becomes their text without a copy (as
+// strings.Builder does): nothing writes to it after this.
+func (t *idText) ids() []string {
+	if len(t.buf) == 0 {
+		return make([]string, len(t.ends))
+	}
+	text := unsafe.String(&t.buf[0], len(t.buf))
+	out := make([]string, len(t.ends))
+	start := 0
+	for i, end := range t.ends {
+		out[i], start = text[start:end], end
+	}
+	return out
+}
+
+// readCell decodes one record written by appendCell and returns the rest;
+// ends is scratch space, reused from cell to cell.
+func readCell(b []byte, ends *[]int) (Cell, []byte, error) {
 	var c Cell
 	k, b, err := readCellKey(b)
 	if err != nil {
@@ -81,10 +166,10 @@ func readCell(b []byte, text string) (Cell, []byte, error) {
 	}
 	c.Reps = int(reps)
 	b = b[n:]
-	if len(b) < 1+7*8 || b[0] > 1 {
+	if len(b) < 1+7*8 || b[0]&^(cellHasHitRate|cellIDsCoded) != 0 {
 		return c, nil, fmt.Errorf("%w: a bad cell record", errBadRun)
 	}
-	hasHit := b[0] == 1
+	hasHit, coded := b[0]&cellHasHitRate != 0, b[0]&cellIDsCoded != 0
 	var f [7]float64
 	for i := range f {
 		f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[1+i*8:]))
@@ -100,16 +185,43 @@ func readCell(b []byte, text string) (Cell, []byte, error) {
 		return c, nil, fmt.Errorf("%w: a cell record's run IDs do not match its repetitions", errBadRun)
 	}
 	b = b[n:]
-	c.RunIDs = make([]string, nids)
-	for i := range c.RunIDs {
+	ids := idText{ends: (*ends)[:0]}
+	defer func() { *ends = ids.ends }()
+	total := uint64(0)
+	if coded {
+		var n int
+		total, n = binary.Uvarint(b)
+		if n <= 0 || total > maxIDBytes*nids {
+			return c, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
+		}
+		ids.buf, b = make([]byte, 0, total), b[n:]
+	}
+	for range nids {
+		var pre, suf uint64
+		if coded {
+			var k1, k2 int
+			pre, k1 = binary.Uvarint(b)
+			if k1 > 0 {
+				suf, k2 = binary.Uvarint(b[k1:])
+			}
+			if k1 <= 0 || k2 <= 0 || pre > 1<<16 || suf > 1<<16 {
+				return c, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
+			}
+			b = b[k1+k2:]
+		}
 		l, n := binary.Uvarint(b)
 		if n <= 0 || l > uint64(len(b)-n) {
 			return c, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
 		}
-		off := len(text) - len(b) + n
-		c.RunIDs[i] = text[off : off+int(l)]
+		if err := ids.add(int(pre), int(suf), b[n:n+int(l)]); err != nil {
+			return c, nil, err
+		}
 		b = b[n+int(l):]
 	}
+	if coded && uint64(len(ids.buf)) != total {
+		return c, nil, fmt.Errorf("%w: a cell record's run IDs are not the length it says", errBadRun)
+	}
+	c.RunIDs = ids.ids()
 	return c, b, nil
 }
 
@@ -120,11 +232,11 @@ func decodeCellChunk(b []byte) ([]Cell, error) {
 		return nil, fmt.Errorf("%w: a bad cell chunk", errBadRun)
 	}
 	b = b[k:]
-	text := string(b)
 	out := make([]Cell, n)
+	var ends []int
 	for i := range out {
 		var err error
-		if out[i], b, err = readCell(b, text); err != nil {
+		if out[i], b, err = readCell(b, &ends); err != nil {
 			return nil, err
 		}
 	}

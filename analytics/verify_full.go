@@ -114,9 +114,13 @@ func (s *Store) verifyColumns(ctx context.Context, snap *snapshot) error {
 
 // sameColumn compares two columns value by value (floats bit for bit).
 func sameColumn(a, b *runColumn) bool {
-	if !slices.EqualFunc(a.f, b.f, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) ||
-		!slices.Equal(a.has, b.has) || !slices.Equal(a.i, b.i) || len(a.codes) != len(b.codes) {
+	if len(a.f)+len(a.fcodes) != len(b.f)+len(b.fcodes) || !slices.Equal(a.has, b.has) || !slices.Equal(a.i, b.i) || len(a.codes) != len(b.codes) {
 		return false
+	}
+	for p := range len(a.f) + len(a.fcodes) {
+		if math.Float64bits(a.float(p)) != math.Float64bits(b.float(p)) {
+			return false
+		}
 	}
 	for p := range a.codes {
 		if a.dict[a.codes[p]] != b.dict[b.codes[p]] {

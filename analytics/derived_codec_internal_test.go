@@ -1,0 +1,62 @@
+package analytics
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+)
+
+// appendCellPlainIDs is appendCell as the first format-3 release wrote it:
+// each run ID whole (no cellIDsCoded flag).
+func appendCellPlainIDs(dst []byte, c *Cell) []byte {
+	dst = appendCellKey(dst, c.CellKey)
+	dst = binary.AppendUvarint(dst, uint64(c.Reps))
+	var flags byte
+	hit := 0.0
+	if c.HitRate != nil {
+		flags, hit = cellHasHitRate, *c.HitRate
+	}
+	dst = append(dst, flags)
+	for _, f := range [7]float64{c.OpsPerSec, c.OpsPerCore, c.P50Ms, c.P99Ms, c.P999Ms, c.KBPerSec, hit} {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(c.RunIDs)))
+	for _, id := range c.RunIDs {
+		dst = binary.AppendUvarint(dst, uint64(len(id)))
+		dst = append(dst, id...)
+	}
+	return dst
+}
+
+// TestCellChunksRoundTripAndRefuseDamage encodes the embedded and
+// synthetic cells in chunks (run IDs coded, and whole as the first
+// format-3 release wrote them), decodes them, and decodes every
+// truncation of each chunk: an error wrapping errBadRun, never a panic.
+func TestCellChunksRoundTripAndRefuseDamage(t *testing.T) {
+	for _, s := range []*Store{openDefault(t), {snap: newSnapshot(syntheticRuns(3_000))}} {
+		cells := s.Cells()
+		for _, enc := range []func([]byte, *Cell) []byte{appendCell, appendCellPlainIDs} {
+			for from := 0; from < len(cells); from += 7 {
+				chunk := cells[from:min(from+7, len(cells))]
+				payload := binary.AppendUvarint(nil, uint64(len(chunk)))
+				for i := range chunk {
+					payload = enc(payload, &chunk[i])
+				}
+				got, err := decodeCellChunk(payload)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, chunk) {
+					t.Fatalf("cells %d…: decoded other cells", from)
+				}
+				for n := range len(payload) {
+					if _, err := decodeCellChunk(payload[:n]); !errors.Is(err, errBadRun) {
+						t.Fatalf("cells %d… cut to %d bytes: %v", from, n, err)
+					}
+				}
+			}
+		}
+	}
+}
