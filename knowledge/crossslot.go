@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CrossSlotDemo is the recorded cross-slot behaviour: the same multi-key
@@ -41,16 +42,17 @@ type CrossSlotCheck struct {
 	Reply    string `json:"reply"`    // "1 2 3", or the error text
 }
 
+// Compiled on first use: a process that never needs it does not pay for it at start.
 var (
-	ansiCodes   = regexp.MustCompile("\x1b\\[[0-9;]*m")
-	systemLine  = regexp.MustCompile(`^=+ (.+?) =+$`)
-	shardsInSys = regexp.MustCompile(`\((\d+) shards\)`)
-	checkLine   = regexp.MustCompile(`^(.+?):\s+(OK|REJECTED) -> (.*)$`)
-	slotPair    = regexp.MustCompile(`(\w+)=(\d+)`)
+	ansiCodes   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })
+	systemLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=+ (.+?) =+$`) })
+	shardsInSys = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((\d+) shards\)`) })
+	checkLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?):\s+(OK|REJECTED) -> (.*)$`) })
+	slotPair    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\w+)=(\d+)`) })
 )
 
 // stripANSI removes terminal colour codes.
-func stripANSI(s string) string { return ansiCodes.ReplaceAllString(s, "") }
+func stripANSI(s string) string { return ansiCodes().ReplaceAllString(s, "") }
 
 // parseCrossSlot reads crossslot-aws.txt.
 func parseCrossSlot(data []byte) ([]CrossSlotSystem, []string, error) {
@@ -63,10 +65,10 @@ func parseCrossSlot(data []byte) ([]CrossSlotSystem, []string, error) {
 		text := strings.TrimSpace(stripANSI(sc.Text()))
 		switch {
 		case text == "":
-		case systemLine.MatchString(text):
-			name := systemLine.FindStringSubmatch(text)[1]
+		case systemLine().MatchString(text):
+			name := systemLine().FindStringSubmatch(text)[1]
 			sys := CrossSlotSystem{Name: name}
-			if m := shardsInSys.FindStringSubmatch(name); m != nil {
+			if m := shardsInSys().FindStringSubmatch(name); m != nil {
 				sys.Shards, _ = strconv.Atoi(m[1])
 			}
 			systems = append(systems, sys)
@@ -76,12 +78,12 @@ func parseCrossSlot(data []byte) ([]CrossSlotSystem, []string, error) {
 			return nil, nil, fmt.Errorf("line %d: %q before any system heading", line, text)
 		case strings.HasPrefix(text, "slots:"):
 			sys := &systems[len(systems)-1]
-			for _, m := range slotPair.FindAllStringSubmatch(text, -1) {
+			for _, m := range slotPair().FindAllStringSubmatch(text, -1) {
 				n, _ := strconv.Atoi(m[2])
 				sys.Slots = append(sys.Slots, KeySlot{Key: m[1], Slot: n})
 			}
-		case checkLine.MatchString(text):
-			m := checkLine.FindStringSubmatch(text)
+		case checkLine().MatchString(text):
+			m := checkLine().FindStringSubmatch(text)
 			sys := &systems[len(systems)-1]
 			sys.Checks = append(sys.Checks, CrossSlotCheck{Command: m[1], Accepted: m[2] == "OK", Reply: strings.TrimSpace(m[3])})
 		default:

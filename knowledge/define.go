@@ -3,15 +3,19 @@ package knowledge
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/agnivade/levenshtein"
 )
 
+// Compiled on first use: a process that never needs it does not pay for it at start.
 var (
-	questionLead = regexp.MustCompile(`^(what(\s+is|\s+are|'s|s)?|define|definition\s+of|meaning\s+of|explain|tell\s+me\s+about)\s+`)
-	articleLead  = regexp.MustCompile(`^(a|an|the)\s+`)
-	parenthetic  = regexp.MustCompile(`\s*\([^)]*\)`)
+	questionLead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(what(\s+is|\s+are|'s|s)?|define|definition\s+of|meaning\s+of|explain|tell\s+me\s+about)\s+`)
+	})
+	articleLead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(a|an|the)\s+`) })
+	parenthetic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\([^)]*\)`) })
 )
 
 // cleanQuery lower-cases a user's wording and drops question words,
@@ -20,8 +24,8 @@ func cleanQuery(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	s = strings.Trim(s, "\"'`“”‘’ ")
 	s = strings.TrimRight(s, "?!. ")
-	s = questionLead.ReplaceAllString(s, "")
-	s = articleLead.ReplaceAllString(s, "")
+	s = questionLead().ReplaceAllString(s, "")
+	s = articleLead().ReplaceAllString(s, "")
 	return strings.Join(strings.Fields(s), " ")
 }
 
@@ -64,7 +68,7 @@ func (b *Base) buildAliases(l *loader) {
 		}
 	}
 	for i, t := range b.terms {
-		for _, d := range []string{parenthetic.ReplaceAllString(t.Name, ""), strings.TrimPrefix(t.ID, "term:")} {
+		for _, d := range []string{parenthetic().ReplaceAllString(t.Name, ""), strings.TrimPrefix(t.ID, "term:")} {
 			if k := aliasKey(d); k != "" {
 				if _, taken := b.aliases[k]; !taken {
 					b.aliases[k] = i

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 //go:embed data
@@ -120,7 +121,8 @@ func jsonErr(data []byte, err error) string {
 	return fmt.Sprintf("line %d: %v", line, err)
 }
 
-var idPattern = regexp.MustCompile(`^[a-z]+:[a-z0-9][a-z0-9.-]*$`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+:[a-z0-9][a-z0-9.-]*$`) })
 
 // loadFrom loads the knowledge base from fsys (the layout of data/).
 func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {
@@ -186,7 +188,7 @@ func loadDecoded(ctx context.Context, fsys fs.FS, d *decoded, q Querier) (*Base,
 	b := &Base{contents: d.contents}
 	srcByID := map[string]Source{}
 	for _, s := range d.sources {
-		if !strings.HasPrefix(s.ID, "source:") || !idPattern.MatchString(s.ID) {
+		if !strings.HasPrefix(s.ID, "source:") || !idPattern().MatchString(s.ID) {
 			l.fail("%s: bad source id %q: %w", fileSources, s.ID, ErrInvalid)
 		}
 		if _, dup := srcByID[s.ID]; dup {

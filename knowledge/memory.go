@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MemoryTable is the bytes-per-key measurement: a fixed number of keys of
@@ -71,7 +72,8 @@ func (t MemoryTable) Missing(engine string) (NotMeasured, bool) {
 	return NotMeasured{}, false
 }
 
-var memoryHeader = regexp.MustCompile(`^Loading (\d+) keys x (\d+)B into each engine`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var memoryHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Loading (\d+) keys x (\d+)B into each engine`) })
 
 // parseMemory reads memory-aws.txt.
 func parseMemory(data []byte) (keys, valueBytes int, method string, rows []MemoryRow, err error) {
@@ -82,8 +84,8 @@ func parseMemory(data []byte) (keys, valueBytes int, method string, rows []Memor
 		line++
 		text := strings.TrimRight(sc.Text(), "\r ")
 		switch {
-		case memoryHeader.MatchString(text):
-			m := memoryHeader.FindStringSubmatch(text)
+		case memoryHeader().MatchString(text):
+			m := memoryHeader().FindStringSubmatch(text)
 			keys, _ = strconv.Atoi(m[1])
 			valueBytes, _ = strconv.Atoi(m[2])
 		case strings.HasPrefix(text, "engine"):

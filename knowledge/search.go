@@ -69,7 +69,7 @@ func newSearchIndex(entries []Entry) *searchIndex {
 		strong := tokens(kind + " " + slug + " " + e.Title + " " + strings.Join(e.Aliases, " "))
 		body := tokens(e.Text)
 		d := indexedDoc{entry: e, strong: strong, body: body, tf: map[string]int{}, strTF: map[string]int{}, exact: map[string]bool{}}
-		for _, name := range append([]string{slug, e.Title, parenthetic.ReplaceAllString(e.Title, "")}, e.Aliases...) {
+		for _, name := range append([]string{slug, e.Title, parenthetic().ReplaceAllString(e.Title, "")}, e.Aliases...) {
 			d.exact[aliasKey(name)] = true
 		}
 		seen := map[string]bool{}

@@ -83,7 +83,7 @@ func (l *loader) checkIDs(b *Base) {
 	seen := map[string]bool{}
 	check := func(id, prefix string) {
 		switch {
-		case !idPattern.MatchString(id):
+		case !idPattern().MatchString(id):
 			l.fail("bad id %q (want kind:lower-case-slug): %w", id, ErrInvalid)
 		case prefix != "" && !strings.HasPrefix(id, prefix+":"):
 			l.fail("id %q should start with %q: %w", id, prefix+":", ErrInvalid)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 
 	slackgo "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -193,12 +194,13 @@ func busyReply() *reply {
 	return &reply{ResponseType: slackgo.ResponseTypeEphemeral, Text: "Too many questions are waiting right now; please ask again in a minute."}
 }
 
-var userMention = regexp.MustCompile(`<@([UW][A-Z0-9]+)(\|[^>]*)?>`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var userMention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<@([UW][A-Z0-9]+)(\|[^>]*)?>`) })
 
 // mentionsSomeoneElse reports whether text mentions a user other than me:
 // in a thread, such a message talks to that person.
 func mentionsSomeoneElse(text, me string) bool {
-	for _, m := range userMention.FindAllStringSubmatch(text, -1) {
+	for _, m := range userMention().FindAllStringSubmatch(text, -1) {
 		if m[1] != me {
 			return true
 		}
@@ -208,7 +210,7 @@ func mentionsSomeoneElse(text, me string) bool {
 
 // mentions reports whether text mentions the user.
 func mentions(text, user string) bool {
-	for _, m := range userMention.FindAllStringSubmatch(text, -1) {
+	for _, m := range userMention().FindAllStringSubmatch(text, -1) {
 		if m[1] == user {
 			return true
 		}
@@ -219,8 +221,8 @@ func mentions(text, user string) bool {
 // questionText is the question in a message: the bot's mention removed,
 // Slack's escaping undone.
 func questionText(text, me string) string {
-	text = userMention.ReplaceAllStringFunc(text, func(m string) string {
-		if userMention.FindStringSubmatch(m)[1] == me {
+	text = userMention().ReplaceAllStringFunc(text, func(m string) string {
+		if userMention().FindStringSubmatch(m)[1] == me {
 			return ""
 		}
 		return m

@@ -3,6 +3,7 @@ package slack
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Slack's mrkdwn is not Markdown: bold is *x*, italics _x_, links <url|text>,
@@ -25,12 +26,13 @@ func unescape(s string) string {
 
 var mrkdwnUnescaper = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">")
 
+// Compiled on first use: a process that never needs it does not pay for it at start.
 var (
-	mdLink    = regexp.MustCompile(`\[([^\]\n]+)\]\((https?://[^)\s]+)\)`)
-	mdBold    = regexp.MustCompile(`\*\*([^*\n]+?)\*\*|__([^_\n]+?)__`)
-	mdItalic  = regexp.MustCompile(`(^|[^*\w])\*([^*\s][^*\n]*?)\*($|[^*\w])`)
-	mdHeading = regexp.MustCompile(`^#{1,6}\s+(.+?)\s*#*$`)
-	mdBullet  = regexp.MustCompile(`^(\s*)[-*+]\s+`)
+	mdLink    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]\n]+)\]\((https?://[^)\s]+)\)`) })
+	mdBold    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*\*([^*\n]+?)\*\*|__([^_\n]+?)__`) })
+	mdItalic  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^*\w])\*([^*\s][^*\n]*?)\*($|[^*\w])`) })
+	mdHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#{1,6}\s+(.+?)\s*#*$`) })
+	mdBullet  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)[-*+]\s+`) })
 )
 
 // mrkdwn converts the bot's Markdown into Slack mrkdwn: escaping, links,
@@ -57,10 +59,10 @@ func mrkdwn(md string) string {
 
 // mrkdwnLine converts one line outside fenced blocks.
 func mrkdwnLine(line string) string {
-	if m := mdHeading.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+	if m := mdHeading().FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 		return "*" + inline(m[1]) + "*"
 	}
-	if loc := mdBullet.FindStringSubmatchIndex(line); loc != nil {
+	if loc := mdBullet().FindStringSubmatchIndex(line); loc != nil {
 		indent := line[loc[2]:loc[3]]
 		return indent + "• " + inline(line[loc[1]:])
 	}
@@ -84,7 +86,7 @@ func inline(s string) string {
 func inlineText(s string) string {
 	var b strings.Builder
 	last := 0
-	for _, m := range mdLink.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range mdLink().FindAllStringSubmatchIndex(s, -1) {
 		b.WriteString(emphasis(escape(s[last:m[0]])))
 		text, url := s[m[2]:m[3]], s[m[4]:m[5]]
 		b.WriteString("<" + escape(url) + "|" + escape(text) + ">")
@@ -97,10 +99,10 @@ func inlineText(s string) string {
 // emphasis turns *italics* into _italics_ and **bold** into *bold*.
 func emphasis(s string) string {
 	const boldMark = "\x00"
-	s = mdBold.ReplaceAllStringFunc(s, func(m string) string {
+	s = mdBold().ReplaceAllStringFunc(s, func(m string) string {
 		return boldMark + m[2:len(m)-2] + boldMark
 	})
-	s = mdItalic.ReplaceAllString(s, "${1}_${2}_${3}")
+	s = mdItalic().ReplaceAllString(s, "${1}_${2}_${3}")
 	return strings.ReplaceAll(s, boldMark, "*")
 }
 

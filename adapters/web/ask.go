@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -23,7 +24,9 @@ const (
 
 // conversationID is the thread a page's follow-ups share: random, made by
 // the server on the first question.
-var conversationID = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
+//
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var conversationID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`) })
 
 // fragmentHeader marks a request from the page's script, which wants the
 // answer alone to insert into the conversation it already shows.
@@ -128,7 +131,7 @@ func readAskForm(r *http.Request) (q, conv string, earlier []string) {
 	if q == "" {
 		q = strings.TrimSpace(r.PostForm.Get("q"))
 	}
-	if c := r.PostForm.Get("c"); conversationID.MatchString(c) {
+	if c := r.PostForm.Get("c"); conversationID().MatchString(c) {
 		conv = c
 	}
 	for _, e := range r.PostForm["h"] {

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // links builds the site's URLs under its base path.
@@ -35,10 +36,16 @@ func (l links) Asset(name, v string) string {
 // inlineToken finds what the answers' Markdown marks inline: code spans,
 // bold, links, bare URLs, run IDs and the ids of glossary terms and claims
 // (which the dataset page lists).
-var inlineToken = regexp.MustCompile("`[^`]+`|\\*\\*[^*]+\\*\\*|\\[[^\\]]+\\]\\(https?://[^)\\s]+\\)|https?://[^\\s<>\"]+|\\brun-s\\d+-[A-Za-z0-9.:-]+-rep\\d+\\b|\\b(?:term|claim):[a-z0-9-]*[a-z0-9]")
+//
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var inlineToken = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("`[^`]+`|\\*\\*[^*]+\\*\\*|\\[[^\\]]+\\]\\(https?://[^)\\s]+\\)|https?://[^\\s<>\"]+|\\brun-s\\d+-[A-Za-z0-9.:-]+-rep\\d+\\b|\\b(?:term|claim):[a-z0-9-]*[a-z0-9]")
+})
 
 // runIDPattern is a whole run ID.
-var runIDPattern = regexp.MustCompile(`^run-s\d+-[A-Za-z0-9.:-]+-rep\d+$`)
+//
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var runIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^run-s\d+-[A-Za-z0-9.:-]+-rep\d+$`) })
 
 // inline renders one line of the answers' Markdown as HTML. Every piece of
 // text is escaped; code spans that are run IDs link to the run, code spans
@@ -46,7 +53,7 @@ var runIDPattern = regexp.MustCompile(`^run-s\d+-[A-Za-z0-9.:-]+-rep\d+$`)
 func (l links) inline(s string) template.HTML {
 	var b strings.Builder
 	last := 0
-	for _, m := range inlineToken.FindAllStringIndex(s, -1) {
+	for _, m := range inlineToken().FindAllStringIndex(s, -1) {
 		b.WriteString(template.HTMLEscapeString(s[last:m[0]]))
 		tok := s[m[0]:m[1]]
 		switch {
@@ -88,7 +95,7 @@ func (l links) line(s string) template.HTML {
 func (l links) code(c string) string {
 	esc := "<code>" + template.HTMLEscapeString(c) + "</code>"
 	switch {
-	case runIDPattern.MatchString(c):
+	case runIDPattern().MatchString(c):
 		return `<a href="` + template.HTMLEscapeString(l.Run(c)) + `">` + esc + `</a>`
 	case looksLikeFilter(c):
 		return `<a href="` + template.HTMLEscapeString(l.Filter(c)) + `">` + esc + `</a>`

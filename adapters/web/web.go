@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"sync"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
@@ -57,14 +58,16 @@ type Site struct {
 }
 
 // validBasePath is "" or one or more /segments without a trailing slash.
-var validBasePath = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)*$`)
+//
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var validBasePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)*$`) })
 
 // ErrBasePath reports a base path the pages cannot be served under.
 var ErrBasePath = errors.New(`base path must be empty or like "/oracle" (segments of letters, digits, ".", "_", "~", "-"; no trailing slash)`)
 
 // New returns the pages answering with ask and browsing data.
 func New(ask Asker, data Dataset, opts Options) (*Site, error) {
-	if !validBasePath.MatchString(opts.BasePath) {
+	if !validBasePath().MatchString(opts.BasePath) {
 		return nil, fmt.Errorf("%w: got %q", ErrBasePath, opts.BasePath)
 	}
 	if opts.Examples == nil {

@@ -229,7 +229,7 @@ func askFragmentCases(t *testing.T, env *bottest.Env) {
 	if strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<li class="turn"`) {
 		t.Errorf("the script's request got more than the answer: %.200s", body)
 	}
-	if !conversationID.MatchString(resp.Header.Get("X-Conversation")) {
+	if !conversationID().MatchString(resp.Header.Get("X-Conversation")) {
 		t.Errorf("X-Conversation = %q", resp.Header.Get("X-Conversation"))
 	}
 	img := regexp.MustCompile(`<img src="(/charts/[0-9a-f]+\.png)" alt="([^"]+)"`).FindStringSubmatch(body)
