@@ -93,7 +93,8 @@ func readCorpusFile(tb testing.TB, path string) []corpusCase {
 
 // corpusFields are the plan fields a corpus line may check.
 var corpusFields = []string{"intent", "requested", "engines", "modes", "cores", "ratio", "value", "pipeline", "session",
-	"metric", "knob", "term", "claim", "crossover", "multiple", "explain", "choices", "unbound", "source", "units"}
+	"metric", "knob", "term", "claim", "crossover", "multiple", "explain", "choices", "unbound", "source", "units",
+	"over", "threshold", "conditions"}
 
 func corpusField(k string) bool { return slices.Contains(corpusFields, k) }
 
@@ -133,7 +134,29 @@ func planFields(pl planner.Plan) map[string]string {
 		"crossover": yes(pl.Crossover), "multiple": yes(pl.Multiple), "explain": yes(pl.Explain),
 		"choices": strconv.Itoa(len(pl.Options)), "unbound": or(strings.Join(pl.Unbound, ",")), "source": pl.Source,
 		"units": or(unitsField(pl.Units)),
+		"over":  or(searchField(pl, func(s planner.Search) string { return s.Over })),
+		"threshold": or(searchField(pl, func(s planner.Search) string {
+			if s.Op == "" {
+				return ""
+			}
+			return s.Metric + s.Op + strconv.FormatFloat(s.Value, 'f', -1, 64)
+		})),
+		"conditions": or(searchField(pl, func(s planner.Search) string {
+			var cs []string
+			for _, c := range s.Conditions {
+				cs = append(cs, strings.ReplaceAll(c.Filter(), " ", ""))
+			}
+			return strings.Join(cs, ",")
+		})),
 	}
+}
+
+// searchField renders one field of a plan's search, "" when it has none.
+func searchField(pl planner.Plan, f func(planner.Search) string) string {
+	if pl.Search == nil {
+		return ""
+	}
+	return f(*pl.Search)
 }
 
 // unitsField renders the units a plan asks its answer in: "keys",

@@ -1,6 +1,9 @@
 package planner
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // find returns where re matches the corrected text, else the text before
 // typo correction, which can turn a word the kind rules know into another
@@ -61,7 +64,8 @@ func (p *Planner) planKindOf(question string, prev *Plan, splitCompound bool) (P
 	if splitCompound {
 		kinds = append(kinds, p.greeting, p.compound)
 	}
-	if p.hasDomainContent(&r) || prev != nil || p.k.provenance.MatchString(r.text) || len(r.setupFacts()) > 0 || p.asksThreshold(&r) {
+	if p.hasDomainContent(&r) || prev != nil || p.k.provenance.MatchString(r.text) || len(r.setupFacts()) > 0 || p.asksThreshold(&r) ||
+		p.k.connErrors.MatchString(r.text) && strings.Contains(r.text, "conn") {
 		// A question naming nothing of the domain ("recommend a good pizza
 		// place") is out of scope, whatever its shape; the runs' own setup
 		// ("how long did each test last?") is the domain.

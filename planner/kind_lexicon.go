@@ -14,7 +14,7 @@ type kindGrammar struct {
 	provenance, provClient, provServer, provTool, provDuration, provReps, provDates, provVersions *rx
 
 	searchScope, searchHigh, searchLow, searchBest, searchWorst, searchRuns, misses, slowestRequest *rx
-	thresholdUp, thresholdDown, thresholdUpTime, fewestCores                                        *rx
+	fewestCores, connErrors, cellNoun, runNoun                                                      *rx
 
 	recommend *rx
 
@@ -65,12 +65,11 @@ func newKindGrammar() *kindGrammar {
 		searchRuns:     re(`\bany (?:\w+ )?(?:run|runs|rep|reps|repetition|repetitions|test|tests|measurement|measurements)\b|\bever\b|\bseen\b|\brecorded\b|\bsingle (?:run|rep|repetition|measurement)\b|\bindividual (?:run|runs|reps|repetitions)\b|\bwhich runs\b|\bin any\b`),
 		misses:         re(`\bmiss(?:es|ed|ing)?\b|\bcache miss\w*\b|\bhit rate\b.*\b(?:below|under|less than|lower than|not)\b|\bhit rate of less\b`),
 		slowestRequest: re(`\bslowest (?:request|response|reply|call|command|op|operation|query)s?\b|\blongest (?:request|response|wait|call|command|op|operation)s?\b|\bworst[- ]case (?:latency|request|response)\b|\bmax(?:imum)? (?:latency|response time|request time)\b|\bhighest (?:latency|response time)\b|\bworst (?:latency|response time)\b`),
-		thresholdUp:    re(`\b(?:reach|reaches|reached|hit|hits|exceed|exceeds|exceeded|above|over|more than|at least|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|clear|clears|cleared|north of|upwards of|in excess of|past|beat|beats|faster than|greater than|higher than|bigger than|>=|>)\s*(\d+(?:\.\d+)?)\s*(million|mil|thousand|m|k)?\b`),
-		thresholdDown:  re(`\b(?:below|under|less than|at most|within|lower than|beneath|<=|<)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|millis|us|µs|μs|microseconds?|s|sec|secs|seconds?)\b`),
-		// thresholdUpTime is a latency above a time ("p99 over 5 ms"): a
-		// threshold too, in the other direction from thresholdDown.
-		thresholdUpTime: re(`\b(?:exceed|exceeds|exceeded|exceeding|above|over|more than|at least|beyond|past|north of|upwards of|in excess of|greater than|higher than|longer than|worse than|>=|>)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|millis|us|µs|μs|microseconds?|s|sec|secs|seconds?)\b`),
-		fewestCores:     re(`\b(?:fewest|least|smallest number of|lowest number of|minimum number of|min(?:imum)?) (?:cores|cpus|threads|shards)\b|\bfewest\b`),
+		connErrors:     re(`\b(?:connection|conn|connect) (?:errors?|failures?)\b|\bconn_errors\b|\bfailed connections?\b|\berrors\b`),
+		// A search names what it is over: cells (medians) or single runs.
+		cellNoun:    re(`\b(?:cells?|setups?|configurations?|configs?|combinations?|settings)\b`),
+		runNoun:     re(`\b(?:runs|run|reps?|repetitions?|tries|trials?|attempts?|iterations?|(?:individual|single|separate|each|every|any|one|a) (?:measurements?|try))\b(?:\s+(\w+))?`),
+		fewestCores: re(`\b(?:fewest|least|smallest number of|lowest number of|minimum number of|min(?:imum)?) (?:cores|cpus|threads|shards)\b|\bfewest\b`),
 
 		recommend: re(`\brecommend\w*|\bshould (?:we|i|one|my team|our team) (?:use|run|pick|choose|go with|deploy|adopt|take|select|prefer|standardi[sz]e on|bet on)\b|\b(?:what|which)(?: one| engine| store| database| db| of them| option)? (?:should|would you|do you|would) (?:we|i|one)? ?(?:use|run|pick|choose|go with|recommend|suggest|deploy|take|select)\b|\bbest (?:choice|option|pick|engine|fit|bet|candidate) for\b|\bwhat (?:to|do you) (?:use|run|pick|suggest)\b|\bsuggest\w*\b|\badvi[cs]e\b|\bgood fit\b|\bwhich (?:is|would be) (?:the )?(?:better|best) (?:choice|option|fit|bet)\b|\bhelp (?:me|us) (?:choose|pick|decide)\b|\bdecid(?:e|ing) between\b|\bchoos(?:e|ing) between\b|\bwhat fits\b`),
 

@@ -18,6 +18,9 @@ func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 	if len(asked) == 0 && !k.provenance.MatchString(t) {
 		return Plan{}, false
 	}
+	if p.asksThreshold(&r) {
+		return Plan{}, false // "which runs used more than 32 client threads" asks for the runs: a search
+	}
 	if len(r.x.metrics) > 0 && !k.provDuration.MatchString(t) && !k.provReps.MatchString(t) {
 		return Plan{}, false // "which version had the best p99?" ranks
 	}

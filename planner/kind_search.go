@@ -23,6 +23,7 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 		return Plan{}, false // a claim's wording, unless it asks over everything
 	}
 	misses := k.misses.MatchString(t)
+	errs := k.connErrors.MatchString(t)
 	slowest := k.slowestRequest.MatchString(t)
 	high, low := k.searchHigh.MatchString(t), k.searchLow.MatchString(t)
 	best, worst := k.searchBest.MatchString(t), k.searchWorst.MatchString(t)
@@ -30,7 +31,7 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	s := Search{Limit: searchLimit, Over: "cells", Order: OrderDesc}
 	threshold := p.threshold(r, &s)
 	switch {
-	case misses && (scope || r.x.wordCount <= 8):
+	case (misses || errs) && (scope || r.x.wordCount <= 8):
 	case scope && (high || low || best || worst || threshold || slowest):
 	case threshold && fewest:
 	case threshold && set:
@@ -44,11 +45,15 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	s.FewestCores = fewest && threshold
 	metric := r.metric()
 	switch {
+	case threshold && s.Op != "":
+		// p.threshold set the metric and the order.
 	case misses:
 		s.Metric, s.Order, s.Over = "hit_rate", OrderAsc, "runs"
 		s.Op, s.Value = "<", 1
-	case threshold:
-		// p.threshold set the metric and the order.
+	case errs && !hasCondition(s.Conditions, "conn_errors"):
+		// "were there any connection errors": runs with at least one.
+		s.Conditions = append(s.Conditions, Condition{Field: "conn_errors", Op: ">", Value: 0})
+		s.Metric, s.Over = defaultOr(metric, defaultMetric), "runs"
 	case slowest || unrecordedMetric(metric) != "":
 		s.Metric, s.Order, s.Over = "p999_ms", OrderDesc, "runs"
 		s.Note = "the runs record latency percentiles up to p99.9, not each request: the slowest requests recorded are the highest p99.9 values"
@@ -78,10 +83,25 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 			}
 		}
 	}
-	if k.searchRuns.MatchString(t) {
-		s.Over = "runs"
+	switch over := k.searchOver(t); {
+	case over != "":
+		s.Over = over
+	case k.searchRuns.MatchString(t):
+		s.Over = "runs" // "ever", "seen", "recorded"
+	}
+	if hasCondition(s.Conditions, "key_max") {
+		s.Note = "key_max is the key range of the whole cluster for Redis and Valkey Cluster (realistic) but of each shard for the fully driven ceiling"
 	}
 	return p.searchPlan(r, s, nil), true
+}
+
+func hasCondition(cs []Condition, field string) bool {
+	for _, c := range cs {
+		if c.Field == field {
+			return true
+		}
+	}
+	return false
 }
 
 func orderFor(highFirst bool) Order {
@@ -91,80 +111,24 @@ func orderFor(highFirst bool) Order {
 	return OrderAsc
 }
 
-// threshold reads "reach 10M ops/s", "under 1 ms" or "over 5 ms" into
-// the search and reports whether the question set one.
+// threshold reads the question's thresholds into the search and reports
+// whether it set one: the first on a search metric is the search's own
+// ("p99 over 5 ms", "reach 10M ops/s", "hit rate below 99%"), compared on
+// cells' medians; every other is a condition on the runs ("lasted more
+// than 60 s": test_time_s > 60), shown as the filter it is.
 func (p *Planner) threshold(r reading, s *Search) bool {
-	if m := p.k.thresholdDown.FindStringSubmatch(r.text); m != nil {
-		return latencyThreshold(r, s, m, "<=", OrderAsc)
-	}
-	if m := p.k.thresholdUpTime.FindStringSubmatch(r.text); m != nil && isLatencyMetric(r.metric()) {
-		// Only a latency the question names: "runs that lasted over 60
-		// s" asks how long a run took, not a percentile.
-		return latencyThreshold(r, s, m, ">=", OrderDesc)
-	}
-	for _, m := range p.k.thresholdUp.FindAllStringSubmatchIndex(r.text, -1) {
-		num := r.text[m[2]:m[3]]
-		mult := ""
-		if m[4] >= 0 {
-			mult = r.text[m[4]:m[5]]
-		}
-		after := strings.TrimSpace(r.text[m[1]:])
-		if notThroughput(after) {
-			continue // "at least 16 cores", "over 1 KB"
-		}
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil {
+	cs := comparisons(r)
+	for _, c := range cs {
+		if !c.metric() || s.Op != "" {
+			s.Conditions = append(s.Conditions, Condition{Field: c.field, Op: c.op, Value: c.value})
 			continue
 		}
-		switch mult {
-		case "m", "million", "mil":
-			v *= 1e6
-		case "k", "thousand":
-			v *= 1e3
-		}
-		s.Metric = defaultOr(r.metric(), defaultMetric)
-		if s.Metric == "hit_rate" && v > 1 {
-			v /= 100
-		}
-		if lowerIsBetter(s.Metric) {
-			return false
-		}
-		s.Op, s.Value, s.Order = ">=", v, OrderDesc
-		return true
-	}
-	return false
-}
-
-// latencyThreshold sets a threshold on the question's latency metric (p99
-// when it names none) from a match of a number and its time unit.
-func latencyThreshold(r reading, s *Search, m []string, op string, order Order) bool {
-	v, err := strconv.ParseFloat(m[1], 64)
-	if err != nil {
-		return false
-	}
-	switch unit := m[2]; {
-	case strings.HasPrefix(unit, "u"), strings.HasPrefix(unit, "µ"), strings.HasPrefix(unit, "μ"), strings.HasPrefix(unit, "micro"):
-		v /= 1000
-	case unit == "s" || strings.HasPrefix(unit, "sec"):
-		v *= 1000
-	}
-	s.Metric = r.metric()
-	if !isLatencyMetric(s.Metric) {
-		s.Metric = "p99_ms"
-	}
-	s.Op, s.Value, s.Order = op, v, order
-	return true
-}
-
-// notThroughput reports whether the words after a number make it a
-// condition rather than a throughput ("16 cores", "1 KB", "10 keys").
-func notThroughput(after string) bool {
-	for _, w := range []string{"core", "cpu", "thread", "shard", "kb", "b ", "byte", "key", "ms", "%", "percent", "x ", "×", "time"} {
-		if strings.HasPrefix(after, w) {
-			return true
+		s.Metric, s.Op, s.Value, s.Order = c.field, c.op, c.value, OrderDesc
+		if strings.HasPrefix(c.op, "<") {
+			s.Order = OrderAsc
 		}
 	}
-	return after == "b" || after == "x"
+	return len(cs) > 0
 }
 
 // searchPlan writes the search's one query: the conditions the question
@@ -238,10 +202,19 @@ func (p *Planner) searchPlan(r reading, s Search, prev *Plan) Plan {
 		filter = "true"
 	}
 	var match string
-	if s.Over == "runs" && s.Op != "" {
+	conds := slices.Clone(parts)
+	for _, c := range s.Conditions {
+		conds = append(conds, c.Filter())
+	}
+	switch {
+	case s.Over == "runs" && s.Op != "":
 		// The runs that pass, as a filter of their own: the scope is
 		// counted from the first query, the matches from the second.
-		match = strings.Join(append(slices.Clone(parts), s.Metric+" "+s.Op+" "+strconv.FormatFloat(s.Value, 'f', -1, 64)), " && ")
+		match = strings.Join(append(conds, s.Metric+" "+s.Op+" "+strconv.FormatFloat(s.Value, 'f', -1, 64)), " && ")
+	case len(s.Conditions) > 0:
+		// Conditions on the runs' own fields keep runs (or the cells of
+		// those runs); a threshold on medians is applied by the answer.
+		match = strings.Join(conds, " && ")
 	}
 	unit := "every measured cell (median across its repetitions)"
 	if s.Over == "runs" {
@@ -268,8 +241,24 @@ func (p *Planner) searchPlan(r reading, s Search, prev *Plan) Plan {
 
 // searchWords says what a search looks for.
 func searchWords(s Search) string {
+	if len(s.Conditions) == 0 {
+		return searchGoal(s)
+	}
+	var cs []string
+	for _, c := range s.Conditions {
+		cs = append(cs, c.Words()+" (`"+c.Filter()+"`)")
+	}
+	unit := "the cells of runs with "
+	if s.Over == "runs" {
+		unit = "the runs with "
+	}
+	return unit + strings.Join(cs, " and ") + "; among them " + searchGoal(s)
+}
+
+// searchGoal says what a search ranks or keeps on its metric.
+func searchGoal(s Search) string {
 	what := metricPhrase(s.Metric)
-	if s.Metric == "hit_rate" && s.Op == "<" {
+	if missesOnly(s) {
 		return searchCondition(s) + ", lowest hit rate first"
 	}
 	ext := "the highest "
@@ -278,10 +267,14 @@ func searchWords(s Search) string {
 	}
 	if s.Op != "" {
 		cond := searchCondition(s)
-		if s.FewestCores {
-			return "the setups with " + cond + ", fewest cores first"
+		unit := "the setups with "
+		if s.Over == "runs" {
+			unit = "the runs with "
 		}
-		return "the setups with " + cond + ", " + strings.TrimSpace(ext) + " first"
+		if s.FewestCores {
+			return unit + cond + ", fewest cores first"
+		}
+		return unit + cond + ", " + strings.TrimSpace(ext) + " first"
 	}
 	return ext + what
 }
@@ -289,10 +282,15 @@ func searchWords(s Search) string {
 // searchCondition is a search's threshold as the question set it ("p99
 // latency (ms) > 5 ms").
 func searchCondition(s Search) string {
-	if s.Metric == "hit_rate" && s.Op == "<" {
+	if missesOnly(s) {
 		return "runs with cache misses (hit rate below 100%)"
 	}
 	return metricPhrase(s.Metric) + " " + s.Op + " " + thresholdText(s.Metric, s.Value)
+}
+
+// missesOnly reports a search for any miss at all: a hit rate below 100%.
+func missesOnly(s Search) bool {
+	return s.Metric == "hit_rate" && s.Op == "<" && s.Value == 1
 }
 
 // filterList writes a list of strings as an expr list literal.
@@ -338,9 +336,14 @@ func thresholdText(metric string, v float64) string {
 func (r *reading) asksForASet() bool {
 	for i, t := range r.toks {
 		switch t.text {
-		case "did", "does", "do", "has", "have", "was", "were", "is", "are", "so", "ok", "hey", "and", "please", "show", "list", "me", "give", "find", "the", "all":
+		case "did", "does", "do", "has", "have", "was", "were", "is", "are", "so", "ok", "hey", "and", "please", "show", "list", "me", "give", "find", "the", "all", "every", "each":
 			continue // an opener before the subject
-		case "which", "what", "who", "anything", "any", "something", "everything", "runs", "cells", "configs", "configurations", "setups", "combinations":
+		case "how":
+			if i+1 < len(r.toks) && r.toks[i+1].text == "many" {
+				continue // "how many runs went on for longer than 30 s"
+			}
+		case "which", "what", "who", "anything", "any", "something", "everything", "runs", "cells", "configs", "configurations", "setups", "combinations",
+			"many", "individual", "single", "separate", "repetitions", "repetition", "reps", "tries", "attempts", "trials", "measurements":
 			return i < 6
 		}
 		return false
@@ -351,6 +354,5 @@ func (r *reading) asksForASet() bool {
 // asksThreshold reports a threshold asked of the set of runs ("what
 // cleared 5M?"): the figure alone is the benchmark's domain.
 func (p *Planner) asksThreshold(r *reading) bool {
-	return r.asksForASet() && (p.k.thresholdUp.MatchString(r.text) || p.k.thresholdDown.MatchString(r.text) ||
-		p.k.thresholdUpTime.MatchString(r.text) && isLatencyMetric(r.metric()))
+	return r.asksForASet() && len(comparisons(*r)) > 0
 }

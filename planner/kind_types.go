@@ -1,5 +1,7 @@
 package planner
 
+import "strconv"
+
 // Search is a dataset-wide search: the extreme values of one metric over
 // every cell (medians) or every run (repetitions) the plan's one query
 // selects, optionally only those past a threshold.
@@ -26,6 +28,30 @@ type Search struct {
 	// Note is what the answer must say about the metric asked ("the runs
 	// record percentiles up to p99.9, not a maximum").
 	Note string `json:"note,omitempty"`
+	// Conditions are thresholds the question set on run fields that are
+	// not a search metric ("lasted more than 60 s": test_time_s > 60):
+	// the runs they keep are the matches, and the answer shows them as
+	// the filter conditions they are.
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
+// Condition is a threshold on one field of the filter vocabulary.
+type Condition struct {
+	Field string  `json:"field"`
+	Op    string  `json:"op"`
+	Value float64 `json:"value"`
+}
+
+// Filter is the condition as a filter writes it: "test_time_s > 60".
+func (c Condition) Filter() string {
+	return c.Field + " " + c.Op + " " + strconv.FormatFloat(c.Value, 'f', -1, 64)
+}
+
+// Words is the condition as the answer says it: "a test duration above
+// 60 s".
+func (c Condition) Words() string {
+	f := conditionFieldOf(c.Field)
+	return f.words + " " + opWords(c.Op) + " " + strconv.FormatFloat(c.Value, 'f', -1, 64) + f.unit
 }
 
 // Premise is the statement of a leading yes/no question: Subject is better

@@ -36,11 +36,11 @@ func TestTheModelCanChooseEveryKind(t *testing.T) {
 			`{"intent":"search","metric":"p999_ms","extreme":"highest"}`, "what's the slowest p99.9 anywhere",
 			planner.IntentSearch, "Read by the language model as a dataset-wide search"},
 		{"a threshold over single runs", "did any attempt keep its p99 inside a millisecond",
-			`{"intent":"search","metric":"p99_ms","threshold_op":"<=","threshold":1,"over":"runs"}`, "which runs had p99 under 1 ms",
-			planner.IntentSearch, "Read by the language model as p99 latency (ms) <= 1 ms"},
-		{"a latency above a threshold", "tries where the p99 went past 5 ms",
-			`{"intent":"search","metric":"p99_ms","threshold_op":">=","threshold":5,"over":"runs"}`, "which runs had p99 over 5 ms",
-			planner.IntentSearch, "Read by the language model as p99 latency (ms) >= 5 ms"},
+			`{"intent":"search","metric":"p99_ms","threshold_op":"<","threshold":1,"over":"runs"}`, "which runs had p99 under 1 ms",
+			planner.IntentSearch, "Read by the language model as p99 latency (ms) < 1 ms"},
+		{"a latency above a threshold", "tries where the tail went out past the five-millisecond mark",
+			`{"intent":"search","metric":"p99_ms","threshold_op":">","threshold":5,"over":"runs"}`, "which runs had p99 over 5 ms",
+			planner.IntentSearch, "Read by the language model as p99 latency (ms) > 5 ms"},
 		{"a hit-rate threshold in percent", "did the cache ever come up short",
 			`{"intent":"search","metric":"hit_rate","threshold_op":"<","threshold":100,"over":"runs"}`, "were there ever misses",
 			planner.IntentSearch, "Read by the language model as runs with cache misses (hit rate below 100%)"},
@@ -99,7 +99,7 @@ func TestTheModelCanChooseEveryKind(t *testing.T) {
 // line shows it.
 func TestAModelThresholdIsAConditionShownVerbatim(t *testing.T) {
 	c := &scriptedCompleter{reply: `{"intent":"search","metric":"p99_ms","threshold_op":">","threshold":5,"over":"runs"}`}
-	pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "tries where the p99 went past 5 ms", nil)
+	pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "tries where the tail went out past the five-millisecond mark", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestAModelThresholdKeepsItsMetricsUnit(t *testing.T) {
 		{`{"intent":"search","metric":"hit_rate","threshold_op":"<=","threshold":99.5}`, "<= 99.5%"},
 	} {
 		c := &scriptedCompleter{reply: tt.reply}
-		pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "tries where the p99 went past 5 ms", nil)
+		pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "tries where the tail went out past the five-millisecond mark", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
