@@ -53,6 +53,70 @@ func median(vs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
+// cellThreshold is a threshold a search applied to cells' medians, as
+// its answer states it ("keeping those whose throughput is above 10M
+// ops/s").
+type cellThreshold struct {
+	metric, op string
+	value      float64
+}
+
+var (
+	keepingRE     = regexp.MustCompile(`keeping those whose (.+?) is (at least|above|at most|below) ([0-9.]+)(M|K)?(%)?`)
+	metricByWords = map[string]string{"throughput": "ops_per_sec", "throughput per core": "ops_per_core", "p50 (median) latency": "p50_ms",
+		"p99 latency": "p99_ms", "p99.9 latency": "p999_ms", "hit rate": "hit_rate", "bandwidth": "kb_per_sec"}
+)
+
+// medianThreshold reads the threshold on medians an answer says it kept.
+func medianThreshold(a bot.Answer) (cellThreshold, bool) {
+	for _, b := range a.Body {
+		m := keepingRE.FindStringSubmatch(b)
+		if m == nil || metricByWords[m[1]] == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(m[3], 64)
+		if err != nil {
+			continue
+		}
+		switch {
+		case m[4] == "M":
+			v *= 1e6
+		case m[4] == "K":
+			v *= 1e3
+		case m[5] == "%":
+			v /= 100
+		}
+		op := map[string]string{"at least": ">=", "above": ">", "at most": "<=", "below": "<"}[m[2]]
+		return cellThreshold{metricByWords[m[1]], op, v}, true
+	}
+	return cellThreshold{}, false
+}
+
+// countPassing counts the cells of a filter's runs whose median (of those
+// runs) passes a threshold, from the raw runs.
+func (t *tracer) countPassing(filter string, th cellThreshold) int {
+	f, err := analytics.CompileFilter(filter)
+	if err != nil {
+		return -1
+	}
+	by := map[analytics.CellKey][]float64{}
+	for _, r := range t.runs {
+		if ok, err := f.Match(&r); err == nil && ok {
+			if v, ok := runMetrics(r)[th.metric]; ok {
+				by[r.Key()] = append(by[r.Key()], v)
+			}
+		}
+	}
+	n := 0
+	for _, vs := range by {
+		m := median(vs)
+		if th.op == ">=" && m >= th.value || th.op == ">" && m > th.value || th.op == "<=" && m <= th.value || th.op == "<" && m < th.value {
+			n++
+		}
+	}
+	return n
+}
+
 // count returns how many runs and how many cells a filter selects, from
 // the raw runs (the filter compiled by the one gate).
 func (t *tracer) count(filter string) []int {
@@ -161,6 +225,11 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 	for _, f := range a.Sources.Filters {
 		p.counts = append(p.counts, t.count(f)...)
 	}
+	if th, ok := medianThreshold(a); ok {
+		for _, f := range a.Sources.Filters {
+			p.counts = append(p.counts, t.countPassing(f, th))
+		}
+	}
 	for k := range keys {
 		for name, v := range t.cellMedians(k) {
 			byMetric[name] = append(byMetric[name], v)
@@ -244,6 +313,14 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 		for _, tok := range numberTokens(q) {
 			p.tokens[tok.key()] = true
 			p.tokens[tok.num] = true
+			// "60 seconds" and "1 minute" in a question may be restated
+			// as "60 s".
+			switch after := strings.ToLower(strings.TrimSpace(tok.after)); {
+			case strings.HasPrefix(after, "sec"):
+				p.tokens[tok.num+"s"] = true
+			case strings.HasPrefix(after, "min"):
+				p.tokens[strconv.FormatFloat(tok.value()*60, 'f', -1, 64)+"s"] = true
+			}
 			// "10KB" in a question may be restated in bytes.
 			if strings.HasPrefix(strings.TrimSpace(strings.ToUpper(tok.after)), "KB") || strings.HasPrefix(strings.ToUpper(tok.after), "KIB") {
 				p.tokens[strconv.Itoa(int(tok.value())*1024)] = true

@@ -59,7 +59,7 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 				better = vx < vy
 			}
 			pp := premisePair{subject: x, object: y, holds: better == pr.Better}
-			if vx != 0 && vy != 0 && FormatRatio(max(vx, vy)/min(vx, vy)) == "1.0×" {
+			if aboutTheSame(vx, vy) {
 				pp.tied, pp.holds = true, false
 			}
 			// Ahead of a floor proves nothing; behind one neither.

@@ -32,28 +32,7 @@ func (b *Composer) composeRecommend(ctx context.Context, p planner.Plan) (Answer
 		}
 		return cmp.Compare(vy, vx)
 	})
-	top := ranked[0]
-	tv, _ := top.Metric(metric)
-	head := "The measurements favour " + top.Series + " on " + metricWords(metric) + " under these conditions: " + formatMetric(metric, tv, top.floorFor(metric))
-	if len(ranked) > 1 {
-		next := ranked[1]
-		nv, _ := next.Metric(metric)
-		if nv > 0 && tv > 0 {
-			r := tv / nv
-			if lowerIsBetter(metric) {
-				r = nv / tv
-			}
-			lead := FormatRatio(r)
-			switch {
-			case next.floorFor(metric) && !lowerIsBetter(metric):
-				lead = "at most " + lead
-			case top.floorFor(metric) && !lowerIsBetter(metric):
-				lead = "at least " + lead
-			}
-			head += ", " + lead + " the next, " + next.Series + " (" + formatMetric(metric, nv, next.floorFor(metric)) + ")"
-		}
-	}
-	a.Headline = head + "."
+	a.Headline = recommendHeadline(ranked, metric)
 	var lines []string
 	for _, r := range ranked {
 		v, _ := r.Metric(metric)
@@ -125,4 +104,39 @@ func sourcerFrom(k Knowledge, src Sources) *sourcer {
 		}
 	}
 	return s
+}
+
+// recommendHeadline says which series the measurements favour, and by
+// how much over the next; two within 5% of each other (the yes/no
+// comparisons' "about the same") are said to be level, never "1.0×".
+func recommendHeadline(ranked []Row, metric string) string {
+	top := ranked[0]
+	tv, _ := top.Metric(metric)
+	head := "The measurements favour " + top.Series + " on " + metricWords(metric) + " under these conditions: " + formatMetric(metric, tv, top.floorFor(metric))
+	if len(ranked) < 2 {
+		return head + "."
+	}
+	next := ranked[1]
+	nv, _ := next.Metric(metric)
+	if nv <= 0 || tv <= 0 {
+		return head + "."
+	}
+	if aboutTheSame(tv, nv) {
+		head = "The measurements put " + top.Series + " and " + next.Series + " about level on " + metricWords(metric) +
+			" under these conditions, within 5% of each other: " + formatMetric(metric, tv, top.floorFor(metric)) +
+			" and " + formatMetric(metric, nv, next.floorFor(metric))
+		return head + "."
+	}
+	r := tv / nv
+	if lowerIsBetter(metric) {
+		r = nv / tv
+	}
+	lead := FormatRatio(r)
+	switch {
+	case next.floorFor(metric) && !lowerIsBetter(metric):
+		lead = "at most " + lead
+	case top.floorFor(metric) && !lowerIsBetter(metric):
+		lead = "at least " + lead
+	}
+	return head + ", " + lead + " the next, " + next.Series + " (" + formatMetric(metric, nv, next.floorFor(metric)) + ")."
 }

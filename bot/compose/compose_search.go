@@ -34,10 +34,22 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 			return Answer{}, err
 		}
 		s.filter(matchFilter)
-		return b.searchRuns(a, p, sp, runs, res, s), nil
+		return b.searchRuns(ctx, a, p, sp, runs, res, s), nil
+	}
+	cells := res.Cells
+	if len(p.Queries) > 1 {
+		// Conditions on the runs' own fields: the cells of the runs they
+		// keep, counted against every cell searched.
+		matchFilter := p.Queries[1].Filter
+		m, err := b.cfg.Querier.Query(ctx, matchFilter)
+		if err != nil {
+			return Answer{}, err
+		}
+		s.filter(matchFilter)
+		cells = m.Cells
 	}
 	var rows []Row
-	for _, c := range res.Cells {
+	for _, c := range cells {
 		r := RowFromCell(c)
 		v, ok := r.Metric(sp.Metric)
 		if !ok || !passes(v, sp) {
@@ -47,9 +59,20 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	}
 	rankSearchRows(rows, sp)
 	top := rows[:min(len(rows), sp.Limit)]
-	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+thresholdWords(sp)+"; each figure is a cell's median across its repetitions.")
+	kept := ""
+	if len(p.Queries) > 1 {
+		kept = " and kept the cells of the runs of `" + p.Queries[1].Filter + "`"
+	}
+	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+kept+thresholdWords(sp)+"; each figure is a cell's median across its repetitions.")
 	if len(top) == 0 {
 		a.Headline = "No measured cell " + strings.TrimPrefix(thresholdWords(sp), ", keeping ") + " — searched " + scope + "."
+		if thresholded(sp) {
+			none := "None of the " + strconv.Itoa(len(res.Cells)) + " cells searched " + matchWords(sp, false)
+			a.Headline = none + " — searched " + scope + "."
+			if near, err := b.nearestRuns(ctx, q.Filter, sp); err == nil && len(near) > 0 {
+				return b.closestRuns(a, none, sp, near, res, s), nil
+			}
+		}
 		a.PlainWords = "Nothing in the measurements reaches that; no figure is extrapolated."
 		a.Sources = s.sources()
 		return a, nil
@@ -57,6 +80,9 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	first := top[0]
 	v, _ := first.Metric(sp.Metric)
 	a.Headline = searchLead(sp) + ": " + formatMetric(sp.Metric, v, first.floorFor(sp.Metric)) + " — " + first.Series + ", " + rowConditions(first) + " (" + repsWords(first) + ")."
+	if thresholded(sp) {
+		a.Headline = countLead(len(rows), len(res.Cells), "cells", sp) + ": " + formatMetric(sp.Metric, v, first.floorFor(sp.Metric)) + " — " + first.Series + ", " + rowConditions(first) + " (" + repsWords(first) + ")."
+	}
 	if sp.Note != "" {
 		a.Body = append(a.Body, capitalise(sp.Note)+".")
 	}
@@ -72,7 +98,7 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 
 // searchRuns answers a search over single runs: each extreme run with its
 // own value and run ID, next to its cell's median.
-func (b *Composer) searchRuns(a Answer, p planner.Plan, sp planner.Search, runs []analytics.Run, res analytics.Result, s *sourcer) Answer {
+func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp planner.Search, runs []analytics.Run, res analytics.Result, s *sourcer) Answer {
 	q := p.Queries[0]
 	scope := runScopeWords(res)
 	match := ""
@@ -100,7 +126,14 @@ func (b *Composer) searchRuns(a Answer, p planner.Plan, sp planner.Search, runs 
 	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+match+"; each figure below is one run's own value, not a median.")
 	if len(hits) == 0 {
 		a.Headline = "No: no measured run matches — searched " + scope + "."
-		if sp.Metric == "hit_rate" {
+		if thresholded(sp) {
+			none := "None of the " + strconv.Itoa(res.Runs) + " runs searched " + matchWords(sp, true)
+			a.Headline = none + " — searched " + scope + "."
+			if near, err := b.nearestRuns(ctx, q.Filter, sp); err == nil && len(near) > 0 {
+				return b.closestRuns(a, none, sp, near, res, s)
+			}
+		}
+		if missesOnly(sp) {
 			a.Headline = "No — no run recorded a cache miss: every run with reads had a hit rate of 100% (searched " + scope + ")."
 		}
 		a.PlainWords = "Nothing in the measured runs matches that."
@@ -113,6 +146,9 @@ func (b *Composer) searchRuns(a Answer, p planner.Plan, sp planner.Search, runs 
 		cells[c.CellKey] = RowFromCell(c)
 	}
 	t := &Table{Columns: []string{"Run", "Series", "Session", "Cores", "SET:GET", "Value", "Pipeline", metricHeader(sp.Metric), "Cell median"}}
+	for _, c := range sp.Conditions {
+		t.Columns = append(t.Columns, c.Field)
+	}
 	var rows []Row
 	for _, h := range top {
 		r := h.run
@@ -124,14 +160,21 @@ func (b *Composer) searchRuns(a Answer, p planner.Plan, sp planner.Search, runs 
 			}
 			rows = appendRow(rows, cell)
 		}
-		t.Rows = append(t.Rows, []string{"`" + r.ID + "`", shortSeries(r.Engine, r.Mode), strconv.Itoa(r.Session), strconv.Itoa(r.Cores),
-			ratioShort(r.Ratio), formatValueBytes(r.ValueBytes), strconv.Itoa(r.Pipeline), metricCell(sp.Metric, h.v), median})
+		row := []string{"`" + r.ID + "`", shortSeries(r.Engine, r.Mode), strconv.Itoa(r.Session), strconv.Itoa(r.Cores),
+			ratioShort(r.Ratio), formatValueBytes(r.ValueBytes), strconv.Itoa(r.Pipeline), metricCell(sp.Metric, h.v), median}
+		for _, c := range sp.Conditions {
+			row = append(row, runField(r, c.Field))
+		}
+		t.Rows = append(t.Rows, row)
 		s.runs(r.ID)
 	}
 	first := top[0]
 	lead := searchLead(sp)
-	if sp.Metric == "hit_rate" {
+	switch {
+	case missesOnly(sp) && len(sp.Conditions) == 0:
 		lead = "Yes — " + strconv.Itoa(len(hits)) + " of the " + strconv.Itoa(res.Runs) + " runs searched recorded misses; the lowest hit rate of a single run"
+	case thresholded(sp):
+		lead = countLead(len(hits), res.Runs, "runs", sp)
 	}
 	a.Headline = lead + ": " + metricCell(sp.Metric, first.v) + unitAfter(sp.Metric) + " — " + shortSeries(first.run.Engine, first.run.Mode) + ", " + runConditions(first.run) + ", one run (`" + first.run.ID + "`)."
 	if sp.Note != "" {
@@ -227,7 +270,7 @@ func rankSearchRows(rows []Row, sp planner.Search) {
 // thresholdWords says the threshold a search applied, in the question's
 // terms.
 func thresholdWords(sp planner.Search) string {
-	if sp.Op == "" || sp.Metric == "hit_rate" && sp.Op == "<" {
+	if sp.Op == "" || missesOnly(sp) {
 		return ""
 	}
 	op := map[string]string{">=": "at least", ">": "above", "<=": "at most", "<": "below"}[sp.Op]
@@ -239,9 +282,84 @@ func thresholdValue(sp planner.Search) string {
 	case isLatency(sp.Metric):
 		return FormatMs(sp.Value)
 	case sp.Metric == "hit_rate":
-		return formatHitRate(sp.Value)
+		return formatHitRatePrecise(sp.Value)
+	case sp.Metric == "ops_per_core":
+		return trimmedOps(sp.Value) + " ops/s per core"
+	case sp.Metric == "kb_per_sec":
+		return trimmedOps(sp.Value) + " KB/s"
 	}
 	return trimmedOps(sp.Value) + " ops/s"
+}
+
+// missesOnly reports a search for any cache miss at all: a hit rate below
+// 100%.
+func missesOnly(sp planner.Search) bool {
+	return sp.Metric == "hit_rate" && sp.Op == "<" && sp.Value == 1
+}
+
+// thresholded reports a search that keeps what crosses a threshold (on
+// its metric or on the runs' own fields), whose headline counts them.
+func thresholded(sp planner.Search) bool {
+	return sp.Op != "" || len(sp.Conditions) > 0
+}
+
+// countLead opens a threshold search's headline with what was asked: how
+// many runs or cells crossed it, out of how many searched, and the
+// extreme among them ("57 of the 478 runs searched had p99 latency above
+// 5 ms; the highest p99 latency among them").
+func countLead(n, of int, unit string, sp planner.Search) string {
+	ext := "the highest "
+	if sp.Order == planner.OrderAsc {
+		ext = "the lowest "
+	}
+	lead := strconv.Itoa(n) + " of the " + strconv.Itoa(of) + " " + unit + " searched " + matchWords(sp, unit == "runs") + "; "
+	if sp.FewestCores {
+		return lead + "the one with the fewest cores"
+	}
+	return lead + ext + metricWords(sp.Metric) + " among them"
+}
+
+// matchWords says what a threshold search kept: "had p99 latency above
+// 5 ms", "have runs with a test duration above 60 s (`test_time_s > 60`)".
+func matchWords(sp planner.Search, runs bool) string {
+	var parts []string
+	if sp.Op != "" {
+		op := map[string]string{">=": "of at least", ">": "above", "<=": "of at most", "<": "below"}[sp.Op]
+		what := metricWords(sp.Metric)
+		if !runs {
+			what = "a median " + what
+		}
+		parts = append(parts, what+" "+op+" "+thresholdValue(sp))
+	}
+	for _, c := range sp.Conditions {
+		parts = append(parts, c.Words()+" (`"+c.Filter()+"`)")
+	}
+	if runs {
+		return "had " + strings.Join(parts, " and ")
+	}
+	if sp.Op != "" && len(sp.Conditions) > 0 {
+		return "have " + parts[0] + " from runs with " + strings.Join(parts[1:], " and ")
+	}
+	if sp.Op != "" {
+		return "have " + parts[0]
+	}
+	return "have runs with " + strings.Join(parts, " and ")
+}
+
+// runField is one run's value of a field, as a table cell or a headline
+// shows it: "20 s", "0", "1.2 ms".
+func runField(r analytics.Run, field string) string {
+	v, ok := runValue(r, field)
+	switch {
+	case !ok:
+		return "—"
+	case field == "test_time_s":
+		return strconv.FormatFloat(v, 'f', -1, 64) + " s"
+	}
+	if _, metric := runMetric(analytics.Run{}, field); metric || field == "hit_rate" {
+		return metricCell(field, v) + unitAfter(field)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // trimmedOps writes a threshold as the question would: "10M", "1.5M",
@@ -323,6 +441,10 @@ func unitAfter(metric string) string {
 		return " ms"
 	case metric == "hit_rate":
 		return ""
+	case metric == "ops_per_core":
+		return " ops/s per core"
+	case metric == "kb_per_sec":
+		return " KB/s"
 	}
 	return " ops/s"
 }
@@ -334,4 +456,123 @@ func rowConditions(r Row) string {
 
 func runConditions(r analytics.Run) string {
 	return rowConditions(Row{RowCell: RowCell{Cores: r.Cores, Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline, Session: r.Session}})
+}
+
+// nearestField is what a search that kept nothing ranks its nearest runs
+// on: its first condition's field, else its metric.
+func nearestField(sp planner.Search) (field, op string) {
+	if len(sp.Conditions) > 0 {
+		return sp.Conditions[0].Field, sp.Conditions[0].Op
+	}
+	return sp.Metric, sp.Op
+}
+
+// nearestRuns are the runs of the scope closest to a threshold nothing
+// crossed: the highest values of its field for "above", the lowest for
+// "below".
+func (b *Composer) nearestRuns(ctx context.Context, scope string, sp planner.Search) ([]analytics.Run, error) {
+	field, op := nearestField(sp)
+	runs, err := b.matchRuns(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	var out []analytics.Run
+	for _, r := range runs {
+		if _, ok := runValue(r, field); ok {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y analytics.Run) int {
+		vx, _ := runValue(x, field)
+		vy, _ := runValue(y, field)
+		if strings.HasPrefix(op, "<") {
+			return cmp.Or(cmp.Compare(vx, vy), strings.Compare(x.ID, y.ID))
+		}
+		return cmp.Or(cmp.Compare(vy, vx), strings.Compare(x.ID, y.ID))
+	})
+	return out[:min(len(out), sp.Limit)], nil
+}
+
+// closestRuns completes the answer of a search that kept nothing with the
+// runs nearest its threshold, each with its own value and run ID: what
+// was measured instead, nothing extrapolated.
+func (b *Composer) closestRuns(a Answer, none string, sp planner.Search, near []analytics.Run, res analytics.Result, s *sourcer) Answer {
+	field, op := nearestField(sp)
+	first := near[0]
+	ext := "the highest "
+	if strings.HasPrefix(op, "<") {
+		ext = "the lowest "
+	}
+	a.Headline = none + "; " + ext + fieldWords(field) + " of any run searched: " + runField(first, field) + " — " + shortSeries(first.Engine, first.Mode) + ", " + runConditions(first) + ", one run (`" + first.ID + "`)."
+	t := &Table{Columns: []string{"Run", "Series", "Session", "Cores", "SET:GET", "Value", "Pipeline", fieldHeader(field)}}
+	cells := map[analytics.CellKey]Row{}
+	for _, c := range res.Cells {
+		cells[c.CellKey] = RowFromCell(c)
+	}
+	var rows []Row
+	for _, r := range near {
+		if cell, ok := cells[r.Key()]; ok {
+			rows = appendRow(rows, cell)
+		}
+		t.Rows = append(t.Rows, []string{"`" + r.ID + "`", shortSeries(r.Engine, r.Mode), strconv.Itoa(r.Session), strconv.Itoa(r.Cores),
+			ratioShort(r.Ratio), formatValueBytes(r.ValueBytes), strconv.Itoa(r.Pipeline), runField(r, field)})
+		s.runs(r.ID)
+	}
+	a.Body = append(a.Body, "Nothing crossed it; the runs nearest it, each with its own value:")
+	a.Table = t
+	a.Rows = rows
+	s.rows(rows)
+	a.PlainWords = "Nothing in the measured runs crosses that; the nearest measured values are shown, no figure is extrapolated."
+	a.Sources = s.sources()
+	return a
+}
+
+// runValue is one run's value of a field a search may rank or keep.
+func runValue(r analytics.Run, field string) (float64, bool) {
+	switch field {
+	case "test_time_s":
+		return float64(r.TestTimeS), true
+	case "conn_errors":
+		return float64(r.ConnErrors), true
+	case "client_conns":
+		return float64(r.ClientConns), true
+	case "client_threads":
+		return float64(r.ClientThreads), true
+	case "server_threads":
+		return float64(r.ServerThreads), true
+	case "shards":
+		return float64(r.Shards), true
+	case "key_max":
+		return float64(r.KeyMax), true
+	}
+	return runMetric(r, field)
+}
+
+// fieldWords names a field in a headline: "test duration", "p99 latency".
+func fieldWords(field string) string {
+	switch field {
+	case "test_time_s":
+		return "test duration"
+	case "conn_errors":
+		return "connection error count"
+	case "client_conns":
+		return "client connections per thread"
+	case "client_threads":
+		return "client thread count"
+	case "server_threads":
+		return "server thread count"
+	case "shards":
+		return "shard count"
+	case "key_max":
+		return "key range"
+	}
+	return metricWords(field)
+}
+
+// fieldHeader names a field's table column.
+func fieldHeader(field string) string {
+	if _, ok := runMetric(analytics.Run{}, field); ok || field == "hit_rate" {
+		return metricHeader(field)
+	}
+	return field
 }

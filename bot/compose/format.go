@@ -43,6 +43,13 @@ func FormatRatio(r float64) string {
 	return strconv.FormatFloat(r, 'f', 1, 64) + "×"
 }
 
+// aboutTheSame reports two figures within the 5% that rounds their ratio
+// to 1.0×: neither is ahead. Yes/no comparisons and recommendations say
+// so instead of a misleading "1.0×".
+func aboutTheSame(x, y float64) bool {
+	return x != 0 && y != 0 && FormatRatio(max(x, y)/min(x, y)) == "1.0×"
+}
+
 // FormatPercent renders a fraction as a whole percentage: 0.3813 → "38%";
 // 0.9998 → "99.98%" (meaningfulDecimals).
 func FormatPercent(f float64) string {
