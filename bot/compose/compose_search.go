@@ -306,17 +306,17 @@ func thresholded(sp planner.Search) bool {
 // countLead opens a threshold search's headline with what was asked: how
 // many runs or cells crossed it, out of how many searched, and the
 // extreme among them ("57 of the 478 runs searched had p99 latency above
-// 5 ms; the highest p99 latency among them").
+// 5 ms, the highest"), short enough for the first line to keep the figure.
 func countLead(n, of int, unit string, sp planner.Search) string {
 	ext := "the highest "
 	if sp.Order == planner.OrderAsc {
 		ext = "the lowest "
 	}
-	lead := strconv.Itoa(n) + " of the " + strconv.Itoa(of) + " " + unit + " searched " + matchWords(sp, unit == "runs") + "; "
+	lead := strconv.Itoa(n) + " of the " + strconv.Itoa(of) + " " + unit + " searched " + matchWords(sp, unit == "runs") + ", "
 	if sp.FewestCores {
 		return lead + "the one with the fewest cores"
 	}
-	return lead + ext + metricWords(sp.Metric) + " among them"
+	return lead + strings.TrimSpace(ext)
 }
 
 // matchWords says what a threshold search kept: "had p99 latency above

@@ -28,9 +28,9 @@ func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 		figure                bool     // the first line carries a measured figure shown again in the evidence
 		rows                  bool
 	}{
-		{"a threshold over single runs", "tries where the p99 went past 5 ms",
+		{"a threshold over single runs", "tries where the tail went out past the five-millisecond mark",
 			`{"intent":"search","metric":"p99_ms","threshold_op":">","threshold":5,"over":"runs"}`,
-			"**Read by the language model as p99 latency (ms) > 5 ms. The highest p99 latency measured: ",
+			"**Read by the language model as p99 latency (ms) > 5 ms. 330 of the 478 runs searched had p99 latency above 5 ms, the highest: ",
 			[]string{"true", "p99_ms > 5"}, true, true},
 		{"an extreme over every cell", "across the whole lot, where did the tail get ugliest at the 99.9 mark",
 			`{"intent":"search","metric":"p999_ms","extreme":"highest"}`,
@@ -38,7 +38,7 @@ func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 			[]string{"true"}, true, true},
 		{"a recommendation under stated conditions", "what should we deploy on our new sixteen-way machine that mostly serves lookups of kilobyte records",
 			`{"intent":"recommend","cores":[16],"ratio":"1:10","value_bytes":1024}`,
-			"**Read by the language model as a recommendation on throughput (ops/s). The measurements favour ",
+			"**Read by the language model as a recommendation on throughput (ops/s). The measurements put Redis Cluster (ceiling) and Valkey Cluster (ceiling) about level on throughput under these conditions, within 5% of each other: ",
 			nil, true, true},
 		{"the repetitions of one engine's cells", "how much did the linux foundation's fork jump around from one attempt to the next on the eight-way box",
 			`{"intent":"spread","engines":["valkey"],"cores":[8]}`,
@@ -48,9 +48,9 @@ func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 			`{"intent":"provenance","topics":["server","dates"]}`,
 			"**Read by the language model as a question on how the runs were made (server, dates). ",
 			[]string{"session == 1", "session == 2"}, false, false},
-		{"two asks in one message", "tries where the p99 went past 5 ms, and on what metal and when",
+		{"two asks in one message", "tries where the tail went out past the five-millisecond mark, and on what metal and when",
 			`{"intent":"compound","parts":[{"intent":"search","metric":"p99_ms","threshold_op":">","threshold":5,"over":"runs"},{"intent":"provenance","topics":["server","dates"]}]}`,
-			"**Read by the language model as 2 questions. 1) Read as p99 latency (ms) > 5 ms. The highest p99 latency measured: ",
+			"**Read by the language model as 2 questions. 1) Read as p99 latency (ms) > 5 ms. 330 of the 478 runs searched had p99 latency above 5 ms, the highest: ",
 			[]string{"true", "p99_ms > 5", "session == 1", "session == 2"}, true, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
