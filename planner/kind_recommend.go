@@ -22,13 +22,23 @@ func (p *Planner) recommendation(r reading, prev *Plan) (Plan, bool) {
 	w := p.fresh(r.x, r.text)
 	w.question = r.question
 	w.metric = r.metric()
-	if prev != nil && len(w.engines) < 2 && r.x.wordCount <= 6 && !r.x.hasKnobValue() {
-		// "what would you recommend then?": the thread's conditions.
-		base := fromPlan(prev)
-		w.cores, w.ratios, w.values, w.pipelines, w.session = base.cores, base.ratios, base.values, base.pipelines, base.session
-		w.metric = defaultOr(w.metric, base.metric)
+	if len(w.engines) < 2 && r.x.wordCount <= 6 && !r.x.hasKnobValue() {
+		w = withThreadConditions(w, prev) // "what would you recommend then?"
 	}
 	return p.recommendOf(w), true
+}
+
+// withThreadConditions gives a recommendation that states no conditions
+// the thread's last request's (cores, workload, value size, pipeline,
+// session) and its metric unless it names one.
+func withThreadConditions(w want, prev *Plan) want {
+	if prev == nil {
+		return w
+	}
+	base := fromPlan(prev)
+	w.cores, w.ratios, w.values, w.pipelines, w.session = base.cores, base.ratios, base.values, base.pipelines, base.session
+	w.metric = defaultOr(w.metric, base.metric)
+	return w
 }
 
 // recommendOf plans the recommendation for a request's conditions (the

@@ -26,14 +26,23 @@ func (p *Planner) spread(r reading, prev *Plan) (Plan, bool) {
 			return Plan{}, false
 		}
 		pl = ord
-	case prev != nil && len(prev.Queries) > 0:
-		pl = *prev
-		pl.Question = r.question
-		pl.Explain = false
-		pl.Inherited = inheritedAll(prev)
 	default:
+		return repetitionsOfThread(r.question, prev)
+	}
+	return repetitionsOf(pl), true
+}
+
+// repetitionsOfThread plans the repetitions of the cells the thread's last
+// request read ("did those wobble?"), every slot inherited; false with no
+// such request.
+func repetitionsOfThread(question string, prev *Plan) (Plan, bool) {
+	if prev == nil || len(prev.Queries) == 0 {
 		return Plan{}, false
 	}
+	pl := *prev
+	pl.Question = question
+	pl.Explain = false
+	pl.Inherited = inheritedAll(prev)
 	return repetitionsOf(pl), true
 }
 

@@ -213,7 +213,7 @@ func (p *Planner) complete(ctx context.Context, question string, prev *Plan, unb
 		p.observe(ctx, CompletionRejected, took, err)
 		return Plan{}, false
 	}
-	pl, ok := p.fromLLM(question, a)
+	pl, ok := p.fromLLM(question, a, threadBase(prev))
 	if !ok && a.Intent == "unclear" {
 		p.observe(ctx, CompletionOK, took, nil) // the model answered: it cannot tell either
 		return Plan{}, false
@@ -257,8 +257,10 @@ func (p *Planner) observe(ctx context.Context, outcome string, took time.Duratio
 }
 
 // fromLLM turns a validated reply into a plan through the same path as the
-// rules: coverage decides what exists, the gate checks the filters.
-func (p *Planner) fromLLM(question string, a llmAnswer) (Plan, bool) {
+// rules: coverage decides what exists, the gate checks the filters. prev is
+// the request the thread's last plan continues (threadBase), for a reply
+// that leaves what it asks about to the thread ("did those wobble?").
+func (p *Planner) fromLLM(question string, a llmAnswer, prev *Plan) (Plan, bool) {
 	switch Intent(a.Intent) {
 	case "unclear":
 		return Plan{}, false
@@ -278,7 +280,7 @@ func (p *Planner) fromLLM(question string, a llmAnswer) (Plan, bool) {
 		pl.Slots.Engines = a.Engines
 		return pl, true
 	case IntentSearch, IntentRecommend, IntentSpread, IntentProvenance, IntentCompound:
-		return p.kindFromLLM(question, a)
+		return p.kindFromLLM(question, a, prev)
 	}
 	w := a.want(question)
 	switch w.intent {

@@ -138,16 +138,23 @@ func (g *grammar) checkParts(a *llmAnswer, question string) error {
 
 // kindFromLLM plans a validated reply of the newer kinds through the
 // rules' own construction; false when the reply names nothing to read
-// (a spread of no cell).
-func (p *Planner) kindFromLLM(question string, a llmAnswer) (Plan, bool) {
+// (a spread of no cell, with no thread to continue). A reply that names
+// no cells or conditions continues the thread as the rules' follow-ups
+// do: a spread reads the repetitions of the thread's cells, a
+// recommendation its conditions.
+func (p *Planner) kindFromLLM(question string, a llmAnswer, prev *Plan) (Plan, bool) {
 	switch Intent(a.Intent) {
 	case IntentSearch:
 		return p.searchPlan(a.reading(question), a.search(), nil), true
 	case IntentRecommend:
-		return p.recommendOf(a.want(question)), true
+		w := a.want(question)
+		if !a.namesConditions() {
+			w = withThreadConditions(w, prev)
+		}
+		return p.recommendOf(w), true
 	case IntentSpread:
-		if len(a.Engines) == 0 && len(a.Cores) == 0 && a.Ratio == "" && a.ValueBytes == 0 && a.Pipeline == 0 {
-			return Plan{}, false // which cells' repetitions: the model did not say
+		if len(a.Engines) == 0 && !a.namesConditions() {
+			return repetitionsOfThread(question, prev) // which cells' repetitions: the thread's, or none
 		}
 		w := a.want(question)
 		w.intent = IntentCompare
@@ -161,7 +168,7 @@ func (p *Planner) kindFromLLM(question string, a llmAnswer) (Plan, bool) {
 		var plans []Plan
 		var last *Plan
 		for _, part := range a.Parts {
-			pl, ok := p.fromLLM(question, part)
+			pl, ok := p.fromLLM(question, part, prev)
 			if !ok || !answerable(pl) {
 				return Plan{}, false // one ask the model could not place: the whole reply is no reading
 			}
@@ -196,6 +203,12 @@ func (a llmAnswer) search() Search {
 		s.Order = OrderAsc
 	}
 	return s
+}
+
+// namesConditions reports a reply that states a condition of its own
+// (cores, workload, value size, pipeline, session).
+func (a llmAnswer) namesConditions() bool {
+	return len(a.Cores) > 0 || a.Ratio != "" || a.ValueBytes != 0 || a.Pipeline != 0 || a.Session != 0
 }
 
 // want is the request a reply states, as the rules' want holds it.

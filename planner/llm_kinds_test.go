@@ -190,3 +190,65 @@ func TestIncompleteOrStrayKindRepliesAreRejected(t *testing.T) {
 		})
 	}
 }
+
+// A follow-up the rules cannot place, read by the model as a kind that
+// leaves what it asks about to the thread ("how much did the numbers
+// bounce around?" as a spread of no cell), continues the thread's last
+// request through the rules' own follow-up construction: the same plan as
+// the rules' plan for a follow-up they can place, after the same first
+// question.
+func TestAModelFollowUpContinuesTheThread(t *testing.T) {
+	for _, tt := range []struct {
+		name, first, vague, reply, rules string
+		intent                           planner.Intent
+	}{
+		{"the repetitions of the thread's cells", "dragonfly vs redis at 8 cores", "how much did the numbers bounce around",
+			`{"intent":"spread"}`, "how consistent were those?", planner.IntentSpread},
+		{"a recommendation under the thread's conditions", "valkey at 16 cores with 1 KB values, no pipelining", "so which would you put in production then",
+			`{"intent":"recommend"}`, "what would you recommend then?", planner.IntentRecommend},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &scriptedCompleter{reply: tt.reply}
+			withModel := realPlannerWith(t, planner.Options{Completer: c})
+			prev, err := withModel.Plan(t.Context(), tt.first, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl, err := withModel.Plan(t.Context(), tt.vague, &prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.calls != 1 || pl.Source != "llm" || pl.Intent != tt.intent {
+				t.Fatalf("model asked %d times; got %s from %s, want %s from llm\n%s", c.calls, pl.Intent, pl.Source, tt.intent, pl.Text())
+			}
+			rules := realPlanner(t)
+			rprev, err := rules.Plan(t.Context(), tt.first, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ruled, err := rules.Plan(t.Context(), tt.rules, &rprev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ruled.Source != "rules" || ruled.Intent != tt.intent {
+				t.Fatalf("the rules read %q as %s from %s, want %s\n%s", tt.rules, ruled.Intent, ruled.Source, tt.intent, ruled.Text())
+			}
+			if !reflect.DeepEqual(asReading(pl), asReading(ruled)) {
+				t.Errorf("the model's plan differs from the rules' follow-up %q\nmodel:\n%s\nrules:\n%s", tt.rules, pl.Text(), ruled.Text())
+			}
+			if len(pl.Queries) == 0 || len(pl.Queries) != len(prev.Queries) && tt.intent == planner.IntentSpread {
+				t.Errorf("the spread reads %d queries, the thread's plan %d", len(pl.Queries), len(prev.Queries))
+			}
+		})
+	}
+	// With no thread, a spread of no cell is no reading: the rules' own
+	// plan (or clarify) stands.
+	c := &scriptedCompleter{reply: `{"intent":"spread"}`}
+	pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "how much did the numbers bounce around", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Source == "llm" {
+		t.Errorf("a spread of no cell and no thread was planned from the model:\n%s", pl.Text())
+	}
+}
