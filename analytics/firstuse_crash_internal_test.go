@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -38,6 +39,9 @@ func TestFirstUseChildProcess(t *testing.T) {
 		return nil
 	}
 	if _, err := s.ImportDefault(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WaitImport(); err != nil {
 		t.Fatal(err)
 	}
 	if strings.HasPrefix(point, "end") {
@@ -164,5 +168,42 @@ func TestAOneShotFirstUseAnswersFromMemoryWhileItsStoreCloses(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A one-shot first use whose import fails while the process answers says
+// so (WaitImport, Close) and leaves none of it; the next open imports it.
+func TestAOneShotFirstUsesFailedImportIsReportedAndRolledBack(t *testing.T) {
+	ctx := t.Context()
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := Open(ctx, Options{Dir: dir, Small: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.beforeWrite = func(i int) error {
+		if i == 300 {
+			return errors.New("injected write failure")
+		}
+		return nil
+	}
+	if _, err := s.ImportDefault(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WaitImport(); err == nil || !strings.Contains(err.Error(), "injected write failure") {
+		t.Errorf("WaitImport = %v, want the injected failure", err)
+	}
+	if err := s.Close(); err == nil {
+		t.Error("Close after a failed import returned no error")
+	}
+	again, err := Open(ctx, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if n := len(again.Runs()); n != 0 {
+		t.Errorf("after the failed import the store holds %d runs, want none", n)
+	}
+	if _, err := again.ImportDefault(ctx); err != nil || len(again.Runs()) != 478 {
+		t.Errorf("the next first use: %v, %d runs; want 478", err, len(again.Runs()))
 	}
 }

@@ -391,7 +391,9 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 	}
 	s.mu.Lock()
 	s.manifest = next
-	s.snap = newLazySnapshot(s, head, next)
+	if !s.held {
+		s.snap = newLazySnapshot(s, head, next)
+	}
 	s.mu.Unlock()
 	// The embedded dataset's imports leave the mirror to ImportDefault,
 	// which writes it once after the last, synced: a mirror behind the

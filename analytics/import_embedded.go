@@ -19,6 +19,11 @@ import (
 // marker written first rolls back an import whose commit is missing, so
 // the store holds all of the dataset or none of it, and no mirror ahead
 // of it.
+//
+// A one-shot process's first use goes further: once the files are read
+// and checked, the store answers from their runs, held in memory, while
+// the import is written and committed on another goroutine (see
+// WaitImport); Close waits for it.
 func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 	have := s.StoredRuns()
 	var missing []DatasetFile
@@ -38,7 +43,9 @@ func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 		return reports, nil
 	}
 	if s.oneShot {
-		s.mirrorAtClose.Store(true)
+		if s.background == nil { // else the import sets it once committed
+			s.mirrorAtClose.Store(true)
+		}
 		return reports, nil
 	}
 	if err := s.db.Sync(); err != nil {
@@ -52,13 +59,19 @@ func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 
 // importEmbedded imports embedded files in one generation. Each is read
 // once: the first pass keeps its runs (a few hundred) for the second. No
-// copy is kept, since the binary holds them.
+// copy is kept, since the binary holds them. A one-shot process's first
+// use writes them in the background (see ImportDefault).
 func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]ImportReport, error) {
 	if s.readOnly {
 		return nil, fmt.Errorf("import %s: the store is open read-only", files[0].Name())
 	}
 	s.importMu.Lock()
-	defer s.importMu.Unlock()
+	unlock := true
+	defer func() {
+		if unlock {
+			s.importMu.Unlock()
+		}
+	}()
 	reports := make([]ImportReport, len(files))
 	var parts []importPart
 	for i, f := range files {
@@ -82,21 +95,57 @@ func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]Impo
 	if len(parts) == 0 {
 		return reports, nil
 	}
-	wasEmpty := s.committed().totalRuns() == 0
-	if err := s.writeAndCommit(ctx, parts, ImportOptions{}, true); err != nil {
-		return nil, err
+	if !s.oneShot || s.committed().totalRuns() > 0 {
+		return reports, s.writeAndCommit(ctx, parts, ImportOptions{}, true)
 	}
-	if s.oneShot && wasEmpty {
-		s.holdInMemory(parts)
-	}
+	s.holdInMemory(parts)
+	bg := &backgroundImport{done: make(chan struct{})}
+	s.background, unlock = bg, false
+	go func() {
+		defer close(bg.done)
+		defer s.importMu.Unlock()
+		bg.err = s.writeAndCommit(context.WithoutCancel(ctx), parts, ImportOptions{}, true)
+		s.mu.Lock()
+		s.held = false // a later import's snapshot replaces this one
+		s.mu.Unlock()
+		if bg.err == nil && s.current().fp != fingerprintOf(s.committed().Sessions) {
+			bg.err = fmt.Errorf("the runs held in memory (%s) are not the ones committed (%s)", s.current().fp, fingerprintOf(s.committed().Sessions))
+		}
+		if bg.err == nil && s.dir != "" {
+			s.mirrorAtClose.Store(true)
+		}
+	}()
 	return reports, nil
 }
 
-// holdInMemory makes the snapshot of a first use's import the runs it has
-// just written, held in memory: a one-shot process answers from them next,
-// reading nothing back from Badger, which can then close while it does
-// (CloseInBackground). The runs are the store's only when their
-// fingerprint is the committed one; else the snapshot stays as it was.
+// backgroundImport is a first use's import going on while the process
+// answers from its runs held in memory.
+type backgroundImport struct {
+	done chan struct{}
+	err  error // set before done closes
+}
+
+// WaitImport waits for the import a one-shot process's first use writes in
+// the background (see ImportDefault) and returns its error; nil at once
+// when there is none. A failed import was rolled back: the store holds
+// none of it, and the next open imports it again.
+func (s *Store) WaitImport() error {
+	bg := s.background
+	if bg == nil {
+		return nil
+	}
+	<-bg.done
+	if bg.err != nil {
+		return fmt.Errorf("importing the embedded dataset: %w", bg.err)
+	}
+	return nil
+}
+
+// holdInMemory makes the store's snapshot the runs about to be imported
+// into an empty store, held in memory: the process answers from them while
+// they are written, reading nothing from Badger, which can then close
+// while it does (CloseInBackground). That import leaves this snapshot in
+// place when it commits (see writeAndCommit).
 func (s *Store) holdInMemory(parts []importPart) {
 	var runs []Run
 	for _, p := range parts {
@@ -105,11 +154,7 @@ func (s *Store) holdInMemory(parts []importPart) {
 	snap := newSnapshot(runs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if snap.fp != s.snap.fp || snap.nRuns != s.snap.nRuns {
-		s.log.Warn("the imported runs are not the store's; answering from the store", "fingerprint", snap.fp, "store", s.snap.fp)
-		return
-	}
-	s.snap = snap
+	s.snap, s.held = snap, true
 }
 
 // writeDeferredMirror writes the manifest's mirror file that ImportDefault

@@ -124,8 +124,10 @@ type Store struct {
 
 	filters *filterCache // compiled filters by text; nil compiles each time
 
-	oneShot       bool        // Options.Small, on disk and writable
-	mirrorAtClose atomic.Bool // the embedded import's mirror file waits for Close
+	oneShot       bool              // Options.Small, on disk and writable
+	mirrorAtClose atomic.Bool       // the embedded import's mirror file waits for Close
+	background    *backgroundImport // a first use's import, written while the process answers
+	held          bool              // snap is runs held in memory; imports keep it (see holdInMemory)
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -431,6 +433,8 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		s.wg.Wait()
+		importErr := s.WaitImport() // before Badger closes under it
+		defer func() { s.closeErr = errors.Join(importErr, s.closeErr) }()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close store: %w", err)
 			return

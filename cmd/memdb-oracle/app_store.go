@@ -157,3 +157,18 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 	a.st = st
 	return st, nil
 }
+
+// storeSettled waits for what a first use of the data directory writes
+// while the command answers (the embedded dataset's import, see
+// analytics.Store.ImportDefault) and reports its failure: the command's
+// output came from the dataset held in memory, but the directory is not
+// initialised.
+func (a *app) storeSettled() error {
+	if a.st == nil {
+		return nil
+	}
+	if err := a.st.WaitImport(); err != nil {
+		return storeError(fmt.Errorf("preparing the data directory %s: %w", a.cfg.DataDir, err))
+	}
+	return nil
+}

@@ -80,7 +80,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	a := newApp(ctx, cfg, stdin, stdout, stderr)
 	defer a.close()
 	a.readOnly = readOnlyCommand(kctx.Command())
-	return kctx.Run(a)
+	if err := kctx.Run(a); err != nil {
+		return err
+	}
+	return a.storeSettled()
 }
 
 // readOnlyCommand reports whether a command only reads the data directory:
