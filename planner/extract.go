@@ -297,8 +297,8 @@ func (g *grammar) extract(text string) *parsed {
 	// "and at 24?": a bare number after "at" is a core count.
 	x.each(g.coresAt, func(m []int) bool {
 		n, err := strconv.Atoi(x.group(m, 1))
-		if err != nil || n <= 0 || n > 100000 {
-			return false
+		if err != nil || n <= 0 || n > 100000 || unitWritten(strings.TrimSpace(text[m[1]:])) {
+			return false // "at 2 ms p99" is a latency, not 2 cores
 		}
 		x.cores = appendUnique(x.cores, n)
 		return true

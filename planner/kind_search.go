@@ -342,11 +342,27 @@ func (r *reading) asksForASet() bool {
 			if i+1 < len(r.toks) && r.toks[i+1].text == "many" {
 				continue // "how many runs went on for longer than 30 s"
 			}
+		case "dragonfly", "redis", "valkey", "keydb", "garnet":
+			if r.setNounWithin(i+1, 2) {
+				continue // "dragonfly runs with p99.9 of 10 ms or higher"
+			}
 		case "which", "what", "who", "anything", "any", "something", "everything", "runs", "cells", "configs", "configurations", "setups", "combinations",
 			"many", "individual", "single", "separate", "repetitions", "repetition", "reps", "tries", "attempts", "trials", "measurements":
 			return i < 6
 		}
 		return false
+	}
+	return false
+}
+
+// setNounWithin reports a noun naming runs or cells within n tokens from
+// i ("valkey runs", "redis cluster cells").
+func (r *reading) setNounWithin(i, n int) bool {
+	for j := i; j < len(r.toks) && j < i+n; j++ {
+		switch r.toks[j].text {
+		case "runs", "cells", "setups", "configs", "configurations", "combinations", "repetitions", "reps", "tries", "attempts", "measurements":
+			return true
+		}
 	}
 	return false
 }

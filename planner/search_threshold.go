@@ -2,6 +2,7 @@ package planner
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,6 +74,12 @@ var compareRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 
 const compareExpr = `\b(no more than|not more than|no less than|not less than|at most|at least|up to|within|below|under|less than|fewer than|lower than|shorter than|smaller than|beneath|reach|reaches|reached|reaching|hit|hits|exceed|exceeds|exceeded|exceeding|above|over|more than|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|clear|clears|cleared|north of|upwards of|in excess of|past|beat|beats|faster than|greater than|higher than|bigger than|larger than|longer than|worse than|<=|>=|<|>)\s*(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?`
 
+// orMoreRx finds a comparison written after its number and unit ("20
+// seconds or more", "1 ms or less", "10M ops/s and up").
+var orMoreRx = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?\s*((?:[a-z%/_.][a-z0-9%/_.]*\s+){0,3}?)(?:or|and) (more|above|higher|greater|longer|over|up|better|worse|less|fewer|lower|below|shorter|under|faster|slower)\b`)
+})
+
 // compareOp is the filter comparison a comparison word means: "at least
 // 5" keeps 5, "more than 5" does not.
 func compareOp(word string) string {
@@ -85,6 +92,25 @@ func compareOp(word string) string {
 		return "<"
 	}
 	return ">"
+}
+
+// postfixOp is the comparison a word after the number means: "20 s or
+// more" keeps 20 s, and so does "1 ms or less"; "or better" is the
+// field's better side (lower for a latency).
+func postfixOp(word, field string) string {
+	switch word {
+	case "better":
+		if lowerIsBetter(field) {
+			return "<="
+		}
+	case "worse":
+		if !lowerIsBetter(field) {
+			return "<="
+		}
+	case "less", "fewer", "lower", "below", "shorter", "under", "slower":
+		return "<="
+	}
+	return ">="
 }
 
 // unitRule binds a comparison by the unit written after its number.
@@ -168,31 +194,68 @@ var (
 // guessed.
 func comparisons(r reading) []comparison {
 	t := r.text
-	var out []comparison
-	for _, m := range compareRx().FindAllStringSubmatchIndex(t, -1) {
-		word, num := t[m[2]:m[3]], t[m[4]:m[5]]
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil {
+	type found struct {
+		at int // where the number starts
+		c  comparison
+	}
+	var all []found
+	postfix := map[int]bool{}
+	// "10 ms or more" first: its number is not also "hit 10 ms".
+	for _, m := range orMoreRx().FindAllStringSubmatchIndex(t, -1) {
+		v, mult := numberAt(t, m[2], m[3], m[4], m[5])
+		after := strings.TrimSpace(t[m[6]:m[7]])
+		if after == "" {
+			after = strings.TrimSpace(t[m[1]:]) // "5 or more shards"
+		}
+		field, scale, ok := bindComparison(r, t[:m[0]], after, v, mult)
+		if !ok {
 			continue
 		}
-		mult := ""
-		if m[6] >= 0 {
-			mult = t[m[6]:m[7]]
+		postfix[m[2]] = true
+		all = append(all, found{m[2], comparison{field: field, op: postfixOp(t[m[8]:m[9]], field), value: scaled(v, scale)}})
+	}
+	for _, m := range compareRx().FindAllStringSubmatchIndex(t, -1) {
+		if postfix[m[4]] {
+			continue
 		}
-		switch mult {
-		case "m", "million", "mil":
-			v *= 1e6
-		case "k", "thousand":
-			v *= 1e3
-		}
+		word := t[m[2]:m[3]]
+		v, mult := numberAt(t, m[4], m[5], m[6], m[7])
 		after := strings.TrimSpace(t[m[1]:])
-		field, scale, ok := bindComparison(r, t[:m[0]], after, v, mult != "")
-		if !ok || word == "top" && mult == "" && !unitWritten(after) {
+		field, scale, ok := bindComparison(r, t[:m[0]], after, v, mult)
+		if !ok || word == "top" && !mult && !unitWritten(after) {
 			continue // "the top 5 by p99" counts rows
 		}
-		out = append(out, comparison{field: field, op: compareOp(word), value: v * scale})
+		all = append(all, found{m[4], comparison{field: field, op: compareOp(word), value: scaled(v, scale)}})
+	}
+	slices.SortStableFunc(all, func(x, y found) int { return x.at - y.at })
+	out := make([]comparison, len(all))
+	for i, f := range all {
+		out[i] = f.c
 	}
 	return out
+}
+
+// numberAt reads the number of a match and its multiplier ("10m", "2
+// million"); multiplied reports one was written.
+func numberAt(t string, from, to, multFrom, multTo int) (v float64, multiplied bool) {
+	v, _ = strconv.ParseFloat(t[from:to], 64)
+	if multFrom < 0 {
+		return v, false
+	}
+	switch t[multFrom:multTo] {
+	case "m", "million", "mil":
+		v *= 1e6
+	case "k", "thousand":
+		v *= 1e3
+	}
+	return v, true
+}
+
+// scaled converts a number as written to its field's unit without the
+// float noise of the product (99.9% is 0.999, not 0.9990000000000001).
+func scaled(v, scale float64) float64 {
+	x, _ := strconv.ParseFloat(strconv.FormatFloat(v*scale, 'g', 12, 64), 64)
+	return x
 }
 
 // unitWritten reports whether a unit follows a number.
