@@ -1,20 +1,13 @@
 package analytics
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
 // stampTable reads a table file's identity and change time; ok false when
 // the file cannot be stamped (it is then checked every time).
 func stampTable(path string) (tableStamp, bool) {
-	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return tableStamp{}, false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return tableStamp{}, false
-	}
-	return tableStamp{size: fi.Size(), dev: st.Dev, ino: st.Ino, ctime: st.Ctim.Nano()}, true
+	return tableStamp{size: st.Size, dev: st.Dev, ino: st.Ino, ctime: st.Ctim.Nano()}, true
 }
