@@ -192,7 +192,7 @@ func (s *Store) writeDerived(ctx context.Context, gen uint64, wb batchWriter) (d
 		key := derivedKey(gen, name)
 		return wb.Set(key, sealValue(key, payload))
 	})
-	err := s.scanCellEntries(ctx, func(k CellKey, id string, f *runFields) error {
+	err := s.cellEntries(ctx, func(k CellKey, id string, f *runFields) error {
 		if err := cols.add(f); err != nil {
 			return corrupt(s.dir, err, "the cell entry of run %s: %v", id, err)
 		}

@@ -168,3 +168,25 @@ func (s *Store) writeDeferredMirror() error {
 	}
 	return nil
 }
+
+// cellEntries hands fn every stored run's cell entry in key order (cell,
+// repetition, ID), for the derived pass: while the runs held in memory
+// are being imported into an empty store (see holdInMemory) from those
+// runs — the entries just written, without reading them back — and
+// otherwise from Badger.
+func (s *Store) cellEntries(ctx context.Context, fn func(k CellKey, id string, f *runFields) error) error {
+	s.mu.RLock()
+	held, snap := s.held, s.snap
+	s.mu.RUnlock()
+	if !held {
+		return s.scanCellEntries(ctx, fn)
+	}
+	for i := range snap.runs { // in cell order, each cell by repetition then ID (groupRuns)
+		r := &snap.runs[i]
+		f := fieldsOf(r)
+		if err := fn(r.Key(), r.ID, &f); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
