@@ -193,7 +193,7 @@ func TestIncompleteOrStrayKindRepliesAreRejected(t *testing.T) {
 
 // A follow-up the rules cannot place, read by the model as a kind that
 // leaves what it asks about to the thread ("how much did the numbers
-// bounce around?" as a spread of no cell), continues the thread's last
+// move about?" as a spread of no cell), continues the thread's last
 // request through the rules' own follow-up construction: the same plan as
 // the rules' plan for a follow-up they can place, after the same first
 // question.
@@ -202,7 +202,7 @@ func TestAModelFollowUpContinuesTheThread(t *testing.T) {
 		name, first, vague, reply, rules string
 		intent                           planner.Intent
 	}{
-		{"the repetitions of the thread's cells", "dragonfly vs redis at 8 cores", "how much did the numbers bounce around",
+		{"the repetitions of the thread's cells", "dragonfly vs redis at 8 cores", "how much did the numbers move about",
 			`{"intent":"spread"}`, "how consistent were those?", planner.IntentSpread},
 		{"a recommendation under the thread's conditions", "valkey at 16 cores with 1 KB values, no pipelining", "so which would you put in production then",
 			`{"intent":"recommend"}`, "what would you recommend then?", planner.IntentRecommend},
@@ -244,7 +244,7 @@ func TestAModelFollowUpContinuesTheThread(t *testing.T) {
 	// With no thread, a spread of no cell is no reading: the rules' own
 	// plan (or clarify) stands.
 	c := &scriptedCompleter{reply: `{"intent":"spread"}`}
-	pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "how much did the numbers bounce around", nil)
+	pl, err := realPlannerWith(t, planner.Options{Completer: c}).Plan(t.Context(), "how much did the numbers move about", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
