@@ -45,6 +45,9 @@ type aggregator struct {
 	vals []float64    // scratch for medians
 	ms   []runMetrics // scratch: the matching runs' metrics
 	ids  []string     // the current block of run IDs
+
+	idScratch idText   // a cell's run IDs decoded, to pick the matches' from (cellIDs.pick)
+	idPicked  []string // the picked IDs, by position
 }
 
 // aggregateBlock is how many run IDs a block holds at least.

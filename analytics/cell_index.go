@@ -156,8 +156,9 @@ func (snap *snapshot) query(ctx context.Context, f *Filter) (Result, error) {
 			return Result{Filter: f.text}, err
 		}
 		if ok {
-			res.Cells = append(res.Cells, agg.whole(&snap.cells[c]))
-			res.Runs += snap.cells[c].Reps
+			cell := snap.fullCell(c)
+			res.Cells = append(res.Cells, agg.whole(&cell))
+			res.Runs += cell.Reps
 		}
 	}
 	return res, nil

@@ -121,7 +121,7 @@ func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool
 		if !all {
 			c = cands[i]
 		}
-		cell := &snap.cells[c]
+		cell := &snap.cells[c] // its run IDs may be left to snap.ids: see fullCell
 		from, to := ix.start[c], ix.start[c+1]
 		if evals += to - from; evals >= 1<<16 {
 			evals = 0
@@ -136,6 +136,8 @@ func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool
 		if plan.native != nil {
 			plan.native.eval(cols, &cell.CellKey, from, out, &sc, 0)
 		} else {
+			full := snap.fullCell(c)
+			cell = &full
 			env = ix.cellEnvs[c]
 			for p := from; p < to; p++ {
 				for j, name := range plan.fields {
@@ -160,6 +162,10 @@ func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool
 		switch matched {
 		case 0:
 		case to - from:
+			if cell.RunIDs == nil {
+				full := snap.fullCell(c)
+				cell = &full
+			}
 			res.Cells = append(res.Cells, agg.whole(cell))
 		default:
 			if metrics == nil {
@@ -167,7 +173,11 @@ func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool
 					return Result{Filter: f.text}, err
 				}
 			}
-			res.Cells = append(res.Cells, agg.partialColumns(cell, from, out, matched, metrics))
+			ids := cell.RunIDs
+			if ids == nil { // only the matches' are needed: decoded into scratch, not kept
+				ids = snap.ids[c].pick(out, &agg.idScratch, &agg.idPicked)
+			}
+			res.Cells = append(res.Cells, agg.partialColumns(cell, ids, from, out, matched, metrics))
 		}
 		res.Runs += matched
 	}
@@ -176,8 +186,8 @@ func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool
 
 // partialColumns aggregates the runs of cell (whose first run is at from
 // in the columns) that matched, in repetition order, from the metric
-// columns (metricFields).
-func (a *aggregator) partialColumns(cell *Cell, from int, matched []bool, count int, mc []*runColumn) Cell {
+// columns (metricFields); ids[j] is run j's ID where it matched.
+func (a *aggregator) partialColumns(cell *Cell, ids []string, from int, matched []bool, count int, mc []*runColumn) Cell {
 	if cap(a.ids)-len(a.ids) < count {
 		a.ids = make([]string, 0, max(aggregateBlock, count))
 	}
@@ -196,7 +206,7 @@ func (a *aggregator) partialColumns(cell *Cell, from int, matched []bool, count 
 		if mc[6].has[p] {
 			m.HitRate = mc[6].floatAt(p) // only read
 		}
-		a.ids = append(a.ids, cell.RunIDs[j])
+		a.ids = append(a.ids, ids[j])
 		a.ms = append(a.ms, m)
 	}
 	return cellFromMetrics(cell.CellKey, a.ids[start:len(a.ids):len(a.ids)], a.ms, a.vals)

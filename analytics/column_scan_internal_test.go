@@ -1,7 +1,9 @@
 package analytics
 
 import (
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -107,6 +109,49 @@ func TestNativeAndVMScansAgree(t *testing.T) {
 			if tc.name == "stored" && tt.filter == tests[0].filter && (want.Runs == 0 || want.Runs == len(all)) {
 				t.Errorf("%s matches %d of %d runs: the table needs filters that match some runs of a cell", tt.filter, want.Runs, len(all))
 			}
+		}
+	}
+}
+
+// TestConcurrentScansShareOneLoad runs scans of every kind (cells whose
+// runs all match, some match, the VM's, the cells with their run IDs) at
+// once on a snapshot nothing is loaded of yet: each gets the answer a scan
+// alone gets (run with -race: columns and run IDs are loaded once, shared).
+func TestConcurrentScansShareOneLoad(t *testing.T) {
+	s := storeOfSynthetic(t, 3_000)
+	filters := []string{fullScanFilter, `ops_per_sec > 981000`, `rep == 2 || hit_rate == nil`, `len(run_id) > 11 && rep == 2`, `p50_ms < 0.3`}
+	want := make([]Result, len(filters))
+	for i, text := range filters {
+		var err error
+		if want[i], err = s.Query(t.Context(), text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCells := s.Cells()
+	s.snap = newLazySnapshot(s, s.snap.lazy.head, s.manifest)
+	errs := make(chan error, 4*len(filters)+4)
+	var wg sync.WaitGroup
+	for range 4 {
+		for i, text := range filters {
+			wg.Go(func() {
+				got, err := s.Query(t.Context(), text)
+				if err == nil && !reflect.DeepEqual(got, want[i]) {
+					err = fmt.Errorf("%s answered differently beside other scans", text)
+				}
+				errs <- err
+			})
+		}
+		wg.Go(func() {
+			if !reflect.DeepEqual(s.Cells(), wantCells) {
+				errs <- fmt.Errorf("the cells differ beside scans")
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
 		}
 	}
 }

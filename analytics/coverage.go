@@ -216,7 +216,7 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 	}
 	out := make([]Neighbor, 0, len(top))
 	for _, c := range top {
-		cell := snap.cells[c.i]
+		cell := snap.fullCell(c.i)
 		out = append(out, Neighbor{Cell: cell.clone(), Differs: differs(k, cell.CellKey)})
 	}
 	return out

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 	"strconv"
+	"sync"
 	"unsafe"
 )
 
@@ -117,8 +119,8 @@ type idText struct {
 }
 
 // add appends the next ID: pre bytes from the start of the one before,
-// then mid, then suf bytes from its end.
-func (t *idText) add(pre, suf int, mid []byte) error {
+// then mid, then suf bytes from its end (scanIDs checked they exist).
+func (t *idText) add(pre, suf int, mid []byte) {
 	start, prev := 0, 0
 	if n := len(t.ends); n > 0 {
 		prev = t.ends[n-1]
@@ -126,14 +128,10 @@ func (t *idText) add(pre, suf int, mid []byte) error {
 			start = t.ends[n-2]
 		}
 	}
-	if pre+suf > prev-start {
-		return fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
-	}
 	t.buf = append(t.buf, t.buf[start:start+pre]...)
 	t.buf = append(t.buf, mid...)
 	t.buf = append(t.buf, t.buf[prev-suf:prev]...)
 	t.ends = append(t.ends, len(t.buf))
-	return nil
 }
 
 // ids returns the IDs. The buffer becomes their text without a copy (as
@@ -151,23 +149,120 @@ func (t *idText) ids() []string {
 	return out
 }
 
-// readCell decodes one record written by appendCell and returns the rest;
-// ends is scratch space, reused from cell to cell.
-func readCell(b []byte, ends *[]int) (Cell, []byte, error) {
+// cellIDs is a cell's run IDs as its record holds them, for a reader
+// that decodes them on first need: most scans name the run IDs of a few
+// cells only, and decoding every cell's is most of reading the records.
+type cellIDs struct {
+	raw   []byte // the record's IDs (its own copy), checked when read; never changed
+	n     int
+	total int // their length in all
+	coded bool
+
+	once sync.Once
+	ids  []string
+}
+
+// get decodes the IDs (once; raw was checked by readCell).
+func (ci *cellIDs) get() []string {
+	ci.once.Do(func() {
+		t := idText{buf: make([]byte, 0, ci.total), ends: make([]int, 0, ci.n)}
+		_, _, _ = scanIDs(ci.raw, ci.n, ci.coded, &t)
+		ci.ids = t.ids()
+	})
+	return ci.ids
+}
+
+// pick returns the cell's run IDs where matched is true ("" elsewhere),
+// decoding them from raw (never changed, so safe beside get) into scratch
+// and copying out only those, in one allocation. The slice is picked's,
+// reused by the next call.
+func (ci *cellIDs) pick(matched []bool, scratch *idText, picked *[]string) []string {
+	scratch.buf, scratch.ends = scratch.buf[:0], scratch.ends[:0]
+	_, _, _ = scanIDs(ci.raw, ci.n, ci.coded, scratch)
+	size := 0
+	start := 0
+	for j, end := range scratch.ends {
+		if matched[j] {
+			size += end - start
+		}
+		start = end
+	}
+	text := make([]byte, 0, size)
+	start = 0
+	for j, end := range scratch.ends {
+		if matched[j] {
+			text = append(text, scratch.buf[start:end]...)
+		}
+		start = end
+	}
+	all := unsafe.String(unsafe.SliceData(text), len(text)) // nothing writes to text after this
+	out := (*picked)[:0]
+	at := 0
+	start = 0
+	for j, end := range scratch.ends {
+		id := ""
+		if matched[j] {
+			id, at = all[at:at+end-start], at+end-start
+		}
+		out = append(out, id)
+		start = end
+	}
+	*picked = out
+	return out
+}
+
+// scanIDs reads n run IDs written by appendCell (coded or whole), checking
+// them; with t it also decodes them into t. It returns their length in
+// all and the bytes after them.
+func scanIDs(b []byte, n int, coded bool, t *idText) (int, []byte, error) {
+	bad := fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
+	total, prevLen := 0, 0
+	for range n {
+		var pre, suf uint64
+		if coded {
+			var k1, k2 int
+			pre, k1 = binary.Uvarint(b)
+			if k1 > 0 {
+				suf, k2 = binary.Uvarint(b[k1:])
+			}
+			if k1 <= 0 || k2 <= 0 || pre+suf > uint64(prevLen) {
+				return 0, nil, bad
+			}
+			b = b[k1+k2:]
+		}
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l > uint64(len(b)-k) {
+			return 0, nil, bad
+		}
+		if t != nil {
+			t.add(int(pre), int(suf), b[k:k+int(l)])
+		}
+		prevLen = int(pre+suf) + int(l)
+		total += prevLen
+		b = b[k+int(l):]
+	}
+	return total, b, nil
+}
+
+// readCell decodes one record written by appendCell and returns the rest.
+// With lazy, its run IDs are checked and kept as written (ids), not
+// decoded; else decoded into the cell, ends being scratch space reused
+// from cell to cell.
+func readCell(b []byte, ends *[]int, lazy bool) (Cell, cellIDs, []byte, error) {
 	var c Cell
 	k, b, err := readCellKey(b)
 	if err != nil {
-		return c, nil, err
+		return c, cellIDs{}, nil, err
 	}
 	c.CellKey = k
 	reps, n := binary.Uvarint(b)
 	if n <= 0 || reps > uint64(len(b)) {
-		return c, nil, fmt.Errorf("%w: a bad cell record", errBadRun)
+		return c, cellIDs{}, nil, fmt.Errorf("%w: a bad cell record", errBadRun)
 	}
 	c.Reps = int(reps)
 	b = b[n:]
 	if len(b) < 1+7*8 || b[0]&^(cellHasHitRate|cellIDsCoded) != 0 {
-		return c, nil, fmt.Errorf("%w: a bad cell record", errBadRun)
+		return c, cellIDs{}, nil, fmt.Errorf("%w: a bad cell record", errBadRun)
 	}
 	hasHit, coded := b[0]&cellHasHitRate != 0, b[0]&cellIDsCoded != 0
 	var f [7]float64
@@ -182,68 +277,68 @@ func readCell(b []byte, ends *[]int) (Cell, []byte, error) {
 	}
 	nids, n := binary.Uvarint(b)
 	if n <= 0 || nids != reps {
-		return c, nil, fmt.Errorf("%w: a cell record's run IDs do not match its repetitions", errBadRun)
+		return c, cellIDs{}, nil, fmt.Errorf("%w: a cell record's run IDs do not match its repetitions", errBadRun)
 	}
 	b = b[n:]
-	ids := idText{ends: (*ends)[:0]}
-	defer func() { *ends = ids.ends }()
-	total := uint64(0)
+	declared := -1
 	if coded {
-		var n int
-		total, n = binary.Uvarint(b)
+		total, n := binary.Uvarint(b)
 		if n <= 0 || total > maxIDBytes*nids {
-			return c, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
+			return c, cellIDs{}, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
 		}
-		ids.buf, b = make([]byte, 0, total), b[n:]
+		declared, b = int(total), b[n:]
 	}
-	for range nids {
-		var pre, suf uint64
+	var t *idText
+	if !lazy {
+		t = &idText{ends: (*ends)[:0]}
 		if coded {
-			var k1, k2 int
-			pre, k1 = binary.Uvarint(b)
-			if k1 > 0 {
-				suf, k2 = binary.Uvarint(b[k1:])
-			}
-			if k1 <= 0 || k2 <= 0 || pre > 1<<16 || suf > 1<<16 {
-				return c, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
-			}
-			b = b[k1+k2:]
+			t.buf = make([]byte, 0, declared)
 		}
-		l, n := binary.Uvarint(b)
-		if n <= 0 || l > uint64(len(b)-n) {
-			return c, nil, fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
-		}
-		if err := ids.add(int(pre), int(suf), b[n:n+int(l)]); err != nil {
-			return c, nil, err
-		}
-		b = b[n+int(l):]
+		defer func() { *ends = t.ends }()
 	}
-	if coded && uint64(len(ids.buf)) != total {
-		return c, nil, fmt.Errorf("%w: a cell record's run IDs are not the length it says", errBadRun)
+	start := b
+	total, b, err := scanIDs(b, int(nids), coded, t)
+	if err != nil {
+		return c, cellIDs{}, nil, err
 	}
-	c.RunIDs = ids.ids()
-	return c, b, nil
+	if coded && total != declared {
+		return c, cellIDs{}, nil, fmt.Errorf("%w: a cell record's run IDs are not the length it says", errBadRun)
+	}
+	if lazy {
+		return c, cellIDs{raw: start[:len(start)-len(b)], n: int(nids), total: total, coded: coded}, b, nil
+	}
+	c.RunIDs = t.ids()
+	return c, cellIDs{}, b, nil
 }
 
 // decodeCellChunk decodes a chunk payload: a count, then the records.
-func decodeCellChunk(b []byte) ([]Cell, error) {
+// With lazy, the cells' run IDs are left to ids (over a copy of the
+// payload), else decoded into the cells (ids nil).
+func decodeCellChunk(b []byte, lazy bool) (cells []Cell, ids []cellIDs, err error) {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
-		return nil, fmt.Errorf("%w: a bad cell chunk", errBadRun)
+		return nil, nil, fmt.Errorf("%w: a bad cell chunk", errBadRun)
 	}
 	b = b[k:]
+	if lazy {
+		b = slices.Clone(b)
+		ids = make([]cellIDs, n)
+	}
 	out := make([]Cell, n)
 	var ends []int
 	for i := range out {
-		var err error
-		if out[i], b, err = readCell(b, &ends); err != nil {
-			return nil, err
+		var ci cellIDs
+		if out[i], ci, b, err = readCell(b, &ends, lazy); err != nil {
+			return nil, nil, err
+		}
+		if lazy {
+			ids[i].raw, ids[i].n, ids[i].total, ids[i].coded = ci.raw, ci.n, ci.total, ci.coded
 		}
 	}
 	if len(b) != 0 {
-		return nil, fmt.Errorf("%w: %d bytes left over in a cell chunk", errBadRun, len(b))
+		return nil, nil, fmt.Errorf("%w: %d bytes left over in a cell chunk", errBadRun, len(b))
 	}
-	return out, nil
+	return out, ids, nil
 }
 
 // appendPosting encodes an ascending list of cell numbers as a count and

@@ -32,8 +32,9 @@ func appendCellPlainIDs(dst []byte, c *Cell) []byte {
 
 // TestCellChunksRoundTripAndRefuseDamage encodes the embedded and
 // synthetic cells in chunks (run IDs coded, and whole as the first
-// format-3 release wrote them), decodes them, and decodes every
-// truncation of each chunk: an error wrapping errBadRun, never a panic.
+// format-3 release wrote them), decodes them (run IDs at once, and left
+// for later), and decodes every truncation of each chunk: an error
+// wrapping errBadRun, never a panic.
 func TestCellChunksRoundTripAndRefuseDamage(t *testing.T) {
 	for _, s := range []*Store{openDefault(t), {snap: newSnapshot(syntheticRuns(3_000))}} {
 		cells := s.Cells()
@@ -44,16 +45,31 @@ func TestCellChunksRoundTripAndRefuseDamage(t *testing.T) {
 				for i := range chunk {
 					payload = enc(payload, &chunk[i])
 				}
-				got, err := decodeCellChunk(payload)
+				got, _, err := decodeCellChunk(payload, false)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(got, chunk) {
 					t.Fatalf("cells %d…: decoded other cells", from)
 				}
+				lazy, ids, err := decodeCellChunk(payload, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range lazy {
+					if lazy[i].RunIDs != nil {
+						t.Fatal("a lazily read cell has its run IDs")
+					}
+					lazy[i].RunIDs = ids[i].get()
+				}
+				if !reflect.DeepEqual(lazy, chunk) {
+					t.Fatalf("cells %d…: decoded other cells when their run IDs were left for later", from)
+				}
 				for n := range len(payload) {
-					if _, err := decodeCellChunk(payload[:n]); !errors.Is(err, errBadRun) {
-						t.Fatalf("cells %d… cut to %d bytes: %v", from, n, err)
+					for _, later := range []bool{false, true} {
+						if _, _, err := decodeCellChunk(payload[:n], later); !errors.Is(err, errBadRun) {
+							t.Fatalf("cells %d… cut to %d bytes: %v", from, n, err)
+						}
 					}
 				}
 			}

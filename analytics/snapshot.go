@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // snapshot is an immutable view of one committed state of the store. A
@@ -26,11 +27,13 @@ type snapshot struct {
 
 	lazy *lazyCells // nil: built in memory
 
-	cellsOnce sync.Once
-	cellsErr  error
-	cells     []Cell // every cell, in cell order
-	keys      map[CellKey]int
-	index     cellIndex // how queries find cells and their runs
+	cellsOnce  sync.Once
+	cellsErr   error
+	cells      []Cell // every cell, in cell order; RunIDs in ids when it is set (see fullCell)
+	ids        []cellIDs
+	cellsReady atomic.Bool // set once cells are read (cellsLoaded)
+	keys       map[CellKey]int
+	index      cellIndex // how queries find cells and their runs
 
 	runsOnce sync.Once
 	runsErr  error
@@ -105,12 +108,14 @@ func (snap *snapshot) setRuns(runs []Run) {
 // ensureCells reads every cell record (once).
 func (snap *snapshot) ensureCells() error {
 	snap.cellsOnce.Do(func() {
-		cells, err := snap.lazy.allCells()
+		cells, ids, err := snap.lazy.allCells()
 		if err != nil {
 			snap.cellsErr = err
 			return
 		}
 		snap.setCells(cells)
+		snap.ids = ids
+		snap.cellsReady.Store(true)
 	})
 	return snap.cellsErr
 }
@@ -122,7 +127,7 @@ func (snap *snapshot) ensureRuns(ctx context.Context) error {
 		return err
 	}
 	snap.runsOnce.Do(func() {
-		runs, err := snap.lazy.allRuns(ctx, snap.cells, snap.keys, snap.index.start)
+		runs, err := snap.lazy.allRuns(ctx, snap.fullCells(), snap.keys, snap.index.start)
 		if err != nil {
 			snap.runsErr = err
 			return
@@ -132,7 +137,27 @@ func (snap *snapshot) ensureRuns(ctx context.Context) error {
 	return snap.runsErr
 }
 
-func (snap *snapshot) cellsLoaded() bool { return snap.lazy == nil || snap.cells != nil }
+// fullCell is cell c with its run IDs (decoded now if they were not).
+func (snap *snapshot) fullCell(c int) Cell {
+	v := snap.cells[c]
+	if snap.ids != nil && v.RunIDs == nil {
+		v.RunIDs = snap.ids[c].get()
+	}
+	return v
+}
+
+// fullCells is every cell with its run IDs (a copy of the list).
+func (snap *snapshot) fullCells() []Cell {
+	out := make([]Cell, len(snap.cells))
+	for c := range out {
+		out[c] = snap.fullCell(c)
+	}
+	return out
+}
+
+// cellsLoaded says whether the cells are read (without waiting for a
+// query reading them now).
+func (snap *snapshot) cellsLoaded() bool { return snap.lazy == nil || snap.cellsReady.Load() }
 
 // idOrder is the positions of the loaded runs in ID order, sorted once.
 func (snap *snapshot) idOrder() []int32 {
@@ -183,7 +208,7 @@ func (l *lazyCells) chunk(i int) ([]Cell, error) {
 	err := l.s.viewValue(key, func(v []byte) error {
 		payload, err := openValue(key, v)
 		if err == nil {
-			cells, err = decodeCellChunk(payload) // copies what it keeps
+			cells, _, err = decodeCellChunk(payload, false) // copies what it keeps
 		}
 		return err
 	})
@@ -196,6 +221,30 @@ func (l *lazyCells) chunk(i int) ([]Cell, error) {
 	}
 	l.chunks[i] = cells
 	return cells, nil
+}
+
+// lazyChunk reads one chunk of cell records without decoding their run
+// IDs (see cellIDs); it is not kept (the snapshot keeps the cells).
+func (l *lazyCells) lazyChunk(i int) ([]Cell, []cellIDs, error) {
+	key := derivedKey(l.head.Generation, cellChunkName(i))
+	var (
+		cells []Cell
+		ids   []cellIDs
+	)
+	err := l.s.viewValue(key, func(v []byte) error {
+		payload, err := openValue(key, v)
+		if err == nil {
+			cells, ids, err = decodeCellChunk(payload, true) // copies what it keeps
+		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, l.corrupt(err, "the cell index cannot be read (%v)", err)
+	}
+	if want := l.chunkLen(i); len(cells) != want {
+		return nil, nil, l.corrupt(nil, "cell chunk %d holds %d cells, the index says %d", i, len(cells), want)
+	}
+	return cells, ids, nil
 }
 
 func (l *lazyCells) chunkLen(i int) int {
@@ -278,28 +327,40 @@ func (l *lazyCells) posting(p pin) ([]int, error) {
 	return cells, nil
 }
 
-// allCells reads every cell record in cell order.
-func (l *lazyCells) allCells() ([]Cell, error) {
-	cells := make([]Cell, 0, l.head.Cells)
+// allCells reads every cell record in cell order, each cell's run IDs
+// left to ids (decoded on first need; nil for the cells of a chunk a
+// pinned query had read already).
+func (l *lazyCells) allCells() (cells []Cell, ids []cellIDs, err error) {
+	cells = make([]Cell, 0, l.head.Cells)
+	ids = make([]cellIDs, 0, l.head.Cells)
 	for i := range l.head.ChunkStarts {
-		c, err := l.chunk(i)
-		if err != nil {
-			return nil, err
+		l.mu.Lock()
+		c, ok := l.chunks[i]
+		l.mu.Unlock()
+		var ci []cellIDs
+		if !ok {
+			if c, ci, err = l.lazyChunk(i); err != nil {
+				return nil, nil, err
+			}
 		}
 		cells = append(cells, c...)
+		if ci == nil {
+			ci = make([]cellIDs, len(c))
+		}
+		ids = append(ids, ci...)
 	}
 	l.mu.Lock()
 	l.chunks = map[int][]Cell{} // held by the snapshot from now on
 	l.mu.Unlock()
 	if len(cells) != l.head.Cells {
-		return nil, l.corrupt(nil, "the cell index holds %d cells, its head says %d", len(cells), l.head.Cells)
+		return nil, nil, l.corrupt(nil, "the cell index holds %d cells, its head says %d", len(cells), l.head.Cells)
 	}
 	for i := 1; i < len(cells); i++ {
 		if CompareCellKeys(cells[i-1].CellKey, cells[i].CellKey) >= 0 {
-			return nil, l.corrupt(nil, "the cell index is out of order at cell %d", i)
+			return nil, nil, l.corrupt(nil, "the cell index is out of order at cell %d", i)
 		}
 	}
-	return cells, nil
+	return cells, ids, nil
 }
 
 // cellRuns reads the runs of one cell by their IDs, in repetition order,

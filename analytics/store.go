@@ -531,9 +531,9 @@ func (s *Store) Cells() []Cell {
 		s.fail(snap, err)
 		return nil
 	}
-	out := make([]Cell, len(snap.cells))
-	for i, c := range snap.cells {
-		out[i] = c.clone()
+	out := snap.fullCells()
+	for i := range out {
+		out[i] = out[i].clone()
 	}
 	return out
 }

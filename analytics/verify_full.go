@@ -56,7 +56,7 @@ func (s *Store) Verify(ctx context.Context) error {
 	switch {
 	case fingerprint(snap.runs) != h.Fingerprint:
 		return corrupt(s.dir, nil, "the stored fingerprint %s is not that of the runs", h.Fingerprint)
-	case !reflect.DeepEqual(rebuilt, snap.cells):
+	case !reflect.DeepEqual(rebuilt, snap.fullCells()):
 		return corrupt(s.dir, nil, "the cell index's medians or run lists differ from the runs")
 	case !reflect.DeepEqual(b.head.Coverage, h.Coverage):
 		return corrupt(s.dir, nil, "the stored coverage differs from the runs")
