@@ -166,6 +166,10 @@ type importPlan struct {
 	// dataset).
 	collect bool
 	runs    []Run
+	// emptyStore: the rows are checked as for a store holding no runs,
+	// without reading it (a first use reads its files while the store
+	// opens; see readEmbeddedAhead).
+	emptyStore bool
 }
 
 // add marks data row `row` (1-based) a run to write.
@@ -192,16 +196,19 @@ func (p *importPlan) isFreshRow(row int) bool {
 // conflicts found, nothing written.
 func (s *Store) checkPass(ctx context.Context, plan importPlan, r io.Reader, opts ImportOptions, rep *ImportReport) (importPlan, error) {
 	name, session := plan.name, plan.session
-	// The store as it was, read here only: an open read transaction keeps
-	// Badger's record of every later commit (for conflict checks) alive, so
-	// it must not outlive this pass.
-	before := s.db.NewTransaction(false)
-	defer before.Discard()
 	counted := &countingReader{r: r}
 	firstLine := map[[16]byte]int32{} // run ID hash → first line, bounded per row
 	// A run's ID starts with its session (MakeID), so a session the store
 	// holds no runs of cannot hold any row's ID: no lookups needed.
-	sessionStored := s.committed().Sessions[sessionKey(session)].Runs > 0
+	sessionStored := !plan.emptyStore && s.committed().Sessions[sessionKey(session)].Runs > 0
+	// The store as it was, read here only: an open read transaction keeps
+	// Badger's record of every later commit (for conflict checks) alive, so
+	// it must not outlive this pass.
+	var before *badger.Txn
+	if sessionStored {
+		before = s.db.NewTransaction(false)
+		defer before.Discard()
+	}
 	var extra []RowProblem
 	probs, err := scanCSV(counted, session, name, func(row csvRow) error {
 		rep.Rows++

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 )
 
 // ImportDefault imports the embedded dataset (both sessions) for every
@@ -60,7 +62,8 @@ func (s *Store) ImportDefault(ctx context.Context) ([]ImportReport, error) {
 // importEmbedded imports embedded files in one generation. Each is read
 // once: the first pass keeps its runs (a few hundred) for the second. No
 // copy is kept, since the binary holds them. A one-shot process's first
-// use writes them in the background (see ImportDefault).
+// use reads them while the store opens (readEmbeddedAhead) and writes them
+// in the background (see ImportDefault).
 func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]ImportReport, error) {
 	if s.readOnly {
 		return nil, fmt.Errorf("import %s: the store is open read-only", files[0].Name())
@@ -72,24 +75,24 @@ func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]Impo
 			s.importMu.Unlock()
 		}
 	}()
-	reports := make([]ImportReport, len(files))
-	var parts []importPart
-	for i, f := range files {
-		reports[i] = ImportReport{File: f.Name(), Session: f.Session, Skipped: map[string]int{}}
-		b, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("embedded dataset: %w", err)
-		}
-		if err := s.disk.check(int64(len(b)) * importDiskFactor); err != nil {
-			return nil, fmt.Errorf("import %s: nothing written: %w", f.Name(), err)
-		}
-		plan := importPlan{name: f.Name(), session: f.Session, collect: true}
-		plan, err = s.checkPass(ctx, plan, bytes.NewReader(b), ImportOptions{}, &reports[i])
-		if err != nil {
-			return nil, err
-		}
-		if plan.fresh > 0 {
-			parts = append(parts, importPart{src: embeddedSource(b), plan: plan, rep: &reports[i]})
+	var (
+		reports []ImportReport
+		parts   []importPart
+		snap    *snapshot
+		err     error
+	)
+	if ahead := s.takeAhead(files); ahead != nil {
+		<-ahead.done
+		reports, parts, snap, err = ahead.reports, ahead.parts, ahead.snap, ahead.err
+	} else {
+		reports, parts, err = s.readEmbedded(ctx, files, false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		if err := s.disk.check(int64(len(p.src.embedded)) * importDiskFactor); err != nil {
+			return nil, fmt.Errorf("import %s: nothing written: %w", p.plan.name, err)
 		}
 	}
 	if len(parts) == 0 {
@@ -98,7 +101,10 @@ func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]Impo
 	if !s.oneShot || s.committed().totalRuns() > 0 {
 		return reports, s.writeAndCommit(ctx, parts, ImportOptions{}, true)
 	}
-	s.holdInMemory(parts)
+	if snap == nil {
+		snap = snapshotOf(parts)
+	}
+	s.holdInMemory(snap)
 	bg := &backgroundImport{done: make(chan struct{})}
 	s.background, unlock = bg, false
 	go func() {
@@ -116,6 +122,72 @@ func (s *Store) importEmbedded(ctx context.Context, files []DatasetFile) ([]Impo
 		}
 	}()
 	return reports, nil
+}
+
+// readEmbedded reads and checks embedded files (the first pass), keeping
+// their runs; emptyStore checks them as for a store holding no runs,
+// without reading it.
+func (s *Store) readEmbedded(ctx context.Context, files []DatasetFile, emptyStore bool) ([]ImportReport, []importPart, error) {
+	reports := make([]ImportReport, len(files))
+	var parts []importPart
+	for i, f := range files {
+		reports[i] = ImportReport{File: f.Name(), Session: f.Session, Skipped: map[string]int{}}
+		b, err := f.Open()
+		if err != nil {
+			return nil, nil, fmt.Errorf("embedded dataset: %w", err)
+		}
+		plan := importPlan{name: f.Name(), session: f.Session, collect: true, emptyStore: emptyStore}
+		plan, err = s.checkPass(ctx, plan, bytes.NewReader(b), ImportOptions{}, &reports[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		if plan.fresh > 0 {
+			parts = append(parts, importPart{src: embeddedSource(b), plan: plan, rep: &reports[i]})
+		}
+	}
+	return reports, parts, nil
+}
+
+// embeddedAhead is the embedded dataset read, checked and held in memory
+// while a new store opens, for its first use's import.
+type embeddedAhead struct {
+	done    chan struct{}
+	reports []ImportReport
+	parts   []importPart
+	snap    *snapshot
+	err     error // all set before done closes
+}
+
+// readEmbeddedAhead starts reading the embedded dataset on another
+// goroutine, for a one-shot process opening a new store: its first use
+// then finds the files read and their runs held in memory.
+func (s *Store) readEmbeddedAhead(ctx context.Context) {
+	a := &embeddedAhead{done: make(chan struct{})}
+	s.ahead = a
+	go func() {
+		defer close(a.done)
+		a.reports, a.parts, a.err = s.readEmbedded(ctx, DefaultDataset(), true)
+		if a.err == nil && len(a.parts) > 0 {
+			a.snap = snapshotOf(a.parts)
+		}
+	}()
+}
+
+// takeAhead hands over what readEmbeddedAhead read, when the import wants
+// exactly those files into a store still empty; else nil.
+func (s *Store) takeAhead(files []DatasetFile) *embeddedAhead {
+	a := s.ahead
+	s.ahead = nil
+	all := DefaultDataset()
+	if a == nil || s.committed().totalRuns() > 0 || len(files) != len(all) {
+		return nil
+	}
+	for i := range files {
+		if files[i].Name() != all[i].Name() || files[i].Session != all[i].Session {
+			return nil
+		}
+	}
+	return a
 }
 
 // backgroundImport is a first use's import going on while the process
@@ -141,17 +213,21 @@ func (s *Store) WaitImport() error {
 	return nil
 }
 
-// holdInMemory makes the store's snapshot the runs about to be imported
-// into an empty store, held in memory: the process answers from them while
-// they are written, reading nothing from Badger, which can then close
-// while it does (CloseInBackground). That import leaves this snapshot in
-// place when it commits (see writeAndCommit).
-func (s *Store) holdInMemory(parts []importPart) {
+// snapshotOf is the runs of an import's parts, held in memory.
+func snapshotOf(parts []importPart) *snapshot {
 	var runs []Run
 	for _, p := range parts {
 		runs = append(runs, p.plan.runs...)
 	}
-	snap := newSnapshot(runs)
+	return newSnapshot(runs)
+}
+
+// holdInMemory makes snap, the runs about to be imported into an empty
+// store, the store's snapshot: the process answers from them while they
+// are written, reading nothing from Badger, which can then close while it
+// does (CloseInBackground). That import leaves this snapshot in place when
+// it commits (see writeAndCommit).
+func (s *Store) holdInMemory(snap *snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.snap, s.held = snap, true
@@ -189,4 +265,11 @@ func (s *Store) cellEntries(ctx context.Context, fn func(k CellKey, id string, f
 		}
 	}
 	return ctx.Err()
+}
+
+// hasBadgerManifest says whether dir holds a Badger store already; without
+// one, Badger creates an empty store there.
+func hasBadgerManifest(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "MANIFEST"))
+	return err == nil
 }

@@ -128,6 +128,7 @@ type Store struct {
 	mirrorAtClose atomic.Bool       // the embedded import's mirror file waits for Close
 	background    *backgroundImport // a first use's import, written while the process answers
 	held          bool              // snap is runs held in memory; imports keep it (see holdInMemory)
+	ahead         *embeddedAhead    // the embedded dataset, read while a new store opens
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -207,6 +208,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		}
 	}
 	s.disk.init(s)
+	if s.oneShot && !hasBadgerManifest(opts.Dir) {
+		s.readEmbeddedAhead(ctx) // a first use imports it next
+	}
 	db, err := openBadger(bo)
 	if err != nil {
 		// Badger reports a held directory lock only in its message (it does
