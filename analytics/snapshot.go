@@ -74,7 +74,7 @@ func newSnapshot(runs []Run) *snapshot {
 // newLazySnapshot is a snapshot of a store's committed generation.
 func newLazySnapshot(s *Store, h derivedHead, m manifest) *snapshot {
 	return &snapshot{fp: h.Fingerprint, nRuns: h.Runs, cov: h.Coverage,
-		lazy: &lazyCells{s: s, head: h, manifest: m, chunks: map[int][]Cell{}}}
+		lazy: &lazyCells{s: s, head: h, manifest: m, chunks: map[int]cellChunk{}}}
 }
 
 func (snap *snapshot) setCells(cells []Cell) {
@@ -188,43 +188,40 @@ type lazyCells struct {
 	manifest manifest
 
 	mu     sync.Mutex
-	chunks map[int][]Cell // decoded chunks by number
+	chunks map[int]cellChunk // chunks read by a pinned query, by number
 	posts  map[pin][]int
+}
+
+// cellChunk is one chunk's cells, their run IDs left to ids: a pinned
+// query needs the IDs of a few cells of the chunk holding them, and
+// decoding every cell's was most of a selective query at a million runs.
+type cellChunk struct {
+	cells []Cell
+	ids   []cellIDs
 }
 
 func (l *lazyCells) corrupt(err error, format string, a ...any) error {
 	return corrupt(l.s.dir, err, format, a...)
 }
 
-// chunk returns one decoded chunk of cell records.
-func (l *lazyCells) chunk(i int) ([]Cell, error) {
+// chunk returns one chunk of cell records, read once and kept.
+func (l *lazyCells) chunk(i int) (cellChunk, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if c, ok := l.chunks[i]; ok {
 		return c, nil
 	}
-	key := derivedKey(l.head.Generation, cellChunkName(i))
-	var cells []Cell
-	err := l.s.viewValue(key, func(v []byte) error {
-		payload, err := openValue(key, v)
-		if err == nil {
-			cells, _, err = decodeCellChunk(payload, false) // copies what it keeps
-		}
-		return err
-	})
+	cells, ids, err := l.lazyChunk(i)
 	if err != nil {
-		return nil, l.corrupt(err, "the cell index cannot be read (%v)", err)
+		return cellChunk{}, err
 	}
-	want := l.chunkLen(i)
-	if len(cells) != want {
-		return nil, l.corrupt(nil, "cell chunk %d holds %d cells, the index says %d", i, len(cells), want)
-	}
-	l.chunks[i] = cells
-	return cells, nil
+	c := cellChunk{cells, ids}
+	l.chunks[i] = c
+	return c, nil
 }
 
 // lazyChunk reads one chunk of cell records without decoding their run
-// IDs (see cellIDs); it is not kept (the snapshot keeps the cells).
+// IDs (see cellIDs).
 func (l *lazyCells) lazyChunk(i int) ([]Cell, []cellIDs, error) {
 	key := derivedKey(l.head.Generation, cellChunkName(i))
 	var (
@@ -282,11 +279,14 @@ func (l *lazyCells) cell(c int) (Cell, error) {
 	if i < 0 || c >= l.head.Cells {
 		return Cell{}, l.corrupt(nil, "the cell index has no cell %d", c)
 	}
-	cells, err := l.chunk(i)
+	chunk, err := l.chunk(i)
 	if err != nil {
 		return Cell{}, err
 	}
-	return cells[c-l.head.ChunkStarts[i]], nil
+	j := c - l.head.ChunkStarts[i]
+	cell := chunk.cells[j]
+	cell.RunIDs = chunk.ids[j].get()
+	return cell, nil
 }
 
 // posting returns the cells holding a cell-field value, ascending.
@@ -328,8 +328,8 @@ func (l *lazyCells) posting(p pin) ([]int, error) {
 }
 
 // allCells reads every cell record in cell order, each cell's run IDs
-// left to ids (decoded on first need; nil for the cells of a chunk a
-// pinned query had read already).
+// left to ids (decoded on first need; those of a chunk a pinned query read
+// already are that chunk's, decoded where it needed them).
 func (l *lazyCells) allCells() (cells []Cell, ids []cellIDs, err error) {
 	cells = make([]Cell, 0, l.head.Cells)
 	ids = make([]cellIDs, 0, l.head.Cells)
@@ -337,20 +337,23 @@ func (l *lazyCells) allCells() (cells []Cell, ids []cellIDs, err error) {
 		l.mu.Lock()
 		c, ok := l.chunks[i]
 		l.mu.Unlock()
-		var ci []cellIDs
 		if !ok {
-			if c, ci, err = l.lazyChunk(i); err != nil {
+			if c.cells, c.ids, err = l.lazyChunk(i); err != nil {
 				return nil, nil, err
 			}
+			cells = append(cells, c.cells...)
+			ids = append(ids, c.ids...)
+			continue
 		}
-		cells = append(cells, c...)
-		if ci == nil {
-			ci = make([]cellIDs, len(c))
+		cells = append(cells, c.cells...)
+		for k := range c.ids {
+			// Only what a record holds, never changed: a pinned query may
+			// be decoding the IDs of the kept chunk's cells now.
+			ids = append(ids, cellIDs{raw: c.ids[k].raw, n: c.ids[k].n, total: c.ids[k].total, coded: c.ids[k].coded})
 		}
-		ids = append(ids, ci...)
 	}
 	l.mu.Lock()
-	l.chunks = map[int][]Cell{} // held by the snapshot from now on
+	l.chunks = map[int]cellChunk{} // held by the snapshot from now on
 	l.mu.Unlock()
 	if len(cells) != l.head.Cells {
 		return nil, nil, l.corrupt(nil, "the cell index holds %d cells, its head says %d", len(cells), l.head.Cells)
