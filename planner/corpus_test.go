@@ -94,7 +94,7 @@ func readCorpusFile(tb testing.TB, path string) []corpusCase {
 // corpusFields are the plan fields a corpus line may check.
 var corpusFields = []string{"intent", "requested", "engines", "modes", "cores", "ratio", "value", "pipeline", "session",
 	"metric", "knob", "term", "claim", "crossover", "multiple", "explain", "choices", "unbound", "source", "units",
-	"over", "threshold", "conditions"}
+	"over", "threshold", "conditions", "reads"}
 
 func corpusField(k string) bool { return slices.Contains(corpusFields, k) }
 
@@ -134,6 +134,7 @@ func planFields(pl planner.Plan) map[string]string {
 		"crossover": yes(pl.Crossover), "multiple": yes(pl.Multiple), "explain": yes(pl.Explain),
 		"choices": strconv.Itoa(len(pl.Options)), "unbound": or(strings.Join(pl.Unbound, ",")), "source": pl.Source,
 		"units": or(unitsField(pl.Units)),
+		"reads": yes(strings.HasPrefix(pl.UnboundReading, "Read “")),
 		"over":  or(searchField(pl, func(s planner.Search) string { return s.Over })),
 		"threshold": or(searchField(pl, func(s planner.Search) string {
 			if s.Op == "" {

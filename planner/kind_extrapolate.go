@@ -94,15 +94,7 @@ func (p *Planner) extrapolation(r reading, prev *Plan) (Plan, bool) {
 		if len(sessionsOf(cov, s.Engine)) > 1 {
 			parts = append(parts, "session == "+strconv.Itoa(s.Session))
 		}
-		var have []int
-		switch knob {
-		case slotCores:
-			have = s.Cores
-		case slotPipeline:
-			have = s.Pipelines
-		case slotValue:
-			have = s.ValueBytes
-		}
+		have := knobValues(s, knob)
 		if len(have) == 0 {
 			continue
 		}

@@ -155,6 +155,10 @@ type Plan struct {
 	Source string `json:"source,omitempty"`
 	// Parts are, for a compound plan, one plan per ask in the order asked.
 	Parts []Plan `json:"parts,omitempty"`
+	// PartLabel names, on a compound plan's part, what the part stands
+	// for when the message did not ask it in words: one measured value of
+	// a range ("At 24 cores" for “more than 16 cores”).
+	PartLabel string `json:"part_label,omitempty"`
 	// Search is what a dataset-wide search looks for.
 	Search *Search `json:"search,omitempty"`
 	// Premise is the statement a yes/no question asks the data to confirm

@@ -82,6 +82,9 @@ type Planner struct {
 	// memo is set on the copy of the Planner one Plan call works with;
 	// nil on the shared Planner.
 	memo *memo
+	// rangesRead is set on the copy that plans a question whose range
+	// planRange already read (or chose to leave to the grammar).
+	rangesRead bool
 }
 
 // filterVerdicts remembers the gate's verdict on filters already checked.
@@ -163,6 +166,14 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		return Plan{}, err
 	}
 	question = withoutSelfMention(question)
+	if !p.rangesRead {
+		if pl, ok, err := p.planRange(ctx, question, prev); ok {
+			if err == nil {
+				err = p.gate(&pl)
+			}
+			return pl, err
+		}
+	}
 	pl, confident := p.planKind(question, prev)
 	if !confident {
 		pl, confident = p.ordinary(question, threadBase(prev))

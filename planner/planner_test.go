@@ -258,7 +258,7 @@ func validIntent(i planner.Intent) bool {
 	switch i {
 	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect, planner.IntentMemory,
 		planner.IntentFailover, planner.IntentClaim, planner.IntentDefine, planner.IntentHelp, planner.IntentOutOfScope,
-		planner.IntentNoData, planner.IntentClarify, planner.IntentChatter:
+		planner.IntentNoData, planner.IntentClarify, planner.IntentChatter, planner.IntentCompound:
 		return true
 	}
 	return false

@@ -30,6 +30,9 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 	var plain []string
 	for i, a := range parts {
 		n := strconv.Itoa(i+1) + ") "
+		if label := p.Parts[i].PartLabel; label != "" {
+			n += label + ": " // one measured value of a range the message asked about
+		}
 		if i == 0 {
 			out.Headline = n + partLine(a)
 		} else {
