@@ -31,7 +31,7 @@ var (
 	rangeBelow   = [][]string{{"less", "than"}, {"fewer", "than"}, {"smaller", "than"}, {"lower", "than"}, {"shallower", "than"}, {"under"}, {"below"}, {"<"}}
 	rangeAtMost  = [][]string{{"no", "more", "than"}, {"not", "more", "than"}, {"no", "larger", "than"}, {"no", "bigger", "than"}, {"no", "deeper", "than"}, {"up", "to"}, {"at", "most"}, {"maximum", "of"}, {"max"}, {"<", "="}, {"≤"}}
 	// After the number and its unit: "16 cores or more", "16+ cores".
-	rangeOrMore = [][]string{{"or", "more"}, {"or", "above"}, {"or", "higher"}, {"or", "greater"}, {"or", "larger"}, {"or", "bigger"}, {"or", "over"}, {"or", "deeper"}, {"and", "up"}, {"and", "above"}, {"and", "over"}, {"and", "higher"}, {"and", "more"}, {"or", "up"}, {"plus"}, {"+"}}
+	rangeOrMore = [][]string{{"or", "more"}, {"or", "above"}, {"or", "higher"}, {"or", "greater"}, {"or", "larger"}, {"or", "bigger"}, {"or", "over"}, {"or", "deeper"}, {"and", "up"}, {"and", "above"}, {"and", "over"}, {"and", "higher"}, {"and", "more"}, {"or", "up"}, {"+"}}
 	rangeOrLess = [][]string{{"or", "fewer"}, {"or", "less"}, {"or", "below"}, {"or", "under"}, {"or", "lower"}, {"or", "smaller"}, {"and", "below"}, {"and", "under"}, {"and", "fewer"}, {"and", "less"}}
 )
 
@@ -77,6 +77,13 @@ func (r *reading) comparativeBefore(i, n int) (lo, hi, from int, ok bool) {
 
 // comparativeAfter reads "or more" / "or fewer" / "+" at token i.
 func (r *reading) comparativeAfter(i, n int) (lo, hi, to int, ok bool) {
+	defer func() {
+		// "16 cores and over 1 KB values": the comparative is the next
+		// number's, not this one's.
+		if ok && to < len(r.toks) && r.toks[to].kind == tokNumber {
+			lo, hi, to, ok = 0, 0, -1, false
+		}
+	}()
 	if to = r.phraseAt(i, rangeOrMore); to >= 0 {
 		return n, math.MaxInt, to, true
 	}
@@ -203,9 +210,6 @@ func (r *reading) rangeAt(i, n int) (knobRange, bool) {
 // sizeUnitIsValue reports whether the size unit at token u is a value
 // size's: "100k keys" and "2k ops" count something else.
 func (r *reading) sizeUnitIsValue(u int) bool {
-	if u+1 < len(r.toks) && r.toks[u+1].kind == tokWord && !valueWords[r.toks[u+1].text] && r.toks[u].text == "k" {
-		return false
-	}
 	if u+1 < len(r.toks) {
 		switch r.toks[u+1].text {
 		case "keys", "key", "ops", "requests", "req", "rps", "qps", "connections", "clients", "runs":
@@ -228,9 +232,10 @@ func (r *reading) valueWordBefore(from int) int {
 }
 
 // coreWordBefore returns the start of "cores", "core count(s)" (and an
-// "of") ending before token i, or -1.
+// "of", "is" or "are": "where cores are over 24") ending before token i,
+// or -1.
 func (r *reading) coreWordBefore(i int) int {
-	if i > 0 && (r.toks[i-1].text == "of" || r.toks[i-1].text == "is" || r.toks[i-1].text == "=") {
+	if i > 0 && (r.toks[i-1].text == "of" || r.toks[i-1].text == "is" || r.toks[i-1].text == "are" || r.toks[i-1].text == "=") {
 		i--
 	}
 	if i > 1 && (r.toks[i-1].text == "count" || r.toks[i-1].text == "counts") && r.toks[i-2].text == "core" {
@@ -361,10 +366,22 @@ func (p *Planner) planRange(ctx context.Context, question string, prev *Plan) (P
 		return Plan{}, false, nil
 	}
 	engines := r.values(mEngine)
-	if len(engines) == 0 && prev != nil {
-		engines = threadBase(prev).Slots.Engines
-	}
 	common, each := p.measuredOf(k.knob, engines)
+	if len(engines) == 0 && prev != nil {
+		// A follow-up ("and above 16 cores?") asks of the thread's
+		// engines: the values any of them was measured at (a comparison
+		// of every engine keeps KeyDB, measured only up to 16 cores), each
+		// engine's own gaps are the plan's to name.
+		engines = threadBase(prev).Slots.Engines
+		var union []int
+		_, each = p.measuredOf(k.knob, engines)
+		for _, vs := range each {
+			for _, v := range vs {
+				union = appendUnique(union, v)
+			}
+		}
+		common = slices.Sorted(slices.Values(union))
+	}
 	var in []int
 	for _, v := range common {
 		if k.holds(v) {
