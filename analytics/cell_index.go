@@ -174,6 +174,13 @@ func (snap *snapshot) matchRuns(ctx context.Context, f *Filter) ([]Run, error) {
 			return out, err
 		}
 	}
+	if snap.lazy != nil && snap.lazy.head.ColumnChunkRuns > 0 && !snap.runsLoaded() {
+		if err := snap.ensureCells(); err != nil {
+			return nil, err
+		}
+		cells, all := snap.index.candidates(sh.pins)
+		return snap.matchByColumns(ctx, f, cells, all)
+	}
 	if err := snap.ensureRuns(ctx); err != nil {
 		return nil, err
 	}

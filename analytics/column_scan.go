@@ -1,8 +1,12 @@
 package analytics
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/expr-lang/expr/vm"
@@ -90,98 +94,246 @@ func (l *lazyCells) column(ctx context.Context, sp *columnSpec) (c *runColumn, e
 	return &r.col, nil
 }
 
-// scan evaluates a filter that reads run fields over the columns of the
-// candidate cells (every cell when all): natively when its plan has a
-// native form, else in the VM. A cell all of whose runs match is the
-// snapshot's own aggregate; one some of whose runs match is aggregated
-// from the metric columns.
-func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool) (Result, error) {
+// cellScanner evaluates one filter over the columns, a cell at a time,
+// with what it reuses from cell to cell.
+type cellScanner struct {
+	snap  *snapshot
+	f     *Filter
+	plan  *scanPlan
+	cols  []*runColumn
+	m     vm.VM
+	env   runEnv
+	sc    vscratch
+	out   []bool
+	evals int
+}
+
+func (snap *snapshot) newCellScanner(ctx context.Context, f *Filter) (*cellScanner, error) {
 	plan := f.planOf()
 	cols, err := snap.columns(ctx, plan.fields)
 	if err != nil {
-		return Result{Filter: f.text}, err
+		return nil, err
 	}
+	return &cellScanner{snap: snap, f: f, plan: plan, cols: cols}, nil
+}
+
+// eval evaluates the filter on cell c's runs: natively when its plan has
+// a native form, else in the VM. It returns, for each run of the cell,
+// whether it matched (valid until the next call), how many did, and the
+// cell (with its run IDs if the VM needed them).
+func (s *cellScanner) eval(ctx context.Context, c int) ([]bool, int, *Cell, error) {
+	snap, ix := s.snap, &s.snap.index
+	cell := &snap.cells[c] // its run IDs may be left to snap.ids: see fullCell
+	from, to := ix.start[c], ix.start[c+1]
+	if s.evals += to - from; s.evals >= 1<<16 {
+		s.evals = 0
+		if err := ctx.Err(); err != nil {
+			return nil, 0, nil, fmt.Errorf("query: %w", err)
+		}
+	}
+	if cap(s.out) < to-from {
+		s.out = make([]bool, to-from)
+	}
+	out := s.out[:to-from]
+	if s.plan.native != nil {
+		s.plan.native.eval(s.cols, &cell.CellKey, from, out, &s.sc, 0)
+	} else {
+		full := snap.fullCell(c)
+		cell = &full
+		s.env = ix.cellEnvs[c]
+		for p := from; p < to; p++ {
+			for j, name := range s.plan.fields {
+				setEnv(&s.env, name, s.cols[j], p)
+			}
+			if s.plan.usesID {
+				s.env.ID = cell.RunIDs[p-from]
+			}
+			ok, err := s.f.match(&s.m, &s.env)
+			if err != nil {
+				return nil, 0, nil, err
+			}
+			out[p-from] = ok
+		}
+	}
+	matched := 0
+	for _, ok := range out {
+		if ok {
+			matched++
+		}
+	}
+	return out, matched, cell, nil
+}
+
+// each evaluates the filter on every candidate cell (every cell when
+// all), calling fn with what eval returns for each that has matches.
+func (s *cellScanner) each(ctx context.Context, cands []int, all bool, fn func(c int, out []bool, matched int, cell *Cell) error) error {
 	n := len(cands)
 	if all {
-		n = len(snap.cells)
+		n = len(s.snap.cells)
 	}
-	res := Result{Filter: f.text, Cells: []Cell{}}
-	ix := &snap.index
-	var (
-		agg     aggregator
-		m       vm.VM
-		env     runEnv
-		sc      vscratch
-		out     []bool
-		metrics []*runColumn // loaded for the first cell some of whose runs match
-		evals   int
-	)
 	for i := range n {
 		c := i
 		if !all {
 			c = cands[i]
 		}
-		cell := &snap.cells[c] // its run IDs may be left to snap.ids: see fullCell
-		from, to := ix.start[c], ix.start[c+1]
-		if evals += to - from; evals >= 1<<16 {
-			evals = 0
-			if err := ctx.Err(); err != nil {
-				return Result{Filter: f.text}, fmt.Errorf("query: %w", err)
+		out, matched, cell, err := s.eval(ctx, c)
+		if err != nil {
+			return err
+		}
+		if matched > 0 {
+			if err := fn(c, out, matched, cell); err != nil {
+				return err
 			}
 		}
-		if cap(out) < to-from {
-			out = make([]bool, to-from)
-		}
-		out = out[:to-from]
-		if plan.native != nil {
-			plan.native.eval(cols, &cell.CellKey, from, out, &sc, 0)
-		} else {
-			full := snap.fullCell(c)
-			cell = &full
-			env = ix.cellEnvs[c]
-			for p := from; p < to; p++ {
-				for j, name := range plan.fields {
-					setEnv(&env, name, cols[j], p)
-				}
-				if plan.usesID {
-					env.ID = cell.RunIDs[p-from]
-				}
-				ok, err := f.match(&m, &env)
-				if err != nil {
-					return Result{Filter: f.text}, err
-				}
-				out[p-from] = ok
-			}
-		}
-		matched := 0
-		for _, ok := range out {
-			if ok {
-				matched++
-			}
-		}
-		switch matched {
-		case 0:
-		case to - from:
+	}
+	return nil
+}
+
+// scan evaluates a filter that reads run fields over the columns of the
+// candidate cells (every cell when all). A cell all of whose runs match
+// is the snapshot's own aggregate; one some of whose runs match is
+// aggregated from the metric columns.
+func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool) (Result, error) {
+	sc, err := snap.newCellScanner(ctx, f)
+	if err != nil {
+		return Result{Filter: f.text}, err
+	}
+	res := Result{Filter: f.text, Cells: []Cell{}}
+	var (
+		agg     aggregator
+		metrics []*runColumn // loaded for the first cell some of whose runs match
+	)
+	err = sc.each(ctx, cands, all, func(c int, out []bool, matched int, cell *Cell) error {
+		res.Runs += matched
+		if matched == len(out) {
 			if cell.RunIDs == nil {
 				full := snap.fullCell(c)
 				cell = &full
 			}
 			res.Cells = append(res.Cells, agg.whole(cell))
-		default:
-			if metrics == nil {
-				if metrics, err = snap.columns(ctx, metricFields); err != nil {
-					return Result{Filter: f.text}, err
-				}
-			}
-			ids := cell.RunIDs
-			if ids == nil { // only the matches' are needed: decoded into scratch, not kept
-				ids = snap.ids[c].pick(out, &agg.idScratch, &agg.idPicked)
-			}
-			res.Cells = append(res.Cells, agg.partialColumns(cell, ids, from, out, matched, metrics))
+			return nil
 		}
-		res.Runs += matched
+		if metrics == nil {
+			var err error
+			if metrics, err = snap.columns(ctx, metricFields); err != nil {
+				return err
+			}
+		}
+		ids := cell.RunIDs
+		if ids == nil { // only the matches' are needed: decoded into scratch, not kept
+			ids = snap.ids[c].pick(out, &agg.idScratch, &agg.idPicked)
+		}
+		res.Cells = append(res.Cells, agg.partialColumns(cell, ids, snap.index.start[c], out, matched, metrics))
+		return nil
+	})
+	if err != nil {
+		return Result{Filter: f.text}, err
 	}
 	return res, nil
+}
+
+// matchByColumns is matchRuns for a snapshot of a store with columns whose
+// runs are not in memory: the filter picks the matching runs over the
+// columns, and only those are read from Badger, by ID (in ID order, the
+// order they are stored in), checked against their cell. A process that
+// serves keeps no run in memory this way: the answer holds the matches
+// only (loading every run once took 1.2 GB at 1M runs).
+func (snap *snapshot) matchByColumns(ctx context.Context, f *Filter, cands []int, all bool) ([]Run, error) {
+	sc, err := snap.newCellScanner(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	type match struct {
+		cell int
+		id   string
+	}
+	var (
+		matches []match
+		agg     aggregator // for its ID scratch
+	)
+	err = sc.each(ctx, cands, all, func(c int, out []bool, _ int, cell *Cell) error {
+		ids := cell.RunIDs
+		if ids == nil {
+			ids = snap.ids[c].pick(out, &agg.idScratch, &agg.idPicked)
+		}
+		for j, ok := range out {
+			if ok {
+				matches = append(matches, match{c, ids[j]})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(matches) == 0 {
+		return nil, nil
+	}
+	slices.SortFunc(matches, func(a, b match) int { return strings.Compare(a.id, b.id) }) // the order runs are stored in
+	runs := make([]Run, 0, len(matches))
+	in := newInterner() // the matches share their repeated text
+	read := func(mt match, v []byte) error {
+		r, err := decodeRunWith(v, in)
+		if err != nil {
+			return snap.lazy.corrupt(err, "run %s does not decode (%v)", mt.id, err)
+		}
+		if r.ID != mt.id || r.Key() != snap.cells[mt.cell].CellKey {
+			return snap.lazy.corrupt(nil, "the run stored as %s is not that run of cell %s", mt.id, describeKey(snap.cells[mt.cell].CellKey))
+		}
+		if runs = append(runs, r); len(runs)%scanReleaseEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if dir := snap.lazy.s.dir; dir != "" {
+				forgetMappedPages(dir) // each run read maps its value-log page
+			}
+		}
+		return nil
+	}
+	missing := func(mt match) error {
+		return snap.lazy.corrupt(nil, "run %s of cell %s is missing", mt.id, describeKey(snap.cells[mt.cell].CellKey))
+	}
+	err = snap.lazy.s.db.View(func(txn *badger.Txn) error {
+		key := []byte(runIDPrefix)
+		if len(matches) < snap.lazy.head.Runs/64 { // few: one lookup each
+			for _, mt := range matches {
+				key = append(key[:len(runIDPrefix)], mt.id...)
+				item, err := txn.Get(key)
+				if errors.Is(err, badger.ErrKeyNotFound) {
+					return missing(mt)
+				}
+				if err == nil {
+					err = item.Value(func(v []byte) error { return read(mt, v) })
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		// Many: one pass over the runs' keys in order, reading the values
+		// of the matches only.
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: []byte(runIDPrefix)})
+		defer it.Close()
+		it.Rewind()
+		for _, mt := range matches {
+			key = append(key[:len(runIDPrefix)], mt.id...)
+			for it.Valid() && bytes.Compare(it.Item().Key(), key) < 0 {
+				it.Next()
+			}
+			if !it.Valid() || !bytes.Equal(it.Item().Key(), key) {
+				return missing(mt)
+			}
+			if err := it.Item().Value(func(v []byte) error { return read(mt, v) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, storeReadError(snap.lazy.s.dir, "reading the matching runs", err)
+	}
+	return runs, nil
 }
 
 // partialColumns aggregates the runs of cell (whose first run is at from

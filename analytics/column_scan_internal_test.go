@@ -114,7 +114,8 @@ func TestNativeAndVMScansAgree(t *testing.T) {
 }
 
 // TestConcurrentScansShareOneLoad runs scans of every kind (cells whose
-// runs all match, some match, the VM's, the cells with their run IDs) at
+// runs all match, some match, the VM's, the cells with their run IDs, the
+// matching runs themselves) at
 // once on a snapshot nothing is loaded of yet: each gets the answer a scan
 // alone gets (run with -race: columns and run IDs are loaded once, shared).
 func TestConcurrentScansShareOneLoad(t *testing.T) {
@@ -128,8 +129,12 @@ func TestConcurrentScansShareOneLoad(t *testing.T) {
 		}
 	}
 	wantCells := s.Cells()
+	wantMatch, err := s.MatchRuns(t.Context(), `p50_ms < 0.3`)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.snap = newLazySnapshot(s, s.snap.lazy.head, s.manifest)
-	errs := make(chan error, 4*len(filters)+4)
+	errs := make(chan error, 4*len(filters)+8)
 	var wg sync.WaitGroup
 	for range 4 {
 		for i, text := range filters {
@@ -145,6 +150,13 @@ func TestConcurrentScansShareOneLoad(t *testing.T) {
 			if !reflect.DeepEqual(s.Cells(), wantCells) {
 				errs <- fmt.Errorf("the cells differ beside scans")
 			}
+		})
+		wg.Go(func() {
+			got, err := s.MatchRuns(t.Context(), `p50_ms < 0.3`)
+			if err == nil && !reflect.DeepEqual(got, wantMatch) {
+				err = fmt.Errorf("the matching runs differ beside scans")
+			}
+			errs <- err
 		})
 	}
 	wg.Wait()

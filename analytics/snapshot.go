@@ -32,6 +32,7 @@ type snapshot struct {
 	cells      []Cell // every cell, in cell order; RunIDs in ids when it is set (see fullCell)
 	ids        []cellIDs
 	cellsReady atomic.Bool // set once cells are read (cellsLoaded)
+	runsReady  atomic.Bool // set once runs are read (runsLoaded)
 	keys       map[CellKey]int
 	index      cellIndex // how queries find cells and their runs
 
@@ -133,9 +134,14 @@ func (snap *snapshot) ensureRuns(ctx context.Context) error {
 			return
 		}
 		snap.setRuns(runs)
+		snap.runsReady.Store(true)
 	})
 	return snap.runsErr
 }
+
+// runsLoaded says whether every run is in memory (without waiting for a
+// query loading them now).
+func (snap *snapshot) runsLoaded() bool { return snap.lazy == nil || snap.runsReady.Load() }
 
 // fullCell is cell c with its run IDs (decoded now if they were not).
 func (snap *snapshot) fullCell(c int) Cell {
