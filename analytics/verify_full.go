@@ -22,12 +22,13 @@ import (
 //     CRC-32C, and its shape against the head (cells per chunk, order).
 //   - Reading a cell's runs (a pinned query): they are exactly the runs
 //     its record names.
-//   - Loading every run (the first query that must scan runs, Runs, Load):
-//     the count and digest of each session against the manifest, and each
-//     cell's runs against its record.
-//   - Check (doctor): every block of every table, then Verify.
 //   - Every column a scan reads: the CRC-32C of each chunk, its kind and
-//     its count of runs against the head.
+//     its count of runs against the head; the runs a search returns
+//     (MatchRuns) are read by ID and checked against their cell.
+//   - Loading every run (Runs, Load, and scans of a store without
+//     columns): the count and digest of each session against the
+//     manifest, and each cell's runs against its record.
+//   - Check (doctor): every block of every table, then Verify.
 //   - Verify: all of the above, and the derived data rebuilt from the
 //     runs compared with what is stored (fingerprint, cells, posting lists,
 //     coverage, columns), and the cell entries (cr/) against the runs.
