@@ -171,6 +171,7 @@ func slackEvent(id, channel, user, ts, threadTS, text string) string {
 // TestTwoReplicasShareOneRedis runs two real serve processes on one
 // redis-server with a fake Slack (Events API) and a fake Discord.
 func TestTwoReplicasShareOneRedis(t *testing.T) {
+	binary(t) // builds, or skips under -short, here: the replicas start on other goroutines
 	srv := redistest.Start(t)
 	// A digest slot both replicas will find missed at start: the yearly
 	// schedule "ran" two years ago, so both catch up this New Year's slot
