@@ -243,12 +243,8 @@ func (snap *snapshot) matchByColumns(ctx context.Context, f *Filter, cands []int
 	if err != nil {
 		return nil, err
 	}
-	type match struct {
-		cell int
-		id   string
-	}
 	var (
-		matches []match
+		matches []runRef
 		agg     aggregator // for its ID scratch
 	)
 	err = sc.each(ctx, cands, all, func(c int, out []bool, _ int, cell *Cell) error {
@@ -258,7 +254,7 @@ func (snap *snapshot) matchByColumns(ctx context.Context, f *Filter, cands []int
 		}
 		for j, ok := range out {
 			if ok {
-				matches = append(matches, match{c, ids[j]})
+				matches = append(matches, runRef{c, ids[j]})
 			}
 		}
 		return nil
@@ -269,10 +265,23 @@ func (snap *snapshot) matchByColumns(ctx context.Context, f *Filter, cands []int
 	if len(matches) == 0 {
 		return nil, nil
 	}
-	slices.SortFunc(matches, func(a, b match) int { return strings.Compare(a.id, b.id) }) // the order runs are stored in
+	slices.SortFunc(matches, func(a, b runRef) int { return strings.Compare(a.id, b.id) }) // the order runs are stored in
+	return snap.readRuns(ctx, matches)
+}
+
+// runRef names one run of a snapshot: its cell and its ID.
+type runRef struct {
+	cell int
+	id   string
+}
+
+// readRuns reads the runs matches names (in ID order, the order they are
+// stored in) from Badger, each checked against its cell: by key for a few,
+// in one ordered pass for many.
+func (snap *snapshot) readRuns(ctx context.Context, matches []runRef) ([]Run, error) {
 	runs := make([]Run, 0, len(matches))
 	in := newInterner() // the matches share their repeated text
-	read := func(mt match, v []byte) error {
+	read := func(mt runRef, v []byte) error {
 		r, err := decodeRunWith(v, in)
 		if err != nil {
 			return snap.lazy.corrupt(err, "run %s does not decode (%v)", mt.id, err)
@@ -290,10 +299,10 @@ func (snap *snapshot) matchByColumns(ctx context.Context, f *Filter, cands []int
 		}
 		return nil
 	}
-	missing := func(mt match) error {
+	missing := func(mt runRef) error {
 		return snap.lazy.corrupt(nil, "run %s of cell %s is missing", mt.id, describeKey(snap.cells[mt.cell].CellKey))
 	}
-	err = snap.lazy.s.db.View(func(txn *badger.Txn) error {
+	err := snap.lazy.s.db.View(func(txn *badger.Txn) error {
 		key := []byte(runIDPrefix)
 		if len(matches) < snap.lazy.head.Runs/64 { // few: one lookup each
 			for _, mt := range matches {

@@ -51,6 +51,38 @@ var (
 	Modes   = []string{"single", "cluster", "cluster-sat"}
 )
 
+// Number is the run's value of a numeric field a search ranks or keeps
+// runs on, by its filter name: a metric (absent: hit_rate of a run with
+// no reads) or a count of its own (test_time_s, shards, …).
+func (r Run) Number(field string) (float64, bool) {
+	one := Cell{OpsPerSec: r.OpsPerSec, OpsPerCore: r.OpsPerCore, P50Ms: r.P50Ms, P99Ms: r.P99Ms, P999Ms: r.P999Ms, HitRate: r.HitRate, KBPerSec: r.KBPerSec}
+	if v, ok := one.Metric(field); ok || field == "hit_rate" {
+		return v, ok
+	}
+	var n int
+	switch field {
+	case "rep":
+		n = r.Rep
+	case "shards":
+		n = r.Shards
+	case "server_threads":
+		n = r.ServerThreads
+	case "client_threads":
+		n = r.ClientThreads
+	case "client_conns":
+		n = r.ClientConns
+	case "key_max":
+		n = r.KeyMax
+	case "test_time_s":
+		n = r.TestTimeS
+	case "conn_errors":
+		n = r.ConnErrors
+	default:
+		return 0, false
+	}
+	return float64(n), true
+}
+
 // clone returns a copy that shares no memory with r.
 func (r Run) clone() Run {
 	if r.HitRate != nil {

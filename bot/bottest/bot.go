@@ -31,7 +31,13 @@ var Start = time.Date(2026, 9, 1, 9, 0, 0, 0, time.UTC)
 // any error.
 func NewEnv(tb testing.TB, mod func(*bot.Config)) *Env {
 	tb.Helper()
-	st := analyticstest.OpenStore(tb)
+	return NewEnvOn(tb, analyticstest.OpenStore(tb), mod)
+}
+
+// NewEnvOn builds an Env over the runs of st (the knowledge base's
+// figures computed from them), as NewEnv does.
+func NewEnvOn(tb testing.TB, st *analytics.Store, mod func(*bot.Config)) *Env {
+	tb.Helper()
 	kb, err := knowledge.Load(tb.Context(), st)
 	if err != nil {
 		tb.Fatalf("loading the knowledge base: %v", err)

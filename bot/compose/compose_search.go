@@ -29,12 +29,13 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	scope := scopeWords(res)
 	if sp.Over == "runs" {
 		matchFilter := p.Queries[len(p.Queries)-1].Filter
-		runs, err := b.matchRuns(ctx, matchFilter)
+		ranked, err := b.rankRuns(ctx, matchFilter, analytics.RunRanking{Field: rankField(sp.Metric), Ascending: sp.Order == planner.OrderAsc,
+			Limit: sp.Limit, Keep: func(v float64) bool { return passes(v, sp) }})
 		if err != nil {
 			return Answer{}, err
 		}
 		s.filter(matchFilter)
-		return b.searchRuns(ctx, a, p, sp, runs, res, s), nil
+		return b.searchRuns(ctx, a, p, sp, ranked, res, s), nil
 	}
 	cells := res.Cells
 	if len(p.Queries) > 1 {
@@ -97,8 +98,9 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 }
 
 // searchRuns answers a search over single runs: each extreme run with its
-// own value and run ID, next to its cell's median.
-func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp planner.Search, runs []analytics.Run, res analytics.Result, s *sourcer) Answer {
+// own value and run ID, next to its cell's median. ranked holds the few
+// best runs the search kept and how many it kept.
+func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp planner.Search, ranked analytics.RankedRuns, res analytics.Result, s *sourcer) Answer {
 	q := p.Queries[0]
 	scope := runScopeWords(res)
 	match := ""
@@ -109,22 +111,13 @@ func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp 
 		run analytics.Run
 		v   float64
 	}
-	var hits []hit
-	for _, r := range runs {
-		v, ok := runMetric(r, sp.Metric)
-		if !ok || !passes(v, sp) {
-			continue
-		}
-		hits = append(hits, hit{r, v})
+	var top []hit
+	for _, r := range ranked.Top {
+		v, _ := runMetric(r, sp.Metric)
+		top = append(top, hit{r, v})
 	}
-	slices.SortStableFunc(hits, func(x, y hit) int {
-		if sp.Order == planner.OrderAsc {
-			return cmp.Or(cmp.Compare(x.v, y.v), strings.Compare(x.run.ID, y.run.ID))
-		}
-		return cmp.Or(cmp.Compare(y.v, x.v), strings.Compare(x.run.ID, y.run.ID))
-	})
 	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+match+"; each figure below is one run's own value, not a median.")
-	if len(hits) == 0 {
+	if ranked.Kept == 0 {
 		a.Headline = "No: no measured run matches — searched " + scope + "."
 		if thresholded(sp) {
 			none := "None of the " + strconv.Itoa(res.Runs) + " runs searched " + matchWords(sp, true)
@@ -140,7 +133,6 @@ func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp 
 		a.Sources = s.sources()
 		return a
 	}
-	top := hits[:min(len(hits), p.Search.Limit)]
 	cells := map[analytics.CellKey]Row{}
 	for _, c := range res.Cells {
 		cells[c.CellKey] = RowFromCell(c)
@@ -172,9 +164,9 @@ func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp 
 	lead := searchLead(sp)
 	switch {
 	case missesOnly(sp) && len(sp.Conditions) == 0:
-		lead = "Yes — " + strconv.Itoa(len(hits)) + " of the " + strconv.Itoa(res.Runs) + " runs searched recorded misses; the lowest hit rate of a single run"
+		lead = "Yes — " + strconv.Itoa(ranked.Kept) + " of the " + strconv.Itoa(res.Runs) + " runs searched recorded misses; the lowest hit rate of a single run"
 	case thresholded(sp):
-		lead = countLead(len(hits), res.Runs, "runs", sp)
+		lead = countLead(ranked.Kept, res.Runs, "runs", sp)
 	}
 	a.Headline = lead + ": " + metricCell(sp.Metric, first.v) + unitAfter(sp.Metric) + " — " + shortSeries(first.run.Engine, first.run.Mode) + ", " + runConditions(first.run) + ", one run (`" + first.run.ID + "`)."
 	if sp.Note != "" {
@@ -472,25 +464,20 @@ func nearestField(sp planner.Search) (field, op string) {
 // "below".
 func (b *Composer) nearestRuns(ctx context.Context, scope string, sp planner.Search) ([]analytics.Run, error) {
 	field, op := nearestField(sp)
-	runs, err := b.matchRuns(ctx, scope)
+	ranked, err := b.rankRuns(ctx, scope, analytics.RunRanking{Field: rankField(field), Ascending: strings.HasPrefix(op, "<"), Limit: sp.Limit})
 	if err != nil {
 		return nil, err
 	}
-	var out []analytics.Run
-	for _, r := range runs {
-		if _, ok := runValue(r, field); ok {
-			out = append(out, r)
-		}
+	return ranked.Top, nil
+}
+
+// rankField is the run field a search ranks on: its metric, or the field
+// of its first condition ("" is throughput, as Row.Metric reads it).
+func rankField(field string) string {
+	if field == "" {
+		return "ops_per_sec"
 	}
-	slices.SortStableFunc(out, func(x, y analytics.Run) int {
-		vx, _ := runValue(x, field)
-		vy, _ := runValue(y, field)
-		if strings.HasPrefix(op, "<") {
-			return cmp.Or(cmp.Compare(vx, vy), strings.Compare(x.ID, y.ID))
-		}
-		return cmp.Or(cmp.Compare(vy, vx), strings.Compare(x.ID, y.ID))
-	})
-	return out[:min(len(out), sp.Limit)], nil
+	return field
 }
 
 // closestRuns completes the answer of a search that kept nothing with the
@@ -529,23 +516,7 @@ func (b *Composer) closestRuns(a Answer, none string, sp planner.Search, near []
 
 // runValue is one run's value of a field a search may rank or keep.
 func runValue(r analytics.Run, field string) (float64, bool) {
-	switch field {
-	case "test_time_s":
-		return float64(r.TestTimeS), true
-	case "conn_errors":
-		return float64(r.ConnErrors), true
-	case "client_conns":
-		return float64(r.ClientConns), true
-	case "client_threads":
-		return float64(r.ClientThreads), true
-	case "server_threads":
-		return float64(r.ServerThreads), true
-	case "shards":
-		return float64(r.Shards), true
-	case "key_max":
-		return float64(r.KeyMax), true
-	}
-	return runMetric(r, field)
+	return r.Number(rankField(field))
 }
 
 // fieldWords names a field in a headline: "test duration", "p99 latency".

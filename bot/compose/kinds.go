@@ -12,13 +12,37 @@ import (
 
 // RunMatcher returns the runs a filter matches, each repetition with its
 // own values. *analytics.Store satisfies it; answers that show
-// repetitions or search single runs need it from the Querier.
+// repetitions or a run's setup need it from the Querier (a search
+// over single runs ranks them instead: RunRanker).
 type RunMatcher interface {
 	MatchRuns(ctx context.Context, filter string) ([]analytics.Run, error)
 }
 
 // errNoRunMatcher is a wiring mistake: the Querier cannot list runs.
 var errNoRunMatcher = errors.New("the querier cannot list single runs")
+
+// RunRanker ranks the runs a filter matches on one field and counts those
+// kept, holding only the best few: what a search over single runs needs,
+// without a copy of every matching run (at 1M runs a dataset-wide search
+// held 1.8 GB to rank them here). *analytics.Store satisfies it.
+type RunRanker interface {
+	RankRuns(ctx context.Context, filter string, r analytics.RunRanking) (analytics.RankedRuns, error)
+}
+
+func (b *Composer) rankRuns(ctx context.Context, filter string, r analytics.RunRanking) (analytics.RankedRuns, error) {
+	m, ok := b.cfg.Querier.(RunRanker)
+	if !ok {
+		return analytics.RankedRuns{}, errNoRunRanker
+	}
+	ranked, err := m.RankRuns(ctx, filter, r)
+	if err != nil {
+		return analytics.RankedRuns{}, fmt.Errorf("ranking the runs of %q: %w", filter, err)
+	}
+	return ranked, nil
+}
+
+// errNoRunRanker is a wiring mistake: the Querier cannot rank runs.
+var errNoRunRanker = errors.New("the querier cannot rank single runs")
 
 func (b *Composer) matchRuns(ctx context.Context, filter string) ([]analytics.Run, error) {
 	m, ok := b.cfg.Querier.(RunMatcher)
