@@ -65,7 +65,7 @@ func (l *lazyCells) column(ctx context.Context, sp *columnSpec) (c *runColumn, e
 	per := l.head.ColumnChunkRuns
 	r := newColumnReader(sp, l.head.Runs)
 	err = l.s.db.View(func(txn *badger.Txn) error {
-		for i := range columnChunks(l.head.Runs) {
+		for i := range columnChunks(l.head.Runs, per) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -103,8 +103,10 @@ func columnSpecOf(name string) (*columnSpec, bool) {
 
 func columnChunkName(field string, i int) string { return fmt.Sprintf("col/%s/%08x", field, i) }
 
-// columnChunks is how many chunks each column of n runs has.
-func columnChunks(n int) int { return (n + columnChunkRuns - 1) / columnChunkRuns }
+// columnChunks is how many chunks of per runs each column of n runs has.
+// A reader takes per from the store's head (what its writer used), never
+// columnChunkRuns: a store written with other chunks is read as written.
+func columnChunks(n, per int) int { return (n + per - 1) / per }
 
 // runColumn is one loaded column: every run's value, in cell order. A
 // float column whose chunks are all dictionary-coded (with at most

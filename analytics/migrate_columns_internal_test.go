@@ -12,9 +12,7 @@ import (
 )
 
 // writeFormat2Store writes a data directory holding the embedded dataset
-// as the previous release did (store format 2): each cell entry holds the
-// run's metrics only, the derived data has no columns, and the format key,
-// the manifest and its mirror say 2.
+// as the previous release did (store format 2): see downgradeToFormat2.
 func writeFormat2Store(t *testing.T, dir string) {
 	t.Helper()
 	s, err := Open(t.Context(), Options{Dir: dir})
@@ -24,11 +22,20 @@ func writeFormat2Store(t *testing.T, dir string) {
 	if _, err := s.ImportDefault(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	downgradeToFormat2(t, s, dir)
+}
+
+// downgradeToFormat2 rewrites an open store's data as store format 2 and
+// closes it: each cell entry holds the run's metrics only, the derived
+// data has no columns, and the format key, the manifest and its mirror
+// say 2.
+func downgradeToFormat2(t testing.TB, s *Store, dir string) {
+	t.Helper()
 	m := s.manifest.clone()
 	m.Format = 2
 	head := s.current().lazy.head
 	head.ColumnChunkRuns = 0
-	err = s.db.Update(func(txn *badger.Txn) error {
+	err := s.db.Update(func(txn *badger.Txn) error {
 		for _, r := range s.Runs() {
 			if err := txn.Set(cellRunKey(&r), encodeMetrics(nil, metricsOf(&r))); err != nil {
 				return err

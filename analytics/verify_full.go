@@ -103,7 +103,7 @@ func (s *Store) verifyColumns(ctx context.Context, snap *snapshot) error {
 			return corrupt(s.dir, nil, "the column %s differs from the runs", sp.name)
 		}
 	}
-	want := len(columnSpecs) * columnChunks(h.Runs)
+	want := len(columnSpecs) * columnChunks(h.Runs, h.ColumnChunkRuns)
 	if n, err := s.countKeys(derivedKey(h.Generation, "col/")); err != nil || n != want {
 		if err != nil {
 			return err

@@ -1,0 +1,768 @@
+package analytics
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/expr-lang/expr/vm"
+)
+
+// The differential test: random stores and random filters of the filter
+// grammar, answered by every query path of a store (columns native and
+// VM, pinned, lazy after a reopen, read-only, a second import, a store
+// migrated from format 2, runs held in memory) and by the oracle below,
+// which evaluates expr on every run of a plain []Run and groups, sorts and
+// takes medians by hand.
+
+// oracle answers from a plain list of runs.
+type oracle struct{ runs []Run }
+
+// matches evaluates the filter with expr's VM on every run, in ID order.
+func (o oracle) matches(tb testing.TB, filter string) ([]Run, bool) {
+	tb.Helper()
+	f, err := compileExpr(filter) // expr alone: no exact pins, no columns
+	if err != nil {
+		return nil, false
+	}
+	var m vm.VM
+	var out []Run
+	for i := range o.runs {
+		env := newRunEnv(&o.runs[i])
+		ok, err := f.match(&m, &env)
+		if err != nil {
+			return nil, false // a runtime error: the filter is no use to compare on
+		}
+		if ok {
+			out = append(out, o.runs[i])
+		}
+	}
+	slices.SortFunc(out, func(a, b Run) int { return strings.Compare(a.ID, b.ID) })
+	return out, true
+}
+
+// query groups the matches by cell, cells in cell order, runs by rep then
+// ID, and takes every metric's median.
+func (o oracle) query(filter string, matched []Run) Result {
+	groups := map[CellKey][]Run{}
+	for _, r := range matched {
+		groups[r.Key()] = append(groups[r.Key()], r)
+	}
+	keys := make([]CellKey, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, CompareCellKeys)
+	res := Result{Filter: filter, Cells: []Cell{}, Runs: len(matched)}
+	for _, k := range keys {
+		g := groups[k]
+		slices.SortFunc(g, func(a, b Run) int { return cmp.Or(cmp.Compare(a.Rep, b.Rep), strings.Compare(a.ID, b.ID)) })
+		med := func(get func(r Run) float64) float64 {
+			var vals []float64
+			for _, r := range g {
+				vals = append(vals, get(r))
+			}
+			return Median(vals)
+		}
+		c := Cell{CellKey: k, Reps: len(g)}
+		c.OpsPerSec = med(func(r Run) float64 { return r.OpsPerSec })
+		c.OpsPerCore = med(func(r Run) float64 { return r.OpsPerCore })
+		c.P50Ms = med(func(r Run) float64 { return r.P50Ms })
+		c.P99Ms = med(func(r Run) float64 { return r.P99Ms })
+		c.P999Ms = med(func(r Run) float64 { return r.P999Ms })
+		c.KBPerSec = med(func(r Run) float64 { return r.KBPerSec })
+		var hits []float64
+		for _, r := range g {
+			if r.HitRate != nil {
+				hits = append(hits, *r.HitRate)
+			}
+		}
+		if len(hits) > 0 {
+			h := Median(hits)
+			c.HitRate = &h
+		}
+		for _, r := range g {
+			c.RunIDs = append(c.RunIDs, r.ID)
+		}
+		res.Cells = append(res.Cells, c)
+	}
+	return res
+}
+
+// rank keeps the matches with a value Keep keeps and stable-sorts them by
+// value, then ID.
+func (o oracle) rank(matched []Run, r RunRanking) RankedRuns {
+	var kept []Run
+	for _, run := range matched {
+		if v, ok := run.Number(r.Field); ok && (r.Keep == nil || r.Keep(v)) {
+			kept = append(kept, run)
+		}
+	}
+	slices.SortStableFunc(kept, func(x, y Run) int {
+		vx, _ := x.Number(r.Field)
+		vy, _ := y.Number(r.Field)
+		c := cmp.Compare(vx, vy)
+		if !r.Ascending {
+			c = -c
+		}
+		return cmp.Or(c, strings.Compare(x.ID, y.ID))
+	})
+	top := kept[:min(len(kept), max(r.Limit, 0))]
+	if len(top) == 0 {
+		top = nil
+	}
+	return RankedRuns{Kept: len(kept), Top: top}
+}
+
+// exists: some run has every non-zero knob of k.
+func (o oracle) exists(k CellKey) bool {
+	for _, r := range o.runs {
+		m := r.Key()
+		if (k.Session == 0 || k.Session == m.Session) && (k.Engine == "" || k.Engine == m.Engine) &&
+			(k.Mode == "" || k.Mode == m.Mode) && (k.Cores == 0 || k.Cores == m.Cores) &&
+			(k.Ratio == "" || k.Ratio == m.Ratio) && (k.ValueBytes == 0 || k.ValueBytes == m.ValueBytes) &&
+			(k.Pipeline == 0 || k.Pipeline == m.Pipeline) {
+			return true
+		}
+	}
+	return false
+}
+
+// coverage: per (session, engine, mode) in cell order, the knob values
+// seen, the runs and the cells.
+func (o oracle) coverage() []SeriesCoverage {
+	keys := map[CellKey]int{}
+	for _, r := range o.runs {
+		keys[r.Key()]++
+	}
+	sorted := slices.SortedFunc(func(yield func(CellKey) bool) {
+		for k := range keys {
+			if !yield(k) {
+				return
+			}
+		}
+	}, CompareCellKeys)
+	var out []SeriesCoverage
+	for _, k := range sorted {
+		if n := len(out); n == 0 || out[n-1].Session != k.Session || out[n-1].Engine != k.Engine || out[n-1].Mode != k.Mode {
+			out = append(out, SeriesCoverage{Session: k.Session, Engine: k.Engine, Mode: k.Mode})
+		}
+		c := &out[len(out)-1]
+		c.Cores = withValue(c.Cores, k.Cores, cmp.Compare[int])
+		c.Ratios = withValue(c.Ratios, k.Ratio, func(a, b string) int { return compareIn(ratioOrder, a, b) })
+		c.ValueBytes = withValue(c.ValueBytes, k.ValueBytes, cmp.Compare[int])
+		c.Pipelines = withValue(c.Pipelines, k.Pipeline, cmp.Compare[int])
+		c.Runs += keys[k]
+		c.Cells++
+	}
+	return out
+}
+
+func withValue[T comparable](s []T, v T, c func(a, b T) int) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	s = append(s, v)
+	slices.SortFunc(s, c)
+	return s
+}
+
+// diffGen makes awkward runs and filters over them.
+type diffGen struct {
+	rng    *rand.Rand
+	floats []string // a small pool: chunks drawing from it are dictionary-coded
+	runIDs []string
+	notes  []string
+}
+
+func newDiffGen(seed uint64) *diffGen {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	long := strings.Repeat("a", 50)
+	return &diffGen{
+		rng:    rng,
+		floats: []string{"0", "0.0", "0.1", "0.2", "0.30000000000000004", "1", "1.5", "2", "100000.25", "981000"},
+		runIDs: []string{long + "b", long + "c", long + "b1", long + "bb", "x", "y7", "synthetic-1", "synthetic-12", "Z", "0"},
+		notes:  []string{"scale-4c", "scale-48c", "sat-scale-8c", "", "a b"}, // the last two are not kept by an import
+	}
+}
+
+func (g *diffGen) pick(s []string) string { return s[g.rng.IntN(len(s))] }
+
+// float is a value from the pool (shared by every chunk, so equal values
+// sit on both sides of a dictionary's boundary) or a distinct one.
+func (g *diffGen) float(pooled bool) string {
+	if pooled {
+		return g.pick(g.floats)
+	}
+	return strconv.FormatFloat(float64(g.rng.IntN(2_000_000))/1000, 'f', -1, 64)
+}
+
+// cellSpec is one cell of a generated store and how many runs it holds.
+type cellSpec struct {
+	k    CellKey
+	runs int
+}
+
+// cells picks distinct cell keys with sizes of 1, a few, and multiples
+// and fractions of the column chunk (so chunk boundaries fall on cell
+// boundaries and inside cells), big adding one cell larger than a chunk.
+func (g *diffGen) cells(n, chunk int, big int) []cellSpec {
+	seen := map[CellKey]bool{}
+	var out []cellSpec
+	for len(out) < n {
+		k := CellKey{Session: 1, Engine: g.pick(Engines), Mode: g.pick(Modes), Cores: []int{4, 8, 48}[g.rng.IntN(3)],
+			Ratio: g.pick([]string{"1:10", "1:1", "mget10", "mset10", "3:7"}), ValueBytes: []int{100, 1024}[g.rng.IntN(2)],
+			Pipeline: []int{1, 16}[g.rng.IntN(2)]}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		size := []int{1, 1, 2, 3, 1 + g.rng.IntN(12), chunk, chunk / 2, chunk + 1, 2*chunk - 1}[g.rng.IntN(9)]
+		if big > 0 && len(out) == 0 {
+			size = big
+		}
+		out = append(out, cellSpec{k, max(size, 1)})
+	}
+	return out
+}
+
+// csvOf writes the cells' runs as a capture file. A cell's runs take
+// run IDs and reps so that their IDs are distinct; a cell draws its
+// floats from the pool or not, so some chunks are coded and some plain.
+func (g *diffGen) csvOf(tb testing.TB, cells []cellSpec) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.Write(columns); err != nil {
+		tb.Fatal(err)
+	}
+	rec := make([]string, len(columns))
+	for _, c := range cells {
+		pooled := g.rng.IntN(3) > 0
+		base := g.pick(g.runIDs)
+		for j := range c.runs {
+			lat := []string{g.float(pooled), g.float(pooled), g.float(pooled)}
+			slices.SortFunc(lat, func(a, b string) int {
+				x, _ := strconv.ParseFloat(a, 64)
+				y, _ := strconv.ParseFloat(b, 64)
+				return cmp.Compare(x, y)
+			})
+			hit := ""
+			if c.k.Ratio != "mset10" || g.rng.IntN(4) == 0 {
+				hit = []string{"0", "0.1", "0.5", "0.9998", "1", "1.0", strconv.FormatFloat(g.rng.Float64(), 'f', 4, 64)}[g.rng.IntN(7)]
+			}
+			runID := base
+			if j >= 9 {
+				runID = fmt.Sprintf("%.55s-%d", base, j/9)
+			}
+			vals := map[string]string{
+				"run_id": runID, "note": g.pick(g.notes), "engine": c.k.Engine, "mode": c.k.Mode,
+				"shards": g.pick([]string{"0", "1", "4", "48"}), "server_threads": g.pick([]string{"0", "8", "48"}),
+				"shard_io_threads": "1", "cores_used": strconv.Itoa(c.k.Cores), "server_cpus": "0-47", "client_cpus": "48-95",
+				"client_threads": g.pick([]string{"1", "48"}), "client_conns": g.pick([]string{"0", "20", "50"}),
+				"pipeline": strconv.Itoa(c.k.Pipeline), "ratio": c.k.Ratio, "data_bytes": strconv.Itoa(c.k.ValueBytes),
+				"key_max": g.pick([]string{"0", "1000000", "1000000000000"}), "test_time": g.pick([]string{"0", "20", "60"}),
+				"populate": "1", "rep": strconv.Itoa(1 + j%9),
+				"ops_per_sec": g.float(pooled), "ops_per_core": g.float(pooled),
+				"p50_ms": lat[0], "p99_ms": lat[1], "p999_ms": lat[2], "hit_rate": hit,
+				"hits_per_sec": "1", "misses_per_sec": "0", "conn_errors": g.pick([]string{"0", "0", "3"}),
+				"kb_per_sec": g.float(pooled),
+			}
+			for i, col := range columns {
+				rec[i] = vals[col]
+			}
+			if err := w.Write(rec); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	w.Flush()
+	return buf.Bytes()
+}
+
+// runsOfCSV parses a capture file the way an import reads it and keeps
+// what an import keeps.
+func runsOfCSV(tb testing.TB, b []byte, session int, name string) []Run {
+	tb.Helper()
+	rows, probs := readCSV(bytes.NewReader(b), session, name)
+	if len(probs) > 0 {
+		tb.Fatalf("the generated file has problems: %v", probs[:min(3, len(probs))])
+	}
+	var runs []Run
+	for _, r := range rows {
+		if Keep(r.run) { // the import's keep rule
+			runs = append(runs, r.run)
+		}
+	}
+	return runs
+}
+
+// oddRuns are every row of the files, kept or not (empty notes, no
+// throughput), their zero latencies negative zeros: what no import
+// stores, but a snapshot of runs in memory holds as given.
+func oddRuns(tb testing.TB, files ...[]byte) []Run {
+	tb.Helper()
+	var runs []Run
+	for _, b := range files {
+		rows, _ := readCSV(bytes.NewReader(b), 2, "odd.csv")
+		for _, r := range rows {
+			if r.run.P50Ms == 0 {
+				r.run.P50Ms = math.Copysign(0, -1)
+			}
+			runs = append(runs, r.run)
+		}
+	}
+	return runs
+}
+
+// Filter grammar.
+var (
+	diffFloatFields = []string{"ops_per_sec", "ops_per_core", "p50_ms", "p99_ms", "p999_ms", "kb_per_sec"}
+	diffIntFields   = []string{"session", "cores", "shards", "server_threads", "client_threads", "client_conns", "pipeline", "value_bytes", "key_max", "test_time_s", "rep", "conn_errors"}
+	diffTextFields  = []string{"id", "run_id", "note", "engine", "mode", "ratio"}
+	diffOps         = []string{"==", "!=", "<", "<=", ">", ">="}
+)
+
+// numLiteral is a value some run has, or one no run has, written as an
+// int, a float, a negative zero …
+func (g *diffGen) numLiteral(field string, runs []Run) string {
+	if len(runs) > 0 && g.rng.IntN(2) == 0 {
+		r := runs[g.rng.IntN(len(runs))]
+		if v, ok := fieldNumber(r, field); ok {
+			s := strconv.FormatFloat(v, 'f', -1, 64)
+			if g.rng.IntN(4) == 0 && !strings.Contains(s, ".") {
+				s += ".0" // an int compared to a float
+			}
+			return s
+		}
+	}
+	return g.pick([]string{"0", "-0", "-0.0", "0.0", "0.1", "0.2", "0.3", "0.30000000000000004", "1", "1.0", "1.5", "2", "-1", "4", "8.0", "8.5", "16", "20", "48", "100", "1024", "981000", "1000000", "1e6", "1000000000000", "100000.25"})
+}
+
+// fieldNumber is a run's value of a numeric filter field.
+func fieldNumber(r Run, field string) (float64, bool) {
+	env := newRunEnv(&r)
+	v := reflect.ValueOf(env)
+	t := v.Type()
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("expr") != field {
+			continue
+		}
+		switch f := v.Field(i); f.Kind() {
+		case reflect.Int:
+			return float64(f.Int()), true
+		case reflect.Float64:
+			return f.Float(), true
+		case reflect.Pointer:
+			if f.IsNil() {
+				return 0, false
+			}
+			return f.Elem().Float(), true
+		}
+	}
+	return 0, false
+}
+
+func fieldText(r Run, field string) string {
+	env := newRunEnv(&r)
+	v := reflect.ValueOf(env)
+	for i := range v.NumField() {
+		if v.Type().Field(i).Tag.Get("expr") == field {
+			return v.Field(i).String()
+		}
+	}
+	return ""
+}
+
+func (g *diffGen) textLiteral(field string, runs []Run) string {
+	if len(runs) > 0 && g.rng.IntN(3) > 0 {
+		return strconv.Quote(fieldText(runs[g.rng.IntN(len(runs))], field))
+	}
+	return strconv.Quote(g.pick([]string{"", "redis", "single", "1:10", "mset10", "nosuch", "synthetic-1", "scale-4c", "a"}))
+}
+
+// atom is one condition.
+func (g *diffGen) atom(runs []Run) string {
+	switch g.rng.IntN(12) {
+	case 0, 1, 2: // a number field
+		fields := diffIntFields
+		if g.rng.IntN(2) == 0 {
+			fields = diffFloatFields
+		}
+		f := g.pick(fields)
+		if g.rng.IntN(4) == 0 {
+			return g.numLiteral(f, runs) + " " + g.pick(diffOps) + " " + f
+		}
+		return f + " " + g.pick(diffOps) + " " + g.numLiteral(f, runs)
+	case 3, 4, 5: // a text field, mostly a cell field pinned
+		f := g.pick(diffTextFields)
+		op := g.pick([]string{"==", "==", "!=", "<", ">="})
+		if g.rng.IntN(4) == 0 {
+			return g.textLiteral(f, runs) + " " + op + " " + f
+		}
+		return f + " " + op + " " + g.textLiteral(f, runs)
+	case 6: // hit_rate against nil
+		return g.pick([]string{"hit_rate == nil", "hit_rate != nil", "nil == hit_rate", "nil != hit_rate"})
+	case 7: // hit_rate against a number
+		return "hit_rate " + g.pick(diffOps) + " " + g.numLiteral("hit_rate", runs)
+	case 8: // in
+		if g.rng.IntN(2) == 0 {
+			f := g.pick(diffTextFields)
+			return f + " in [" + g.textLiteral(f, runs) + ", " + g.textLiteral(f, runs) + "]"
+		}
+		f := g.pick(append(diffIntFields, diffFloatFields...))
+		return f + " in [" + g.numLiteral(f, runs) + ", " + g.numLiteral(f, runs) + "]"
+	case 9:
+		return g.pick([]string{"true", "false"})
+	default: // a pin of the cell
+		k := CellKey{Session: 1, Engine: g.pick(Engines), Mode: g.pick(Modes), Cores: 8, Ratio: "1:10", ValueBytes: 100, Pipeline: 1}
+		if len(runs) > 0 {
+			k = runs[g.rng.IntN(len(runs))].Key()
+		}
+		pins := pinsOf(k)
+		p := pins[g.rng.IntN(len(pins))]
+		if p.text != "" {
+			return p.field + " == " + strconv.Quote(p.text)
+		}
+		return p.field + " == " + strconv.Itoa(p.num)
+	}
+}
+
+// filter is a random filter of depth at most d.
+func (g *diffGen) filter(runs []Run, d int) string {
+	if d == 0 || g.rng.IntN(3) == 0 {
+		return g.atom(runs)
+	}
+	switch g.rng.IntN(7) {
+	case 0, 1:
+		return g.filter(runs, d-1) + " && " + g.filter(runs, d-1)
+	case 2:
+		return g.filter(runs, d-1) + " and " + g.filter(runs, d-1)
+	case 3:
+		return g.filter(runs, d-1) + " || " + g.filter(runs, d-1)
+	case 4:
+		return "!(" + g.filter(runs, d-1) + ")"
+	case 5:
+		return "not (" + g.filter(runs, d-1) + ")"
+	default:
+		return "(" + g.filter(runs, d-1) + ")"
+	}
+}
+
+// diffRankFields are the fields a ranking may be on.
+var diffRankFields = []string{"ops_per_sec", "ops_per_core", "p50_ms", "p99_ms", "p999_ms", "hit_rate", "kb_per_sec",
+	"rep", "shards", "server_threads", "client_threads", "client_conns", "key_max", "test_time_s", "conn_errors"}
+
+// ranking is a random ranking: a field, a direction, a limit that may cut
+// through equal values, and maybe a threshold.
+func (g *diffGen) ranking() RunRanking {
+	r := RunRanking{Field: g.pick(diffRankFields), Ascending: g.rng.IntN(2) == 0, Limit: []int{0, 1, 3, 10, 1000}[g.rng.IntN(5)]}
+	if g.rng.IntN(2) == 0 {
+		x := []float64{0, 0.1, 0.5, 1, 100}[g.rng.IntN(5)]
+		if g.rng.IntN(2) == 0 {
+			r.Keep = func(v float64) bool { return v < x }
+		} else {
+			r.Keep = func(v float64) bool { return v >= x }
+		}
+	}
+	return r
+}
+
+// diffStats counts the filters compared, those matching some runs but not
+// all, and those the oracle could not use (a compile or runtime error).
+var diffStats struct{ compared, some, unusable int }
+
+// checkPaths compares one filter's answers on a store with the oracle's:
+// Query (its native plan and the VM over the same columns), MatchRuns and
+// a ranking. It returns the number of mismatches reported.
+func checkPaths(t testing.TB, name string, s *Store, o oracle, filter string, rk RunRanking) {
+	t.Helper()
+	matched, ok := o.matches(t, filter)
+	if !ok {
+		diffStats.unusable++
+		return
+	}
+	diffStats.compared++
+	if len(matched) > 0 && len(matched) < len(o.runs) {
+		diffStats.some++
+	}
+	want := o.query(filter, matched)
+	f, err := CompileFilter(filter)
+	if err != nil {
+		t.Errorf("%s: %q compiles through expr but not CompileFilter: %v", name, filter, err)
+		return
+	}
+	got, err := s.QueryFilter(t.Context(), f)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: Query(%q): %s", name, filter, resultDiff(got, want, err))
+	}
+	if f.planOf().native != nil {
+		vmOnly, _ := CompileFilter(filter)
+		vmOnly.planOf().native = nil
+		got, err := s.QueryFilter(t.Context(), vmOnly)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Query(%q) on expr's VM over columns: %s", name, filter, resultDiff(got, want, err))
+		}
+	}
+	runs, err := s.MatchRuns(t.Context(), filter)
+	if err != nil || !reflect.DeepEqual(runs, matched) && !(len(runs) == 0 && len(matched) == 0) {
+		t.Errorf("%s: MatchRuns(%q): %d runs (%v), want %d: %v", name, filter, len(runs), err, len(matched), firstDiff(runIDsOf(runs), runIDsOf(matched)))
+	}
+	ranked, err := s.RankRuns(t.Context(), filter, rk)
+	if wantR := o.rank(matched, rk); err != nil || !reflect.DeepEqual(ranked, wantR) {
+		t.Errorf("%s: RankRuns(%q, %s asc %v limit %d keep %v): kept %d %v (%v), want kept %d %v", name, filter, rk.Field, rk.Ascending,
+			rk.Limit, rk.Keep != nil, ranked.Kept, runIDsOf(ranked.Top), err, wantR.Kept, runIDsOf(wantR.Top))
+	}
+}
+
+func resultDiff(got, want Result, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	if got.Runs != want.Runs || len(got.Cells) != len(want.Cells) {
+		return fmt.Sprintf("%d runs in %d cells, want %d in %d", got.Runs, len(got.Cells), want.Runs, len(want.Cells))
+	}
+	for i := range got.Cells {
+		if !reflect.DeepEqual(got.Cells[i], want.Cells[i]) {
+			return fmt.Sprintf("cell %d: %+v, want %+v", i, got.Cells[i], want.Cells[i])
+		}
+	}
+	return fmt.Sprintf("filter text %q, want %q", got.Filter, want.Filter)
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("at %d: %q, want %q", i, a[i], b[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d", len(a), len(b))
+}
+
+// checkCoverage compares Coverage and Exists (exact and partial keys).
+func checkCoverage(t testing.TB, name string, s *Store, o oracle, g *diffGen) {
+	t.Helper()
+	if got, want := s.Coverage(), o.coverage(); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+		t.Errorf("%s: Coverage: %+v, want %+v", name, got, want)
+	}
+	for range 20 {
+		k := CellKey{Session: g.rng.IntN(3), Engine: g.pick(append([]string{""}, Engines...)), Mode: g.pick(append([]string{""}, Modes...)),
+			Cores: []int{0, 4, 8, 48, 7}[g.rng.IntN(5)], Ratio: g.pick([]string{"", "1:10", "1:1", "mget10", "mset10", "3:7"}),
+			ValueBytes: []int{0, 100, 1024}[g.rng.IntN(3)], Pipeline: []int{0, 1, 16}[g.rng.IntN(3)]}
+		if len(o.runs) > 0 && g.rng.IntN(2) == 0 {
+			k = o.runs[g.rng.IntN(len(o.runs))].Key()
+		}
+		if got, want := s.Exists(k), o.exists(k); got != want {
+			t.Errorf("%s: Exists(%+v) = %v, want %v", name, k, got, want)
+		}
+	}
+}
+
+// diffStore is one way of holding a generated store's runs.
+type diffStore struct {
+	name string
+	s    *Store
+	o    oracle
+}
+
+// diffStores imports a generated store and opens it every way: as
+// written by one import, after a second import, reopened, reopened
+// read-only, downgraded to format 2 and read (read-only) and migrated,
+// and its runs held in memory.
+func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
+	t.Helper()
+	cells := g.cells(nCells, chunk, big)
+	split := (len(cells) + 1) / 2
+	first, second := g.csvOf(t, cells[:split]), g.csvOf(t, cells[split:])
+	firstRuns := runsOfCSV(t, first, 1, "first.csv")
+	allRuns := append(slices.Clone(firstRuns), runsOfCSV(t, second, 1, "second.csv")...)
+	dir := filepath.Join(t.TempDir(), "data")
+	open := func(opts Options) *Store {
+		opts.Dir = dir
+		s, err := Open(t.Context(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	closeLater := func(s *Store) *Store {
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	var out []diffStore
+	s := open(Options{})
+	if _, err := s.Import(t.Context(), "first.csv", bytes.NewReader(first), 1); err != nil {
+		t.Fatal(err)
+	}
+	// One store, queried before and after the second import.
+	var one []diffStore
+	one = append(one, diffStore{"one import", s, oracle{firstRuns}})
+	checkStoreSet(t, g, one)
+	if _, err := s.Import(t.Context(), "second.csv", bytes.NewReader(second), 1); err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, diffStore{"two imports", s, oracle{allRuns}})
+	checkStoreSet(t, g, out)
+	out = out[:0]
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro := open(Options{ReadOnly: true})
+	out = append(out, diffStore{"reopened read-only", ro, oracle{allRuns}})
+	checkStoreSet(t, g, out)
+	ro.Close()
+	out = out[:0]
+	out = append(out, diffStore{"reopened", closeLater(open(Options{})), oracle{allRuns}})
+	out = append(out, diffStore{"runs in memory", &Store{snap: newSnapshot(slices.Clone(allRuns)), filters: newFilterCache()}, oracle{allRuns}})
+	odd := oddRuns(t, first, second)
+	out = append(out, diffStore{"odd runs in memory", &Store{snap: newSnapshot(slices.Clone(odd)), filters: newFilterCache()}, oracle{odd}})
+
+	// The same runs in a format-2 store: read-only (from the runs), then migrated.
+	dir2 := filepath.Join(t.TempDir(), "data2")
+	s2, err := Open(t.Context(), Options{Dir: dir2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{"first.csv", first}, {"second.csv", second}} {
+		if _, err := s2.Import(t.Context(), f.name, bytes.NewReader(f.b), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	downgradeToFormat2(t, s2, dir2)
+	ro2, err := Open(t.Context(), Options{Dir: dir2, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStoreSet(t, g, []diffStore{{"format 2 read-only", ro2, oracle{allRuns}}})
+	ro2.Close()
+	m, err := Open(t.Context(), Options{Dir: dir2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Migrated() == "" {
+		t.Error("the format-2 store was not migrated")
+	}
+	out = append(out, diffStore{"migrated from format 2", closeLater(m), oracle{allRuns}})
+	return out
+}
+
+// diffFilters is how many random filters each store answers.
+func diffFilters() int {
+	if testing.Short() {
+		return 40
+	}
+	return 150
+}
+
+// checkStoreSet runs random filters and the coverage answers on stores.
+func checkStoreSet(t testing.TB, g *diffGen, stores []diffStore) {
+	t.Helper()
+	for _, ds := range stores {
+		checkCoverage(t, ds.name, ds.s, ds.o, g)
+		for range diffFilters() {
+			checkPaths(t, ds.name, ds.s, ds.o, g.filter(ds.o.runs, 3), g.ranking())
+		}
+	}
+}
+
+// TestQueryPathsAgreeWithAScanOfEveryRun is the differential test; see
+// the top of the file. Stores have small column chunks (so cells span
+// them and boundaries fall on cells), and outside -short one store has
+// the real chunk and a cell of more runs than it holds.
+func TestQueryPathsAgreeWithAScanOfEveryRun(t *testing.T) {
+	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
+	type config struct {
+		seed              uint64
+		cells, chunk, big int
+	}
+	configs := []config{{1, 12, 8, 0}, {2, 25, 16, 0}, {3, 6, 4, 0}, {4, 2, 8, 0}}
+	if !testing.Short() {
+		configs = append(configs, config{5, 40, 64, 0}, config{6, 60, 7, 0}, config{7, 3, 1 << 15, 1<<15 + 100})
+	}
+	for _, c := range configs {
+		t.Run(fmt.Sprintf("seed %d chunk %d", c.seed, c.chunk), func(t *testing.T) {
+			columnChunkRuns = c.chunk
+			g := newDiffGen(c.seed)
+			stores := diffStores(t, g, c.cells, c.chunk, c.big)
+			columnChunkRuns = 1 << 15 // written: each store is read with its own chunks
+			checkStoreSet(t, g, stores)
+		})
+	}
+	t.Logf("%d filters compared (%d matching some runs but not all), %d unusable", diffStats.compared, diffStats.some, diffStats.unusable)
+	if diffStats.some < diffStats.compared/4 {
+		t.Errorf("only %d of %d filters match some runs but not all: the generator is too weak", diffStats.some, diffStats.compared)
+	}
+}
+
+// FuzzQueryPathsAgree answers fuzzed filters on the stores of the
+// differential test (column chunks of 8 runs) and compares every path's
+// answers with the oracle's; seeded with the generator's filters.
+func FuzzQueryPathsAgree(f *testing.F) {
+	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
+	columnChunkRuns = 8
+	g := newDiffGen(11)
+	stores := diffStores(f, g, 20, 8, 0)
+	columnChunkRuns = 1 << 15 // the stores are written: the rest reads their own chunk size
+	for i := range 64 {
+		f.Add(g.filter(stores[0].o.runs, 1+i%4), uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, filter string, seed uint64) {
+		rk := newDiffGen(seed).ranking()
+		for _, ds := range stores {
+			checkPaths(t, ds.name, ds.s, ds.o, filter, rk)
+		}
+	})
+}
+
+// TestAStoreIsReadAndCheckedWithItsOwnColumnChunks reads a store written
+// with chunks of 8 runs by a build whose chunks are 32768: a scan read one
+// chunk of each column (the count came from the build's chunk size, not
+// the store's head) and indexed past it, and doctor counted one chunk per
+// column.
+func TestAStoreIsReadAndCheckedWithItsOwnColumnChunks(t *testing.T) {
+	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
+	columnChunkRuns = 8
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := Open(t.Context(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	writeSyntheticCSV(t, &buf, 100)
+	if _, err := s.Import(t.Context(), "synthetic.csv", &buf, 1); err != nil {
+		t.Fatal(err)
+	}
+	all := s.Runs()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	columnChunkRuns = 1 << 15
+	s, err = Open(t.Context(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Verify(t.Context()); err != nil {
+		t.Errorf("doctor: %v", err)
+	}
+	f, err := CompileFilter(`p50_ms < 0.15`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.QueryFilter(t.Context(), f)
+	if want := referenceQuery(t, all, f); err != nil || !reflect.DeepEqual(got, want) || want.Runs == 0 {
+		t.Errorf("%s: %d runs (%v), the scan of every run %d", f, got.Runs, err, want.Runs)
+	}
+}
