@@ -658,9 +658,12 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 	return out
 }
 
-// diffFilters is how many random filters each store answers.
-func diffFilters() int {
-	if testing.Short() {
+// diffFilters is how many random filters each store of n runs answers.
+func diffFilters(n int) int {
+	switch {
+	case n > 10_000:
+		return 25
+	case testing.Short():
 		return 40
 	}
 	return 150
@@ -671,7 +674,7 @@ func checkStoreSet(t testing.TB, g *diffGen, stores []diffStore) {
 	t.Helper()
 	for _, ds := range stores {
 		checkCoverage(t, ds.name, ds.s, ds.o, g)
-		for range diffFilters() {
+		for range diffFilters(len(ds.o.runs)) {
 			checkPaths(t, ds.name, ds.s, ds.o, g.filter(ds.o.runs, 3), g.ranking())
 		}
 	}
@@ -765,4 +768,40 @@ func TestAStoreIsReadAndCheckedWithItsOwnColumnChunks(t *testing.T) {
 	if want := referenceQuery(t, all, f); err != nil || !reflect.DeepEqual(got, want) || want.Runs == 0 {
 		t.Errorf("%s: %d runs (%v), the scan of every run %d", f, got.Runs, err, want.Runs)
 	}
+}
+
+// TestTheEmbeddedDatasetAnswersAlikeOnEveryPath compares random filters
+// over the embedded dataset on a one-shot first use (answering from the
+// runs it holds in memory while its import is written), the same store
+// reopened (its columns and persisted index), an in-memory store, and the
+// oracle over the runs its files parse into.
+func TestTheEmbeddedDatasetAnswersAlikeOnEveryPath(t *testing.T) {
+	var runs []Run
+	for _, f := range DefaultDataset() {
+		b, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, runsOfCSV(t, b, f.Session, f.Name())...)
+	}
+	o := oracle{runs}
+	g := newDiffGen(21)
+	dir := filepath.Join(t.TempDir(), "data")
+	first, err := Open(t.Context(), Options{Dir: dir, Small: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.ImportDefault(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	checkStoreSet(t, g, []diffStore{{"first use", first, o}})
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	warm, err := Open(t.Context(), Options{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer warm.Close()
+	checkStoreSet(t, g, []diffStore{{"warm", warm, o}, {"in memory", openDefault(t), o}})
 }

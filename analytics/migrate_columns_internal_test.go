@@ -35,12 +35,16 @@ func downgradeToFormat2(t testing.TB, s *Store, dir string) {
 	m.Format = 2
 	head := s.current().lazy.head
 	head.ColumnChunkRuns = 0
-	err := s.db.Update(func(txn *badger.Txn) error {
-		for _, r := range s.Runs() {
-			if err := txn.Set(cellRunKey(&r), encodeMetrics(nil, metricsOf(&r))); err != nil {
-				return err
-			}
+	wb := s.db.NewWriteBatch() // many runs do not fit one transaction
+	for _, r := range s.Runs() {
+		if err := wb.Set(cellRunKey(&r), encodeMetrics(nil, metricsOf(&r))); err != nil {
+			t.Fatal(err)
 		}
+	}
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	err := s.db.Update(func(txn *badger.Txn) error {
 		if err := setJSON(txn, manifestKey, m); err != nil {
 			return err
 		}
