@@ -486,6 +486,11 @@ var diffStats struct{ compared, some, unusable int }
 // a ranking. It returns the number of mismatches reported.
 func checkPaths(t testing.TB, name string, s *Store, o oracle, filter string, rk RunRanking) {
 	t.Helper()
+	f, err := CompileFilter(filter)
+	if err != nil {
+		diffStats.unusable++ // refused alike on every path: the one gate
+		return
+	}
 	matched, ok := o.matches(t, filter)
 	if !ok {
 		diffStats.unusable++
@@ -496,11 +501,6 @@ func checkPaths(t testing.TB, name string, s *Store, o oracle, filter string, rk
 		diffStats.some++
 	}
 	want := o.query(filter, matched)
-	f, err := CompileFilter(filter)
-	if err != nil {
-		t.Errorf("%s: %q compiles through expr but not CompileFilter: %v", name, filter, err)
-		return
-	}
 	got, err := s.QueryFilter(t.Context(), f)
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: Query(%q): %s", name, filter, resultDiff(got, want, err))
@@ -548,11 +548,28 @@ func firstDiff(a, b []string) string {
 	return fmt.Sprintf("lengths %d and %d", len(a), len(b))
 }
 
-// checkCoverage compares Coverage and Exists (exact and partial keys).
+// checkCoverage compares Coverage, Exists (exact and partial keys) and
+// Run, which read nothing more than they need.
 func checkCoverage(t testing.TB, name string, s *Store, o oracle, g *diffGen) {
 	t.Helper()
 	if got, want := s.Coverage(), o.coverage(); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
 		t.Errorf("%s: Coverage: %+v, want %+v", name, got, want)
+	}
+	byID := slices.Clone(o.runs)
+	slices.SortFunc(byID, func(a, b Run) int { return strings.Compare(a.ID, b.ID) })
+	for range 10 { // a run by its ID, by a prefix of one, by one plus a byte
+		if len(byID) == 0 {
+			break
+		}
+		r := byID[g.rng.IntN(len(byID))]
+		if got, ok := s.Run(r.ID); !ok || !reflect.DeepEqual(got, r) {
+			t.Errorf("%s: Run(%q) = %v, %v", name, r.ID, got.ID, ok)
+		}
+		for _, id := range []string{r.ID[:g.rng.IntN(len(r.ID))], r.ID + "0"} {
+			if _, ok := s.Run(id); ok != slices.ContainsFunc(byID, func(x Run) bool { return x.ID == id }) {
+				t.Errorf("%s: Run(%q) found %v", name, id, ok)
+			}
+		}
 	}
 	for range 20 {
 		k := CellKey{Session: g.rng.IntN(3), Engine: g.pick(append([]string{""}, Engines...)), Mode: g.pick(append([]string{""}, Modes...)),
@@ -567,6 +584,32 @@ func checkCoverage(t testing.TB, name string, s *Store, o oracle, g *diffGen) {
 	}
 }
 
+// checkLoaded compares what loads every cell and run (Nearest, with the
+// plain snapshot's, Cells, Runs): it runs after the filters that read
+// lazily.
+func checkLoaded(t testing.TB, name string, s *Store, o oracle, g *diffGen) {
+	t.Helper()
+	plain := &Store{snap: newSnapshot(slices.Clone(o.runs)), filters: newFilterCache()}
+	for range 10 {
+		k := CellKey{Session: g.rng.IntN(3), Engine: g.pick(append([]string{""}, Engines...)), Mode: g.pick(Modes), Cores: []int{0, 4, 8, 7}[g.rng.IntN(4)]}
+		if len(o.runs) > 0 && g.rng.IntN(2) == 0 {
+			k = o.runs[g.rng.IntN(len(o.runs))].Key()
+			k.Cores++
+		}
+		if n := g.rng.IntN(6); !reflect.DeepEqual(s.Nearest(k, n), plain.Nearest(k, n)) {
+			t.Errorf("%s: Nearest(%+v, %d) differs from the runs' own", name, k, n)
+		}
+	}
+	byID := slices.Clone(o.runs)
+	slices.SortFunc(byID, func(a, b Run) int { return strings.Compare(a.ID, b.ID) })
+	if got, want := s.Cells(), o.query("true", o.runs).Cells; !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+		t.Errorf("%s: Cells: %s", name, resultDiff(Result{Cells: got}, Result{Cells: want}, nil))
+	}
+	if got := s.Runs(); !reflect.DeepEqual(got, byID) && len(got)+len(byID) > 0 {
+		t.Errorf("%s: Runs: %d, want %d: %s", name, len(got), len(byID), firstDiff(runIDsOf(got), runIDsOf(byID)))
+	}
+}
+
 // diffStore is one way of holding a generated store's runs.
 type diffStore struct {
 	name string
@@ -575,7 +618,8 @@ type diffStore struct {
 }
 
 // diffStores imports a generated store and opens it every way: as
-// written by one import, after a second import, reopened, reopened
+// written by one import (session 1), after a second import (session 2)
+// and a re-import of the first, reopened, reopened
 // read-only, downgraded to format 2 and read (read-only) and migrated,
 // and its runs held in memory.
 func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
@@ -584,7 +628,7 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 	split := (len(cells) + 1) / 2
 	first, second := g.csvOf(t, cells[:split]), g.csvOf(t, cells[split:])
 	firstRuns := runsOfCSV(t, first, 1, "first.csv")
-	allRuns := append(slices.Clone(firstRuns), runsOfCSV(t, second, 1, "second.csv")...)
+	allRuns := append(slices.Clone(firstRuns), runsOfCSV(t, second, 2, "second.csv")...)
 	dir := filepath.Join(t.TempDir(), "data")
 	open := func(opts Options) *Store {
 		opts.Dir = dir
@@ -607,10 +651,13 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 	var one []diffStore
 	one = append(one, diffStore{"one import", s, oracle{firstRuns}})
 	checkStoreSet(t, g, one)
-	if _, err := s.Import(t.Context(), "second.csv", bytes.NewReader(second), 1); err != nil {
+	if _, err := s.Import(t.Context(), "second.csv", bytes.NewReader(second), 2); err != nil {
 		t.Fatal(err)
 	}
-	out = append(out, diffStore{"two imports", s, oracle{allRuns}})
+	if rep, err := s.Import(t.Context(), "first.csv", bytes.NewReader(first), 1); err != nil || rep.AlreadyPresent != len(firstRuns) {
+		t.Fatalf("a re-import: %+v, %v", rep, err)
+	}
+	out = append(out, diffStore{"two imports and a re-import", s, oracle{allRuns}})
 	checkStoreSet(t, g, out)
 	out = out[:0]
 	if err := s.Close(); err != nil {
@@ -633,10 +680,11 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 		t.Fatal(err)
 	}
 	for _, f := range []struct {
-		name string
-		b    []byte
-	}{{"first.csv", first}, {"second.csv", second}} {
-		if _, err := s2.Import(t.Context(), f.name, bytes.NewReader(f.b), 1); err != nil {
+		name    string
+		b       []byte
+		session int
+	}{{"first.csv", first, 1}, {"second.csv", second, 2}} {
+		if _, err := s2.Import(t.Context(), f.name, bytes.NewReader(f.b), f.session); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -675,7 +723,16 @@ func checkStoreSet(t testing.TB, g *diffGen, stores []diffStore) {
 	for _, ds := range stores {
 		checkCoverage(t, ds.name, ds.s, ds.o, g)
 		for range diffFilters(len(ds.o.runs)) {
+			if ds.s.snap.lazy != nil && g.rng.IntN(2) == 0 {
+				// As opened: nothing loaded, so a pinned filter reads its
+				// cells alone, a scan only its columns.
+				ds.s.snap = newLazySnapshot(ds.s, ds.s.snap.lazy.head, ds.s.manifest)
+			}
 			checkPaths(t, ds.name, ds.s, ds.o, g.filter(ds.o.runs, 3), g.ranking())
+		}
+		checkLoaded(t, ds.name, ds.s, ds.o, g)
+		for range diffFilters(len(ds.o.runs)) / 4 { // and with every cell and run loaded
+			checkPaths(t, ds.name+" (loaded)", ds.s, ds.o, g.filter(ds.o.runs, 3), g.ranking())
 		}
 	}
 }
