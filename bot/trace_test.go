@@ -117,6 +117,28 @@ func (t *tracer) countPassing(filter string, th cellThreshold) int {
 	return n
 }
 
+// filterSpread is the median, lowest and highest of each metric across
+// the runs a filter selects, from the raw runs.
+func (t *tracer) filterSpread(filter string) map[string][]float64 {
+	f, err := analytics.CompileFilter(filter)
+	if err != nil {
+		return nil
+	}
+	by := map[string][]float64{}
+	for _, r := range t.runs {
+		if ok, err := f.Match(&r); err == nil && ok {
+			for k, v := range runMetrics(r) {
+				by[k] = append(by[k], v)
+			}
+		}
+	}
+	out := map[string][]float64{}
+	for k, vs := range by {
+		out[k] = []float64{median(vs), slices.Min(vs), slices.Max(vs)}
+	}
+	return out
+}
+
 // count returns how many runs and how many cells a filter selects, from
 // the raw runs (the filter compiled by the one gate).
 func (t *tracer) count(filter string) []int {
@@ -147,6 +169,20 @@ type pools struct {
 	counts                  []int           // how many runs and cells each of the answer's filters selects
 	tokens                  map[string]bool // number tokens allowed verbatim (question, knowledge text)
 	knowledgeText           string          // the cited entries' text, where code spans may come from
+}
+
+// addMetric puts values of one metric in the pool of its unit.
+func (p *pools) addMetric(name string, vs []float64) {
+	switch {
+	case strings.HasSuffix(name, "_ms"):
+		p.ms = append(p.ms, vs...)
+	case name == "hit_rate":
+		for _, v := range vs {
+			p.percents = append(p.percents, v*100)
+		}
+	default:
+		p.ops = append(p.ops, vs...)
+	}
 }
 
 func runMetrics(r analytics.Run) map[string]float64 {
@@ -237,21 +273,20 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 		p.reps = append(p.reps, len(t.cells[k]))
 	}
 	for name, vs := range byMetric {
-		switch {
-		case strings.HasSuffix(name, "_ms"):
-			p.ms = append(p.ms, vs...)
-		case name == "hit_rate":
-			for _, v := range vs {
-				p.percents = append(p.percents, v*100)
-			}
-		default:
-			p.ops = append(p.ops, vs...)
-		}
+		p.addMetric(name, vs)
 		qs := ratiosOf(vs)
 		p.ratios = append(p.ratios, qs...)
 		p.percents = slices.Grow(p.percents, 2*len(qs))
 		for _, q := range qs {
 			p.percents = append(p.percents, q*100, math.Abs(q-1)*100)
+		}
+	}
+	// A statistic over the runs a cited filter keeps ("median p50 of the
+	// runs with p99 under 1 ms"): the median, lowest and highest of each
+	// metric across exactly those runs.
+	for _, f := range a.Sources.Filters {
+		for name, vs := range t.filterSpread(f) {
+			p.addMetric(name, vs)
 		}
 	}
 	// Ratios across metrics of the same unit (ops of different series are

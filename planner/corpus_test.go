@@ -94,7 +94,7 @@ func readCorpusFile(tb testing.TB, path string) []corpusCase {
 // corpusFields are the plan fields a corpus line may check.
 var corpusFields = []string{"intent", "requested", "engines", "modes", "cores", "ratio", "value", "pipeline", "session",
 	"metric", "knob", "term", "claim", "crossover", "multiple", "explain", "choices", "unbound", "source", "units",
-	"over", "threshold", "conditions", "reads"}
+	"over", "threshold", "conditions", "reads", "stat"}
 
 func corpusField(k string) bool { return slices.Contains(corpusFields, k) }
 
@@ -136,6 +136,7 @@ func planFields(pl planner.Plan) map[string]string {
 		"units": or(unitsField(pl.Units)),
 		"reads": yes(strings.HasPrefix(pl.UnboundReading, "Read “")),
 		"over":  or(searchField(pl, func(s planner.Search) string { return s.Over })),
+		"stat":  or(searchField(pl, func(s planner.Search) string { return s.Stat })),
 		"threshold": or(searchField(pl, func(s planner.Search) string {
 			if s.Op == "" {
 				return ""

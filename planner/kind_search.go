@@ -17,6 +17,9 @@ const searchLimit = 5
 func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	k := p.k
 	t := r.text
+	if s, ok := p.searchStat(r); ok {
+		return p.searchPlan(r, s, nil), true
+	}
 	scope := k.searchScope.MatchString(t)
 	set := p.asksThreshold(&r) // "which runs broke 20M", "anything above 10M?"
 	if _, ok := p.g.matchClaim(t, r.engines()); ok && !((scope || set) && len(r.x.engines) == 0) {
@@ -246,6 +249,11 @@ func searchWords(s Search) string {
 	}
 	var cs []string
 	for _, c := range s.Conditions {
+		if s.Stat != "" {
+			// The answer shows the filter that holds the conditions.
+			cs = append(cs, c.Words())
+			continue
+		}
 		cs = append(cs, c.Words()+" (`"+c.Filter()+"`)")
 	}
 	unit := "the cells of runs with "
@@ -260,6 +268,9 @@ func searchGoal(s Search) string {
 	what := metricPhrase(s.Metric)
 	if missesOnly(s) {
 		return searchCondition(s) + ", lowest hit rate first"
+	}
+	if s.Stat != "" {
+		return "the " + s.Stat + " " + what + " across them, per series and session"
 	}
 	ext := "the highest "
 	if s.Order == OrderAsc {

@@ -33,6 +33,14 @@ type Search struct {
 	// the runs they keep are the matches, and the answer shows them as
 	// the filter conditions they are.
 	Conditions []Condition `json:"conditions,omitempty"`
+	// Stat asks for a statistic of Metric over the runs the Conditions
+	// keep ("median p50 of the runs with p99 under 1 ms"): "median", the
+	// one the runs honestly give, computed per series and session. Empty
+	// for a ranking.
+	Stat string `json:"stat,omitempty"`
+	// StatWord is the statistic as the question named it ("average"),
+	// when it was read as the median.
+	StatWord string `json:"stat_word,omitempty"`
 }
 
 // Condition is a threshold on one field of the filter vocabulary.
@@ -50,6 +58,9 @@ func (c Condition) Filter() string {
 // Words is the condition as the answer says it: "a test duration above
 // 60 s".
 func (c Condition) Words() string {
+	if (comparison{field: c.Field}).metric() {
+		return metricPhrase(c.Field) + " " + opWords(c.Op) + " " + thresholdText(c.Field, c.Value)
+	}
 	f := conditionFieldOf(c.Field)
 	return f.words + " " + opWords(c.Op) + " " + strconv.FormatFloat(c.Value, 'f', -1, 64) + f.unit
 }

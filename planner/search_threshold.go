@@ -67,12 +67,13 @@ func (c comparison) metric() bool {
 	return false
 }
 
-// compareRx finds a comparison and its number; the unit is read from the
+// compareRx finds a comparison and its number (a sign needs no word
+// boundary before it: "p99 < 1ms"); the unit is read from the
 // words after it, the subject from the words before. The patterns are
 // compiled on first use: most processes never plan a search.
 var compareRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(compareExpr) })
 
-const compareExpr = `\b(no more than|not more than|no less than|not less than|at most|at least|up to|within|below|under|less than|fewer than|lower than|shorter than|smaller than|beneath|reach|reaches|reached|reaching|hit|hits|exceed|exceeds|exceeded|exceeding|above|over|more than|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|clear|clears|cleared|north of|upwards of|in excess of|past|beat|beats|faster than|greater than|higher than|bigger than|larger than|longer than|worse than|<=|>=|<|>)\s*(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?`
+const compareExpr = `(\b(?:no more than|not more than|no less than|not less than|at most|at least|up to|within|below|under|less than|fewer than|lower than|shorter than|smaller than|beneath|reach|reaches|reached|reaching|hit|hits|exceed|exceeds|exceeded|exceeding|above|over|more than|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|clear|clears|cleared|north of|upwards of|in excess of|past|beat|beats|faster than|greater than|higher than|bigger than|larger than|longer than|worse than)|<=|>=|<|>)\s*(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?`
 
 // orMoreRx finds a comparison written after its number and unit ("20
 // seconds or more", "1 ms or less", "10M ops/s and up").
@@ -278,6 +279,9 @@ func bindComparison(r reading, before, after string, v float64, multiplied bool)
 	if !isLatencyMetric(latency) {
 		latency = "p99_ms"
 	}
+	if pc := percentileBefore(before); pc != "" {
+		latency = pc // "median p50 of runs whose p99 stays under 1 ms": the p99's threshold
+	}
 	for _, u := range unitRulesOnce() {
 		if !u.rx.MatchString(after) {
 			continue
@@ -332,6 +336,21 @@ func bindComparison(r reading, before, after string, v float64, multiplied bool)
 // subjectBefore is the quantity named just before a comparison
 // ("connection errors above", "hit rate was below"): the last one named
 // with at most three words, none a number, between it and the comparison.
+// percentileBefore is the latency percentile named in the few words
+// before a comparison ("whose p99 stays under"), so that a question
+// naming two percentiles binds each threshold to its own.
+func percentileBefore(before string) string {
+	ws := strings.Fields(before)
+	window := strings.Join(ws[max(0, len(ws)-3):], " ")
+	found := ""
+	for _, m := range metricMentionRx().FindAllString(window, -1) {
+		if f := mentionField(m); isLatencyMetric(f) {
+			found = f
+		}
+	}
+	return found
+}
+
 func subjectBefore(before string) string {
 	ws := strings.Fields(before)
 	window := strings.Join(ws[max(0, len(ws)-6):], " ")

@@ -27,6 +27,9 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	s.filter(q.Filter)
 	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
 	scope := scopeWords(res)
+	if sp.Stat != "" {
+		return b.searchStat(ctx, a, p, sp, res, s)
+	}
 	if sp.Over == "runs" {
 		matchFilter := p.Queries[len(p.Queries)-1].Filter
 		ranked, err := b.rankRuns(ctx, matchFilter, analytics.RunRanking{Field: rankField(sp.Metric), Ascending: sp.Order == planner.OrderAsc,
