@@ -15,7 +15,7 @@ import (
 
 // statRx finds a statistic word; "median latency" is also the p50 metric.
 var statRx = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(median|average|avg|mean|typical)\b`)
+	return regexp.MustCompile(`\b(median|average|avg|mean|typical|typically)\b`)
 })
 
 // statSetRx finds the runs a figure is asked of without a statistic word:
@@ -88,7 +88,7 @@ func (p *Planner) searchStat(r reading) (Search, bool) {
 		s.Order = OrderDesc
 	}
 	if stat != nil {
-		if w := t[stat[0]:stat[1]]; w != "median" && !(w == "typical" || strings.HasPrefix(t[stat[0]:], "median latency")) {
+		if w := t[stat[0]:stat[1]]; w == "average" || w == "avg" || w == "mean" {
 			s.StatWord = w
 		}
 	}

@@ -194,7 +194,7 @@ var (
 // one whose quantity the question does not make clear is left out, never
 // guessed.
 func comparisons(r reading) []comparison {
-	t := r.text
+	t := oneUnitRx().ReplaceAllString(r.text, "1 $1") // "under a millisecond"
 	type found struct {
 		at int // where the number starts
 		c  comparison
@@ -235,6 +235,12 @@ func comparisons(r reading) []comparison {
 	}
 	return out
 }
+
+// oneUnitRx finds a time written as one of its unit ("a millisecond",
+// "one second"), so that a threshold of it is read as 1.
+var oneUnitRx = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:a|an|one) (milliseconds?|ms|microseconds?|seconds?|minutes?)\b`)
+})
 
 // numberAt reads the number of a match and its multiplier ("10m", "2
 // million"); multiplied reports one was written.

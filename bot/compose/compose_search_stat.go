@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/planner"
@@ -13,6 +14,11 @@ import (
 // statSampleIDs is how many run IDs each series shows; the series' filter
 // lists them all.
 const statSampleIDs = 3
+
+// statHeadlineBudget is how long the first line may grow with its list of
+// series (in characters) before the rest are left to the table: the reply
+// keeps the line whole, with room for "; … 12 series in all below.".
+const statHeadlineBudget = firstLineBudget - 30
 
 // statSeries is one series (engine, mode, session) of the runs a
 // statistic search kept: the median of the asked metric across them.
@@ -92,13 +98,17 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 		ss := series[0]
 		a.Headline = lead + ": " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " — " + ss.row.Series + ", session " + strconv.Itoa(ss.key.Session) + " (median of " + runsWords(ss.kept) + ")."
 	} else {
+		// As many series as the first line holds whole; the rest are below.
 		var parts []string
+		used := utf8.RuneCountInString(lead + ", per series: ")
 		for i, ss := range series {
-			if i == 3 {
+			part := shortSeriesLabel(ss.key.Engine, ss.key.Mode) + " (session " + strconv.Itoa(ss.key.Session) + ") " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " (" + runsWords(ss.kept) + ")"
+			if i > 0 && used+utf8.RuneCountInString(part) > statHeadlineBudget {
 				parts = append(parts, "… "+strconv.Itoa(len(series))+" series in all below")
 				break
 			}
-			parts = append(parts, shortSeriesLabel(ss.key.Engine, ss.key.Mode)+" (session "+strconv.Itoa(ss.key.Session)+") "+formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric))+" ("+runsWords(ss.kept)+")")
+			parts = append(parts, part)
+			used += utf8.RuneCountInString(part) + 2
 		}
 		a.Headline = lead + ", per series: " + strings.Join(parts, "; ") + "."
 		a.Body = append(a.Body, "The kept runs span "+strconv.Itoa(len(series))+" series"+statSessionsWords(series)+": a single median pooled over them would mix engines, cluster modes and capture sessions, so each series has its own.")
