@@ -238,7 +238,7 @@ func (g *diffGen) cells(n, chunk int, big int) []cellSpec {
 // csvOf writes the cells' runs as a capture file. A cell's runs take
 // run IDs and reps so that their IDs are distinct; a cell draws its
 // floats from the pool or not, so some chunks are coded and some plain.
-func (g *diffGen) csvOf(tb testing.TB, cells []cellSpec) []byte {
+func (g *diffGen) csvOf(tb testing.TB, cells []cellSpec, prefix string) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -248,7 +248,7 @@ func (g *diffGen) csvOf(tb testing.TB, cells []cellSpec) []byte {
 	rec := make([]string, len(columns))
 	for _, c := range cells {
 		pooled := g.rng.IntN(3) > 0
-		base := g.pick(g.runIDs)
+		base := prefix + g.pick(g.runIDs)
 		for j := range c.runs {
 			lat := []string{g.float(pooled), g.float(pooled), g.float(pooled)}
 			slices.SortFunc(lat, func(a, b string) int {
@@ -261,8 +261,8 @@ func (g *diffGen) csvOf(tb testing.TB, cells []cellSpec) []byte {
 				hit = []string{"0", "0.1", "0.5", "0.9998", "1", "1.0", strconv.FormatFloat(g.rng.Float64(), 'f', 4, 64)}[g.rng.IntN(7)]
 			}
 			runID := base
-			if j >= 9 {
-				runID = fmt.Sprintf("%.55s-%d", base, j/9)
+			if j >= 12 {
+				runID = fmt.Sprintf("%.55s-%d", base, j/12)
 			}
 			vals := map[string]string{
 				"run_id": runID, "note": g.pick(g.notes), "engine": c.k.Engine, "mode": c.k.Mode,
@@ -271,7 +271,7 @@ func (g *diffGen) csvOf(tb testing.TB, cells []cellSpec) []byte {
 				"client_threads": g.pick([]string{"1", "48"}), "client_conns": g.pick([]string{"0", "20", "50"}),
 				"pipeline": strconv.Itoa(c.k.Pipeline), "ratio": c.k.Ratio, "data_bytes": strconv.Itoa(c.k.ValueBytes),
 				"key_max": g.pick([]string{"0", "1000000", "1000000000000"}), "test_time": g.pick([]string{"0", "20", "60"}),
-				"populate": "1", "rep": strconv.Itoa(1 + j%9),
+				"populate": "1", "rep": strconv.Itoa(1 + j%12), // rep10 sorts before rep2 by ID
 				"ops_per_sec": g.float(pooled), "ops_per_core": g.float(pooled),
 				"p50_ms": lat[0], "p99_ms": lat[1], "p999_ms": lat[2], "hit_rate": hit,
 				"hits_per_sec": "1", "misses_per_sec": "0", "conn_errors": g.pick([]string{"0", "0", "3"}),
@@ -501,9 +501,13 @@ func checkPaths(t testing.TB, name string, s *Store, o oracle, filter string, rk
 		diffStats.some++
 	}
 	want := o.query(filter, matched)
-	got, err := s.QueryFilter(t.Context(), f)
+	got, err := s.Query(t.Context(), filter) // through the store's cache of compiled filters
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: Query(%q): %s", name, filter, resultDiff(got, want, err))
+	}
+	got, err = s.QueryFilter(t.Context(), f)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: QueryFilter(%q): %s", name, filter, resultDiff(got, want, err))
 	}
 	if f.planOf().native != nil {
 		vmOnly, _ := CompileFilter(filter)
@@ -626,7 +630,10 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 	t.Helper()
 	cells := g.cells(nCells, chunk, big)
 	split := (len(cells) + 1) / 2
-	first, second := g.csvOf(t, cells[:split]), g.csvOf(t, cells[split:])
+	first, second := g.csvOf(t, cells[:split], ""), g.csvOf(t, cells[split:], "")
+	// A third file adds runs to some cells of the first and a new cell.
+	more := append(slices.Clone(cells[:(split+1)/2]), g.cells(1, chunk, 0)...)
+	third := g.csvOf(t, more, "t")
 	firstRuns := runsOfCSV(t, first, 1, "first.csv")
 	allRuns := append(slices.Clone(firstRuns), runsOfCSV(t, second, 2, "second.csv")...)
 	dir := filepath.Join(t.TempDir(), "data")
@@ -657,7 +664,12 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 	if rep, err := s.Import(t.Context(), "first.csv", bytes.NewReader(first), 1); err != nil || rep.AlreadyPresent != len(firstRuns) {
 		t.Fatalf("a re-import: %+v, %v", rep, err)
 	}
-	out = append(out, diffStore{"two imports and a re-import", s, oracle{allRuns}})
+	checkStoreSet(t, g, []diffStore{{"two imports and a re-import", s, oracle{allRuns}}})
+	if _, err := s.Import(t.Context(), "third.csv", bytes.NewReader(third), 1); err != nil {
+		t.Fatal(err)
+	}
+	allRuns = append(allRuns, runsOfCSV(t, third, 1, "third.csv")...)
+	out = append(out, diffStore{"a third import into cells of the first", s, oracle{allRuns}})
 	checkStoreSet(t, g, out)
 	out = out[:0]
 	if err := s.Close(); err != nil {
@@ -683,7 +695,7 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 		name    string
 		b       []byte
 		session int
-	}{{"first.csv", first, 1}, {"second.csv", second, 2}} {
+	}{{"first.csv", first, 1}, {"second.csv", second, 2}, {"third.csv", third, 1}} {
 		if _, err := s2.Import(t.Context(), f.name, bytes.NewReader(f.b), f.session); err != nil {
 			t.Fatal(err)
 		}
