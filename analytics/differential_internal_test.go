@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/csv"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -721,12 +722,12 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 // diffFilters is how many random filters each store of n runs answers.
 func diffFilters(n int) int {
 	switch {
-	case n > 10_000:
+	case n > 1_000:
 		return 25
 	case testing.Short():
 		return 40
 	}
-	return 150
+	return 60
 }
 
 // checkStoreSet runs random filters and the coverage answers on stores.
@@ -749,10 +750,20 @@ func checkStoreSet(t testing.TB, g *diffGen, stores []diffStore) {
 	}
 }
 
+// diffSeeds asks the differential test for more random stores, to run it
+// longer by hand.
+var diffSeeds = flag.Int("diff.seeds", 0, "more random stores for TestQueryPathsAgreeWithAScanOfEveryRun")
+
+// diffBig adds a store with the real column chunks (32768 runs) and a
+// cell of more runs than one: 3 minutes, too long for every run of the
+// tests (a cell of 1027 runs in chunks of 512 stands for it).
+var diffBig = flag.Bool("diff.big", false, "add a store with a cell of 32868 runs to TestQueryPathsAgreeWithAScanOfEveryRun")
+
 // TestQueryPathsAgreeWithAScanOfEveryRun is the differential test; see
 // the top of the file. Stores have small column chunks (so cells span
-// them and boundaries fall on cells), and outside -short one store has
-// the real chunk and a cell of more runs than it holds.
+// them and boundaries fall on cells); outside -short one has a cell of
+// two chunks and more, and -diff.big adds one with the real chunks and a
+// cell of more runs than one holds.
 func TestQueryPathsAgreeWithAScanOfEveryRun(t *testing.T) {
 	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
 	type config struct {
@@ -761,7 +772,14 @@ func TestQueryPathsAgreeWithAScanOfEveryRun(t *testing.T) {
 	}
 	configs := []config{{1, 12, 8, 0}, {2, 25, 16, 0}, {3, 6, 4, 0}, {4, 2, 8, 0}}
 	if !testing.Short() {
-		configs = append(configs, config{5, 40, 64, 0}, config{6, 60, 7, 0}, config{7, 3, 1 << 15, 1<<15 + 100})
+		configs = append(configs, config{7, 3, 512, 2*512 + 3})
+	}
+	if *diffBig {
+		configs = append(configs, config{8, 3, 1 << 15, 1<<15 + 100})
+	}
+	for i := range *diffSeeds {
+		seed := uint64(1000 + i)
+		configs = append(configs, config{seed, 2 + int(seed*7)%60, 2 + int(seed*13)%70, 0})
 	}
 	for _, c := range configs {
 		t.Run(fmt.Sprintf("seed %d chunk %d", c.seed, c.chunk), func(t *testing.T) {
