@@ -136,7 +136,12 @@ func planFields(pl planner.Plan) map[string]string {
 		"units": or(unitsField(pl.Units)),
 		"reads": yes(strings.HasPrefix(pl.UnboundReading, "Read “")),
 		"over":  or(searchField(pl, func(s planner.Search) string { return s.Over })),
-		"stat":  or(searchField(pl, func(s planner.Search) string { return s.Stat })),
+		"stat": or(searchField(pl, func(s planner.Search) string {
+			if s.Pooled {
+				return s.Stat + "+pooled"
+			}
+			return s.Stat
+		})),
 		"threshold": or(searchField(pl, func(s planner.Search) string {
 			if s.Op == "" {
 				return ""

@@ -270,6 +270,9 @@ func searchGoal(s Search) string {
 		return searchCondition(s) + ", lowest hit rate first"
 	}
 	if s.Stat != "" {
+		if s.Pooled {
+			return "the " + s.Stat + " " + what + " across them all (pooled), and per series and session"
+		}
 		return "the " + s.Stat + " " + what + " across them, per series and session"
 	}
 	ext := "the highest "

@@ -41,6 +41,9 @@ type Search struct {
 	// StatWord is the statistic as the question named it ("average"),
 	// when it was read as the median.
 	StatWord string `json:"stat_word,omitempty"`
+	// Pooled asks for one statistic over every kept run ("overall",
+	// "across all runs"), given next to the per-series ones.
+	Pooled bool `json:"pooled,omitempty"`
 }
 
 // Condition is a threshold on one field of the filter vocabulary.

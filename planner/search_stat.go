@@ -24,6 +24,12 @@ var statSetRx = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:their|those runs'?|these runs'?)\b|\b(?:of|for|among|across) (?:the |those |these |all )?(?:\w+ ){0,2}?(?:runs|repetitions|reps)\b|\bhow fast (?:are|were|is|was|do|did)\b`)
 })
 
+// pooledRx finds a question asking for one figure over every kept run
+// rather than one per series.
+var pooledRx = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:overall|pooled|all together|altogether|combined|in total|across (?:all|every) (?:the )?(?:runs|repetitions|reps|engines))\b`)
+})
+
 // metricMentionRx finds the metrics a question names, each with where it
 // is, so the one not bound to a threshold can be told from the ones that
 // are.
@@ -83,7 +89,7 @@ func (p *Planner) searchStat(r reading) (Search, bool) {
 	if metric == "" {
 		return Search{}, false
 	}
-	s := Search{Limit: searchLimit, Over: "runs", Order: OrderAsc, Metric: metric, Stat: "median"}
+	s := Search{Limit: searchLimit, Over: "runs", Order: OrderAsc, Metric: metric, Stat: "median", Pooled: pooledRx().MatchString(t)}
 	if !lowerIsBetter(metric) {
 		s.Order = OrderDesc
 	}

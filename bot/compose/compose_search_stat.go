@@ -58,21 +58,8 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 		at[k].cores = addUnique(at[k].cores, c.Cores)
 	}
 	for _, ss := range series {
-		var vs []float64
-		// Keep sees each kept run's value once: the median is taken over
-		// all of them, while the ranking holds only the sample of IDs.
-		ranked, err := b.rankRuns(ctx, ss.filter, analytics.RunRanking{Field: rankField(sp.Metric), Ascending: sp.Order == planner.OrderAsc,
-			Limit: statSampleIDs, Keep: func(v float64) bool { vs = append(vs, v); return true }})
-		if err != nil {
+		if err := b.statOfRuns(ctx, ss, sp); err != nil {
 			return Answer{}, err
-		}
-		if len(vs) == 0 {
-			continue
-		}
-		slices.Sort(vs)
-		ss.kept, ss.median, ss.lo, ss.hi = ranked.Kept, medianOf(vs), vs[0], vs[len(vs)-1]
-		for _, r := range ranked.Top {
-			ss.ids = append(ss.ids, r.ID)
 		}
 	}
 	series = slices.DeleteFunc(series, func(ss *statSeries) bool { return ss.kept == 0 })
@@ -111,7 +98,25 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 			used += utf8.RuneCountInString(part) + 2
 		}
 		a.Headline = lead + ", per series: " + strings.Join(parts, "; ") + "."
-		a.Body = append(a.Body, "The kept runs span "+strconv.Itoa(len(series))+" series"+statSessionsWords(series)+": a single median pooled over them would mix engines, cluster modes and capture sessions, so each series has its own.")
+		if sp.Pooled {
+			// Asked for one figure over every kept run: given first, with
+			// what it mixes said on the same line.
+			all := &statSeries{filter: match}
+			if err := b.statOfRuns(ctx, all, sp); err != nil {
+				return Answer{}, err
+			}
+			floor := slices.ContainsFunc(series, func(ss *statSeries) bool { return ss.row.floorFor(sp.Metric) })
+			mixes := strconv.Itoa(len(series)) + " series"
+			if statSessionsWords(series) != " from session "+strconv.Itoa(series[0].key.Session) {
+				mixes += " and both capture sessions"
+			}
+			a.Headline = lead + ", pooled: " + formatMetric(sp.Metric, all.median, floor) + " (median of " + runsWords(all.kept) + ", mixing " + mixes + ") — per series below, where each has its own."
+		}
+		why := ": a single median pooled over them would mix engines, cluster modes and capture sessions, so each series has its own."
+		if sp.Pooled {
+			why = ": the pooled median takes every kept run once, whatever its series, cores or workload, so it is no single setup's figure; each series has its own below."
+		}
+		a.Body = append(a.Body, "The kept runs span "+strconv.Itoa(len(series))+" series"+statSessionsWords(series)+why)
 	}
 	t := &Table{Columns: []string{"Series", "Session", "Runs kept", "Median " + metricHeader(sp.Metric), "Lowest", "Highest", "Cores kept", "Sample runs", "Filter (lists them all)"}}
 	var rows []Row
@@ -150,6 +155,24 @@ func narrowed(filter string, clauses ...string) string {
 		}
 	}
 	return filter
+}
+
+// statOfRuns fills a series' statistic from the runs its filter keeps.
+func (b *Composer) statOfRuns(ctx context.Context, ss *statSeries, sp planner.Search) error {
+	var vs []float64
+	// Keep sees each kept run's value once: the median is taken over all
+	// of them, while the ranking holds only the sample of IDs.
+	ranked, err := b.rankRuns(ctx, ss.filter, analytics.RunRanking{Field: rankField(sp.Metric), Ascending: sp.Order == planner.OrderAsc,
+		Limit: statSampleIDs, Keep: func(v float64) bool { vs = append(vs, v); return true }})
+	if err != nil || len(vs) == 0 {
+		return err
+	}
+	slices.Sort(vs)
+	ss.kept, ss.median, ss.lo, ss.hi = ranked.Kept, medianOf(vs), vs[0], vs[len(vs)-1]
+	for _, r := range ranked.Top {
+		ss.ids = append(ss.ids, r.ID)
+	}
+	return nil
 }
 
 // statConditionWords says the conditions a statistic search kept runs by,
