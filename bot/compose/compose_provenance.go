@@ -76,21 +76,19 @@ func (b *Composer) composeProvenance(ctx context.Context, p planner.Plan) (Answe
 		s.entry(t.ID)
 	}
 	note("setup:engine-config", has("config"))
-	// The runs' own fields, per query.
+	// The runs' own fields, per query, tallied where the runs are kept.
 	var fields []string
 	for _, q := range p.Queries {
-		runs, err := b.matchRuns(ctx, q.Filter)
+		t, err := b.tallyRuns(ctx, q.Filter, analytics.RunTally{Fields: provenanceFields, IDs: maxProvenanceRunIDs})
 		if err != nil {
 			return Answer{}, err
 		}
 		s.filter(q.Filter)
-		if len(runs) == 0 {
+		if t.Runs == 0 {
 			continue
 		}
-		fields = append(fields, q.Label+": "+runFields(runs, p.Topics))
-		for _, r := range runs {
-			s.runs(r.ID)
-		}
+		fields = append(fields, q.Label+": "+runFields(t, q.Filter))
+		s.runs(t.IDs...)
 	}
 	if len(lines) == 0 && len(fields) == 0 {
 		a.Headline = "The knowledge base has no entry on that part of the setup."
@@ -113,28 +111,55 @@ func (b *Composer) composeProvenance(ctx context.Context, p planner.Plan) (Answe
 	return a, nil
 }
 
-// runFields summarises the recorded fields of runs: the distinct test
-// times, client threads × connections and repetition numbers.
-func runFields(runs []analytics.Run, topics []string) string {
-	var times, threads, conns, reps []int
-	var batches []string
-	for _, r := range runs {
-		times = addUnique(times, r.TestTimeS)
-		threads = addUnique(threads, r.ClientThreads)
-		conns = addUnique(conns, r.ClientConns)
-		reps = addUnique(reps, r.Rep)
-		batches = append(batches, r.RunID)
+// provenanceFields are the runs' own fields a provenance answer reports.
+var provenanceFields = []string{"test_time_s", "client_threads", "client_conns", "rep", "run_id"}
+
+// maxProvenanceRunIDs bounds the run IDs a provenance answer names per
+// filter (the first in ID order; each embedded session's runs fit whole):
+// a store of 1M runs named every one, a 66 MB reply. Past it the answer
+// gives the count and the command that lists them all.
+const maxProvenanceRunIDs = 500
+
+// maxProvenanceBatches bounds the run_id batches a provenance answer
+// names per filter (the first in order), for the same reason.
+const maxProvenanceBatches = 10
+
+// runFields summarises the recorded fields of the runs a filter matched:
+// the distinct test times, client threads × connections, repetition
+// numbers and run_id batches, and, when there are more runs than the
+// answer names, how many and how to list them.
+func runFields(t analytics.TalliedRuns, filter string) string {
+	ints := func(field string) []int {
+		var out []int
+		for _, v := range t.Values[field] {
+			out = append(out, v.Number)
+		}
+		return out
 	}
-	slices.Sort(times)
-	slices.Sort(threads)
-	slices.Sort(conns)
 	var parts []string
-	parts = append(parts, "test_time_s "+joinIntsOr(times)+" s")
-	parts = append(parts, "client_threads "+joinIntsOr(threads)+", client_conns "+joinIntsOr(conns)+" per thread")
-	parts = append(parts, "repetitions numbered up to "+strconv.Itoa(slices.Max(reps)))
-	slices.Sort(batches) // then distinct: a linear search per run took minutes over 100K batches
-	parts = append(parts, "run_id "+strings.Join(slices.Compact(batches), ", "))
+	parts = append(parts, "test_time_s "+joinIntsOr(ints("test_time_s"))+" s")
+	parts = append(parts, "client_threads "+joinIntsOr(ints("client_threads"))+", client_conns "+joinIntsOr(ints("client_conns"))+" per thread")
+	parts = append(parts, "repetitions numbered up to "+strconv.Itoa(slices.Max(ints("rep"))))
+	var batches []string
+	for _, v := range t.Values["run_id"] {
+		batches = append(batches, v.Value)
+	}
+	shown := batches[:min(len(batches), maxProvenanceBatches)]
+	batchWords := "run_id " + strings.Join(shown, ", ")
+	if more := len(batches) - len(shown); more > 0 {
+		batchWords += " and " + strconv.Itoa(more) + " more (" + strconv.Itoa(len(batches)) + " batches)"
+	}
+	parts = append(parts, batchWords)
+	if t.Runs > len(t.IDs) {
+		parts = append(parts, formatExact(float64(t.Runs))+" runs, the first "+strconv.Itoa(len(t.IDs))+" by ID named in the sources; `memdb-oracle runs "+shellQuoted(filter)+"` lists every one")
+	}
 	return strings.Join(parts, "; ")
+}
+
+// shellQuoted quotes a filter for a POSIX shell, as the runs command
+// takes it.
+func shellQuoted(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func joinIntsOr(ns []int) string {
