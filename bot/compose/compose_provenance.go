@@ -147,7 +147,7 @@ func runFields(t analytics.TalliedRuns, filter string) string {
 	shown := batches[:min(len(batches), maxProvenanceBatches)]
 	batchWords := "run_id " + strings.Join(shown, ", ")
 	if more := len(batches) - len(shown); more > 0 {
-		batchWords += " and " + strconv.Itoa(more) + " more (" + strconv.Itoa(len(batches)) + " batches)"
+		batchWords += " and " + formatExact(float64(more)) + " more (" + formatExact(float64(len(batches))) + " batches)"
 	}
 	parts = append(parts, batchWords)
 	if t.Runs > len(t.IDs) {
