@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,53 @@ func TestColumnChunksRoundTripAndRefuseDamage(t *testing.T) {
 				t.Error("no float column was dictionary-coded")
 			}
 		})
+	}
+}
+
+// TestACodedFloatColumnOfMoreDistinctValuesThanCodesTurnsPlain reads a
+// float column whose every chunk is dictionary-coded but whose chunks
+// hold 65536 distinct values between them (the most a code names) and
+// one more: the reader keeps codes up to the limit and turns the column
+// plain at the value past it, the values read back as written.
+func TestACodedFloatColumnOfMoreDistinctValuesThanCodesTurnsPlain(t *testing.T) {
+	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
+	columnChunkRuns = 1024
+	const perChunk = 511 // fewer than half a chunk: each chunk is coded
+	sp, _ := columnSpecOf("ops_per_sec")
+	for _, distinct := range []int{1 << 16, 1<<16 + 1} {
+		runs := make([]Run, 0, (distinct/perChunk+1)*columnChunkRuns)
+		for v := 0; v < distinct; {
+			for i := range columnChunkRuns {
+				runs = append(runs, Run{OpsPerSec: float64(min(v+i%perChunk, distinct-1)) + 0.5})
+			}
+			v += perChunk
+		}
+		chunks := 0
+		r := newColumnReader(sp, len(runs))
+		w := newColumnWriter(func(name string, payload []byte) error {
+			if strings.HasPrefix(name, "col/ops_per_sec/") {
+				if payload[0]&colCoded == 0 {
+					t.Fatalf("chunk %s is not coded", name)
+				}
+				chunks++
+				return r.add(payload, columnChunkRuns)
+			}
+			return nil
+		})
+		for i := range runs {
+			f := fieldsOf(&runs[i])
+			if err := w.add(&f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.flush(); err != nil {
+			t.Fatal(err)
+		}
+		if coded := r.col.fcodes != nil; coded != (distinct <= 1<<16) {
+			t.Errorf("%d distinct values in %d chunks: coded %v", distinct, chunks, coded)
+		}
+		if !sameColumn(&r.col, columnFromRuns(sp, runs)) {
+			t.Errorf("%d distinct values: read back other values", distinct)
+		}
 	}
 }
