@@ -338,8 +338,19 @@ var (
 )
 
 // numLiteral is a value some run has, or one no run has, written as an
-// int, a float, a negative zero …
+// int, a float, a negative zero …, signed or twice negated.
 func (g *diffGen) numLiteral(field string, runs []Run) string {
+	switch lit := g.plainNumLiteral(field, runs); g.rng.IntN(10) {
+	case 0:
+		return "+" + lit
+	case 1:
+		return "-(-" + lit + ")"
+	default:
+		return lit
+	}
+}
+
+func (g *diffGen) plainNumLiteral(field string, runs []Run) string {
 	if len(runs) > 0 && g.rng.IntN(2) == 0 {
 		r := runs[g.rng.IntN(len(runs))]
 		if v, ok := fieldNumber(r, field); ok {
