@@ -614,11 +614,16 @@ func checkCoverage(t testing.TB, name string, s *Store, o oracle, g *diffGen) {
 	}
 }
 
-// checkLoaded compares what loads every cell and run (Nearest, with the
-// plain snapshot's, Cells, Runs): it runs after the filters that read
-// lazily.
+// checkLoaded runs doctor's check on a store on disk and compares what
+// loads every cell and run (Nearest, with the plain snapshot's, Cells,
+// Runs): it runs after the filters that read lazily.
 func checkLoaded(t testing.TB, name string, s *Store, o oracle, g *diffGen) {
 	t.Helper()
+	if s.dir != "" && !s.oneShot {
+		if err := s.Verify(t.Context()); err != nil {
+			t.Errorf("%s: doctor: %v", name, err)
+		}
+	}
 	plain := &Store{snap: newSnapshot(slices.Clone(o.runs)), filters: newFilterCache()}
 	for range 10 {
 		k := CellKey{Session: g.rng.IntN(3), Engine: g.pick(append([]string{""}, Engines...)), Mode: g.pick(Modes), Cores: []int{0, 4, 8, 7}[g.rng.IntN(4)]}
@@ -761,10 +766,12 @@ func checkStoreSet(t testing.TB, g *diffGen, stores []diffStore) {
 	for _, ds := range stores {
 		checkCoverage(t, ds.name, ds.s, ds.o, g)
 		for range diffFilters(len(ds.o.runs)) {
-			if ds.s.snap.lazy != nil && g.rng.IntN(2) == 0 {
+			if snap := ds.s.current(); snap.lazy != nil && !ds.s.oneShot && g.rng.IntN(2) == 0 {
 				// As opened: nothing loaded, so a pinned filter reads its
 				// cells alone, a scan only its columns.
-				ds.s.snap = newLazySnapshot(ds.s, ds.s.snap.lazy.head, ds.s.manifest)
+				ds.s.mu.Lock()
+				ds.s.snap = newLazySnapshot(ds.s, snap.lazy.head, ds.s.manifest)
+				ds.s.mu.Unlock()
 			}
 			checkPaths(t, ds.name, ds.s, ds.o, g.filter(ds.o.runs, 3), g.ranking())
 		}
