@@ -124,6 +124,39 @@ func rankSorted(matched []Run, r RunRanking) RankedRuns {
 	return RankedRuns{Kept: len(kept), Top: top}
 }
 
+// diffTallyFields are the fields a tally may count.
+var diffTallyFields = []string{"rep", "shards", "server_threads", "client_threads", "client_conns", "key_max", "test_time_s", "conn_errors", "run_id", "note"}
+
+// tallySorted counts the matches (in ID order) per value of each field
+// and names the first IDs.
+func tallySorted(matched []Run, t RunTally) TalliedRuns {
+	out := TalliedRuns{Runs: len(matched), Values: map[string][]ValueCount{}}
+	for _, r := range matched[:min(len(matched), t.IDs)] {
+		out.IDs = append(out.IDs, r.ID)
+	}
+	for _, field := range t.Fields {
+		counts := map[string]int{}
+		for _, r := range matched {
+			if v, ok := fieldNumber(r, field); ok {
+				counts[strconv.Itoa(int(v))]++
+			} else {
+				counts[fieldText(r, field)]++
+			}
+		}
+		var vs []ValueCount
+		for v, n := range counts {
+			num, _ := strconv.Atoi(v)
+			if field == "run_id" || field == "note" {
+				num = 0
+			}
+			vs = append(vs, ValueCount{Value: v, Number: num, Runs: n})
+		}
+		slices.SortFunc(vs, func(a, b ValueCount) int { return cmp.Or(cmp.Compare(a.Number, b.Number), strings.Compare(a.Value, b.Value)) })
+		out.Values[field] = vs
+	}
+	return out
+}
+
 // exists: some run has every non-zero knob of k.
 func (o oracle) exists(k CellKey) bool {
 	for _, r := range o.runs {
@@ -499,8 +532,8 @@ func (g *diffGen) ranking() RunRanking {
 var diffStats struct{ compared, some, unusable, exact, native, pinned int }
 
 // checkPaths compares one filter's answers on a store with the oracle's:
-// Query (its native plan and the VM over the same columns), MatchRuns and
-// a ranking. It returns the number of mismatches reported.
+// Query (its native plan and the VM over the same columns), MatchRuns, a
+// tally and a ranking. It returns the number of mismatches reported.
 func checkPaths(t testing.TB, name string, s *Store, o oracle, filter string, rk RunRanking) {
 	t.Helper()
 	f, err := CompileFilter(filter)
@@ -546,6 +579,15 @@ func checkPaths(t testing.TB, name string, s *Store, o oracle, filter string, rk
 	runs, err := s.MatchRuns(t.Context(), filter)
 	if err != nil || !reflect.DeepEqual(runs, matched) && !(len(runs) == 0 && len(matched) == 0) {
 		t.Errorf("%s: MatchRuns(%q): %d runs (%v), want %d: %v", name, filter, len(runs), err, len(matched), firstDiff(runIDsOf(runs), runIDsOf(matched)))
+	}
+	tally := RunTally{IDs: len(filter) % 7}
+	for _, field := range diffTallyFields {
+		if (len(filter)+len(field))%3 == 0 {
+			tally.Fields = append(tally.Fields, field)
+		}
+	}
+	if got, err := s.TallyRuns(t.Context(), filter, tally); err != nil || !reflect.DeepEqual(got, tallySorted(matched, tally)) {
+		t.Errorf("%s: TallyRuns(%q, %+v): %+v (%v), want %+v", name, filter, tally, got, err, tallySorted(matched, tally))
 	}
 	ranked, err := s.RankRuns(t.Context(), filter, rk)
 	if wantR := rankSorted(matched, rk); err != nil || !reflect.DeepEqual(ranked, wantR) {
