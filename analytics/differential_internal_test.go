@@ -151,7 +151,9 @@ func tallySorted(matched []Run, t RunTally) TalliedRuns {
 			}
 			vs = append(vs, ValueCount{Value: v, Number: num, Runs: n})
 		}
-		slices.SortFunc(vs, func(a, b ValueCount) int { return cmp.Or(cmp.Compare(a.Number, b.Number), strings.Compare(a.Value, b.Value)) })
+		slices.SortFunc(vs, func(a, b ValueCount) int {
+			return cmp.Or(cmp.Compare(a.Number, b.Number), strings.Compare(a.Value, b.Value))
+		})
 		out.Values[field] = vs
 	}
 	return out
