@@ -449,7 +449,13 @@ func (s *Store) Close() error {
 		if s.dir != "" && !s.readOnly {
 			// Remember the tables this process wrote, so the opens after it
 			// do not read them again; one found damaged is reported by the
-			// next open.
+			// next open. The table the close flushed is too new to remember
+			// (racyChange) and read-only opens never record: an import waits
+			// the few milliseconds out, or every later process reads that
+			// table again; a one-shot first use, answering, does not.
+			if !s.oneShot {
+				waitUntilRememberable(s.dir)
+			}
 			if _, err := checkTables(s.dir, true); err != nil {
 				s.log.Warn("a table written by this process fails its check", "err", err)
 			}

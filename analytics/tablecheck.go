@@ -33,7 +33,7 @@ func verifyTables(dir string, full bool) error {
 	if full {
 		mode = options.OnTableRead
 	}
-	return verifyFiles(dir, namedTables(dir, files), mode)
+	return verifyNamedFiles(dir, files, mode)
 }
 
 // checkTables is verifyTables at open, reading only the tables that are not
@@ -60,8 +60,7 @@ func checkTables(dir string, remember bool) (int, error) {
 			todo = append(todo, f)
 		}
 	}
-	todo = namedTables(dir, todo)
-	if err := verifyFiles(dir, todo, options.OnBlockRead); err != nil {
+	if err := verifyNamedFiles(dir, todo, options.OnBlockRead); err != nil {
 		return len(todo), err
 	}
 	if remember && !maps.Equal(sound, known) {

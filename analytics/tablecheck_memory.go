@@ -132,3 +132,19 @@ func writeCheckedTables(dir string, tables map[string]tableStamp) error {
 	}
 	return err
 }
+
+// waitUntilRememberable sleeps until every table in dir changed longer ago
+// than racyChange, when that is at most racyChange away (a filesystem of
+// whole-second change times is not waited for).
+func waitUntilRememberable(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	var newest int64
+	for _, f := range files {
+		if st, ok := stampTable(f); ok && st.ctime%int64(time.Second) != 0 {
+			newest = max(newest, st.ctime)
+		}
+	}
+	if wait := time.Until(time.Unix(0, newest).Add(racyChange + time.Millisecond)); wait > 0 && wait <= racyChange+time.Millisecond {
+		time.Sleep(wait)
+	}
+}

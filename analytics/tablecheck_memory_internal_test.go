@@ -206,3 +206,14 @@ func TestAWritingProcessRemembersTheTablesAtOpenAndClose(t *testing.T) {
 		t.Fatalf("after Close: %d of %d tables read (err %v), want at most the %d this process wrote", n, len(after), err, written)
 	}
 }
+
+// The close of an import waits out racyChange for the table it flushed, so
+// every table is remembered and the read-only processes after it (which
+// never record) read none again.
+func TestAnImportsCloseRemembersEveryTable(t *testing.T) {
+	dir := storeWithImport(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	if n, err := checkTables(dir, false); n != 0 || err != nil {
+		t.Fatalf("right after the import's close %d of %d tables are read again (err %v), want 0", n, len(files), err)
+	}
+}
