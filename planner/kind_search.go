@@ -120,7 +120,7 @@ func orderFor(highFirst bool) Order {
 // cells' medians; every other is a condition on the runs ("lasted more
 // than 60 s": test_time_s > 60), shown as the filter it is.
 func (p *Planner) threshold(r reading, s *Search) bool {
-	cs := comparisons(r)
+	cs := p.comparisons(r)
 	for _, c := range cs {
 		if !c.metric() || s.Op != "" {
 			s.Conditions = append(s.Conditions, Condition{Field: c.field, Op: c.op, Value: c.value})
@@ -384,5 +384,5 @@ func (r *reading) setNounWithin(i, n int) bool {
 // asksThreshold reports a threshold asked of the set of runs ("what
 // cleared 5M?"): the figure alone is the benchmark's domain.
 func (p *Planner) asksThreshold(r *reading) bool {
-	return r.asksForASet() && len(comparisons(*r)) > 0
+	return r.asksForASet() && len(p.comparisons(*r)) > 0
 }

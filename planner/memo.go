@@ -14,7 +14,8 @@ type memo struct {
 	corrected map[string]string // trimmed question → normalized, typos corrected
 	readings  map[string]reading
 	parses    map[string]*parsed
-	phrases   map[string][]phraseHit // question → the unbound detector's scan
+	phrases   map[string][]phraseHit  // question → the unbound detector's scan
+	compared  map[string][]comparison // question and text → its thresholds (comparisons)
 	// coverage is the store's coverage, copied once per call (the store
 	// hands out a fresh copy each time); nil until asked for.
 	coverage []analytics.SeriesCoverage
@@ -22,7 +23,8 @@ type memo struct {
 
 func newMemo() *memo {
 	return &memo{plain: map[string]string{}, corrected: map[string]string{},
-		readings: map[string]reading{}, parses: map[string]*parsed{}, phrases: map[string][]phraseHit{}}
+		readings: map[string]reading{}, parses: map[string]*parsed{}, phrases: map[string][]phraseHit{},
+		compared: map[string][]comparison{}}
 }
 
 // remembered returns m[k], computing it once; without a memo (m nil) it
@@ -89,4 +91,12 @@ func (p *Planner) coverage() []analytics.SeriesCoverage {
 		p.memo.coverage = p.cov.Coverage()
 	}
 	return p.memo.coverage
+}
+
+// comparisons is comparisons(r), once per reading: the search rules ask
+// for a question's thresholds several times, and each asking runs two
+// backtracking patterns over the text.
+func (p *Planner) comparisons(r reading) []comparison {
+	return remembered(memoField(p.memo, func(m *memo) map[string][]comparison { return m.compared }), r.question+"\x00"+r.text,
+		func() []comparison { return comparisons(r) })
 }

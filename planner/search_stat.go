@@ -60,7 +60,7 @@ func mentionField(m string) string {
 // ms"), which asks for the runs, not a figure of them.
 func (p *Planner) searchStat(r reading) (Search, bool) {
 	t := r.text
-	cs := comparisons(r)
+	cs := p.comparisons(r)
 	bound := map[string]bool{}
 	for _, c := range cs {
 		if c.metric() {

@@ -194,7 +194,13 @@ var (
 // one whose quantity the question does not make clear is left out, never
 // guessed.
 func comparisons(r reading) []comparison {
-	t := oneUnitRx().ReplaceAllString(r.text, "1 $1") // "under a millisecond"
+	t := r.text
+	if strings.Contains(t, "second") || strings.Contains(t, "minute") || strings.Contains(t, "ms") {
+		t = oneUnitRx().ReplaceAllString(t, "1 $1") // "under a millisecond"
+	}
+	if !strings.ContainsAny(t, "0123456789") {
+		return nil // every comparison has its number: most questions have none
+	}
 	type found struct {
 		at int // where the number starts
 		c  comparison
