@@ -18,11 +18,7 @@ func BenchmarkRankRuns(b *testing.B) {
 	r := RunRanking{Field: "p99_ms", Ascending: true, Limit: 5, Keep: func(v float64) bool { return v < 3.25 }}
 	for _, n := range []int{100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("runs=%d", n), func(b *testing.B) {
-			s, err := Open(b.Context(), Options{Dir: scaleStore(b, n), ReadOnly: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = s.Close() })
+			s := openScaleStore(b, n)
 			for _, tc := range []struct {
 				name string
 				rank func(b *testing.B) RankedRuns
@@ -50,4 +46,16 @@ func BenchmarkRankRuns(b *testing.B) {
 			}
 		})
 	}
+}
+
+// openScaleStore opens the synthetic store of n runs read-only, as serve
+// opens it, closed when the benchmark ends.
+func openScaleStore(b *testing.B, n int) *Store {
+	b.Helper()
+	s, err := Open(b.Context(), Options{Dir: scaleStore(b, n), ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Close() })
+	return s
 }

@@ -17,11 +17,7 @@ func BenchmarkTallyRuns(b *testing.B) {
 	t := RunTally{Fields: []string{"test_time_s", "client_threads", "client_conns", "rep", "run_id"}, IDs: 500}
 	for _, n := range []int{100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("runs=%d", n), func(b *testing.B) {
-			s, err := Open(b.Context(), Options{Dir: scaleStore(b, n), ReadOnly: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = s.Close() })
+			s := openScaleStore(b, n)
 			for _, tc := range []struct {
 				name  string
 				tally func(b *testing.B) TalliedRuns
