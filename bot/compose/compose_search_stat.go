@@ -83,13 +83,13 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 	lead := "Median " + what + read + " of the " + strconv.Itoa(total) + " runs with " + cond
 	if len(series) == 1 {
 		ss := series[0]
-		a.Headline = lead + ": " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " — " + ss.row.Series + ", session " + strconv.Itoa(ss.key.Session) + " (median of " + runsWords(ss.kept) + ")."
+		a.Headline = lead + ": " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " — " + ss.row.Series + ", session " + strconv.Itoa(ss.key.Session) + " (median of " + countWord(ss.kept, "run", "runs") + ")."
 	} else {
 		// As many series as the first line holds whole; the rest are below.
 		var parts []string
 		used := utf8.RuneCountInString(lead + ", per series: ")
 		for i, ss := range series {
-			part := shortSeriesLabel(ss.key.Engine, ss.key.Mode) + " (session " + strconv.Itoa(ss.key.Session) + ") " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " (" + runsWords(ss.kept) + ")"
+			part := shortSeriesLabel(ss.key.Engine, ss.key.Mode) + " (session " + strconv.Itoa(ss.key.Session) + ") " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " (" + countWord(ss.kept, "run", "runs") + ")"
 			if i > 0 && used+utf8.RuneCountInString(part) > statHeadlineBudget {
 				parts = append(parts, "… "+strconv.Itoa(len(series))+" series in all below")
 				break
@@ -110,7 +110,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 			if statSessionsWords(series) != " from session "+strconv.Itoa(series[0].key.Session) {
 				mixes += " and both capture sessions"
 			}
-			a.Headline = lead + ", pooled: " + formatMetric(sp.Metric, all.median, floor) + " (median of " + runsWords(all.kept) + ", mixing " + mixes + ") — per series below, where each has its own."
+			a.Headline = lead + ", pooled: " + formatMetric(sp.Metric, all.median, floor) + " (median of " + countWord(all.kept, "run", "runs") + ", mixing " + mixes + ") — per series below, where each has its own."
 		}
 		why := ": a single median pooled over them would mix engines, cluster modes and capture sessions, so each series has its own."
 		if sp.Pooled {
@@ -128,12 +128,8 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 			}
 			return metricCell(sp.Metric, v)
 		}
-		ids := make([]string, len(ss.ids))
-		for i, id := range ss.ids {
-			ids[i] = "`" + id + "`"
-		}
-		t.Rows = append(t.Rows, []string{ss.row.Series, strconv.Itoa(ss.key.Session), runsWords(ss.kept), cell(ss.median), cell(ss.lo), cell(ss.hi),
-			coresList(ss.cores) + " cores", strings.Join(ids, ", "), "`" + ss.filter + "`"})
+		t.Rows = append(t.Rows, []string{ss.row.Series, strconv.Itoa(ss.key.Session), countWord(ss.kept, "run", "runs"), cell(ss.median), cell(ss.lo), cell(ss.hi),
+			coreList(slices.Sorted(slices.Values(ss.cores))), runIDList(ss.ids), "`" + ss.filter + "`"})
 		s.filter(ss.filter)
 		s.runs(ss.ids...)
 		rows = append(rows, ss.row)
@@ -142,7 +138,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 	a.Table = t
 	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, sp.Metric), nil, 0)
 	first := series[0]
-	a.PlainWords = "Among the runs with " + cond + ", " + first.row.Series + " has a median " + what + " of " + formatMetric(sp.Metric, first.median, first.row.floorFor(sp.Metric)) + " across " + runsWords(first.kept) + "; the runs kept differ in cores and workload, so the median summarises them, it is no single setup's figure."
+	a.PlainWords = "Among the runs with " + cond + ", " + first.row.Series + " has a median " + what + " of " + formatMetric(sp.Metric, first.median, first.row.floorFor(sp.Metric)) + " across " + countWord(first.kept, "run", "runs") + "; the runs kept differ in cores and workload, so the median summarises them, it is no single setup's figure."
 	a.Sources = s.sources()
 	return a, nil
 }
@@ -168,7 +164,7 @@ func (b *Composer) statOfRuns(ctx context.Context, ss *statSeries, sp planner.Se
 		return err
 	}
 	slices.Sort(vs)
-	ss.kept, ss.median, ss.lo, ss.hi = ranked.Kept, medianOf(vs), vs[0], vs[len(vs)-1]
+	ss.kept, ss.median, ss.lo, ss.hi = ranked.Kept, analytics.Median(vs), vs[0], vs[len(vs)-1]
 	for _, r := range ranked.Top {
 		ss.ids = append(ss.ids, r.ID)
 	}
@@ -201,33 +197,4 @@ func statSessionsWords(series []*statSeries) string {
 		return " from both capture sessions (different machines and dates, not compared as like for like)"
 	}
 	return " from session " + strconv.Itoa(ss[0])
-}
-
-// coresList writes core counts in order: "8, 16 and 48".
-func coresList(ns []int) string {
-	ns = slices.Sorted(slices.Values(ns))
-	parts := make([]string, len(ns))
-	for i, n := range ns {
-		parts[i] = strconv.Itoa(n)
-	}
-	if len(parts) < 2 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}
-
-func runsWords(n int) string {
-	if n == 1 {
-		return "1 run"
-	}
-	return strconv.Itoa(n) + " runs"
-}
-
-// medianOf is the median of sorted values.
-func medianOf(vs []float64) float64 {
-	n := len(vs)
-	if n%2 == 1 {
-		return vs[n/2]
-	}
-	return (vs[n/2-1] + vs[n/2]) / 2
 }
