@@ -297,6 +297,8 @@ func (p *Planner) recogniseNegatedCount(question string, r *reading, prev *Plan)
 			}
 		} else if pw := r.pipelineBefore(n.from); pw >= 0 {
 			knob, from = "pipeline", pw
+		} else if cw := r.coresBefore(n.from); cw >= 0 && r.countEnds(i) {
+			knob, from = "cores", cw // "cores other than 8", "core count not 48"
 		} else {
 			continue
 		}
@@ -376,6 +378,32 @@ func (r *reading) pipelineBefore(i int) int {
 	}
 	return -1
 }
+
+// coresBefore returns the core-count word before token i, past "=", ":",
+// "of" or "is" ("cores other than 8", "core count not 48", "cpus != 16"),
+// or -1.
+func (r *reading) coresBefore(i int) int {
+	for i > 0 && (r.toks[i-1].text == "=" || r.toks[i-1].text == ":" || r.toks[i-1].text == "of" || r.toks[i-1].text == "is") {
+		i--
+	}
+	switch {
+	case i > 1 && r.toks[i-1].text == "count" && r.toks[i-2].text == "core":
+		return i - 2
+	case i > 0 && r.toks[i-1].text != "c" && r.toks[i-1].text != "threads" && coreUnit(r.toks[i-1].text):
+		return i - 1
+	}
+	return -1
+}
+
+// countEnds reports whether the number at token i stands alone, no unit
+// of its own after it ("cores other than 8?", not "cores except 100 byte
+// values"), so a core word before its negation counts it.
+func (r *reading) countEnds(i int) bool {
+	return i+1 == len(r.toks) || r.toks[i+1].kind == tokPunct || countFollowers[r.toks[i+1].text]
+}
+
+// countFollowers may follow a bare count without giving it a unit.
+var countFollowers = map[string]bool{"and": true, "at": true, "on": true, "with": true, "for": true, "please": true, "pls": true, "but": true, "then": true}
 
 // knobWords names a counted knob in a sentence.
 func knobWords(knob string) string {
