@@ -303,28 +303,30 @@ func thresholded(sp planner.Search) bool {
 // extreme among them ("57 of the 478 runs searched had p99 latency above
 // 5 ms, the highest"), short enough for the first line to keep the figure.
 func countLead(n, of int, unit string, sp planner.Search) string {
-	ext := "the highest "
-	if sp.Order == planner.OrderAsc {
-		ext = "the lowest "
-	}
 	lead := strconv.Itoa(n) + " of the " + strconv.Itoa(of) + " " + unit + " searched " + matchWords(sp, unit == "runs") + ", "
-	if sp.FewestCores {
+	switch {
+	case sp.FewestCores:
 		return lead + "the one with the fewest cores"
+	case sp.Order == planner.OrderAsc:
+		return lead + "the lowest"
 	}
-	return lead + strings.TrimSpace(ext)
+	return lead + "the highest"
 }
+
+// thresholdOpWords says a threshold's comparison in words, between the
+// metric and its value: "p99 latency above 5 ms".
+var thresholdOpWords = map[string]string{">=": "of at least", ">": "above", "<=": "of at most", "<": "below"}
 
 // matchWords says what a threshold search kept: "had p99 latency above
 // 5 ms", "have runs with a test duration above 60 s (`test_time_s > 60`)".
 func matchWords(sp planner.Search, runs bool) string {
 	var parts []string
 	if sp.Op != "" {
-		op := map[string]string{">=": "of at least", ">": "above", "<=": "of at most", "<": "below"}[sp.Op]
 		what := metricWords(sp.Metric)
 		if !runs {
 			what = "a median " + what
 		}
-		parts = append(parts, what+" "+op+" "+thresholdValue(sp))
+		parts = append(parts, what+" "+thresholdOpWords[sp.Op]+" "+thresholdValue(sp))
 	}
 	for _, c := range sp.Conditions {
 		parts = append(parts, c.Words()+" (`"+c.Filter()+"`)")

@@ -179,8 +179,7 @@ func statConditionWords(sp planner.Search) string {
 	for _, c := range sp.Conditions {
 		w := c.Words()
 		if c.Field == "ops_per_sec" || c.Field == "ops_per_core" || c.Field == "kb_per_sec" || c.Field == "hit_rate" || isLatency(c.Field) {
-			op := map[string]string{">=": "of at least", ">": "above", "<=": "of at most", "<": "below"}[c.Op]
-			w = metricWords(c.Field) + " " + op + " " + thresholdValue(planner.Search{Metric: c.Field, Value: c.Value})
+			w = metricWords(c.Field) + " " + thresholdOpWords[c.Op] + " " + thresholdValue(planner.Search{Metric: c.Field, Value: c.Value})
 		}
 		parts = append(parts, w)
 	}
