@@ -33,11 +33,11 @@ func newKindGrammar() *kindGrammar {
 
 		// A second ask starts after a question mark, a semicolon, or an
 		// "and"/"also"/"plus" followed by a question word.
-		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|,\s*also\b|\bseparately\b|[,.]\s+second(?:ly)?,|\b(?:two|2|three|3|couple of|few|several|some) (?:questions|things|qs)\b|\. (?:then|also|next)\b|(?:^|\s)1 ?[).]\s.*\s2 ?[).]\s`),
+		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|,\s*also\b|\bseparately\b|[,.]\s+second(?:ly)?,|\b(?:two|2|three|3|couple of|few|several|some) (?:quick |short |small |related |separate )?(?:questions|things|qs)\b|\. (?:then|also|next)\b|(?:^|\s)\(?1 ?[).]\s.*\s\(?2 ?[).]\s`),
 		// After a question mark, a semicolon, "also," or "plus" a new ask
 		// may start with any word ("…? and valkey at 16 cores?").
-		compoundStrongJoin: re(`\?\s+(?:(?:and|also|plus|then|and then|and also|second(?:ly)?|next)\b[,:]?\s*)?|;\s*(?:(?:and|also|then)\b[,:]?\s*)?|\.\s+(?:then|also|and|second(?:ly)?|next)\b[,:]?\s*|,?\s+also\b[,:]?\s*|[,.]\s+second(?:ly)?,\s*|\btwo questions\b[:,]?.*?,\s+and\s+|,?\s+(?:and\s+)?separately\b[,:]?\s*|\s+[2-4][).]\s+`),
-		compoundLead:       re(`^(?:(?:hey|hi|hello|ok|okay|so|please|pls|bot|oracle)[,!]?\s+)*(?:(?:two|2|three|3|a couple of|a few|couple of|couple|some|quick|several) (?:questions|things|qs)|first(?:ly)?|1[).])(?:\b|\s)[:,]?\s*`),
+		compoundStrongJoin: re(`\?\s+(?:(?:and|also|plus|then|and then|and also|second(?:ly)?|next)\b[,:]?\s*)?|;\s*(?:(?:and|also|then)\b[,:]?\s*)?|\.\s+(?:then|also|and|second(?:ly)?|next)\b[,:]?\s*|,?\s+also\b[,:]?\s*|[,.]\s+second(?:ly)?,\s*|\btwo questions\b[:,]?.*?,\s+and\s+|,?\s+(?:and\s+)?separately\b[,:]?\s*|\s+\(?[2-4][).]\s+`),
+		compoundLead:       re(`^(?:(?:hey|hi|hello|ok|okay|so|please|pls|bot|oracle)[,!]?\s+)*(?:(?:a\s+)?(?:quick\s+)?(?:two|2|three|3|a couple of|a few|couple of|couple|some|quick|several) (?:quick |short |small |related |separate )?(?:questions|things|qs)|first(?:ly)?|\(?1[).])(?:\b|\s)[:,]?\s*`),
 		defineAnd:          re(`^(?:define|what is|what's|what are|what does)\b.*?\s+and\s+`),
 		compoundJoin:       re(`(?:\?|;|,?\s+(?:and also|and then|and|also|plus|then)|\s+-{1,2}|\s+—)\s+(?:what|what's|how|which|is|are|does|do|did|can|could|who|where|when|why|tell me|show me|give me|list|compare)\b`),
 
