@@ -64,7 +64,7 @@ func (a *app) answerStore() (*analytics.Store, error) {
 // current store format is opened read-only (nothing to write, no memtable
 // to allocate or flush); anything else gets store().
 func (a *app) queryStore() (*analytics.Store, error) {
-	return a.readOnlyUnless(func(st *analytics.Store) bool { return !st.NeedsMigration() && hasEmbedded(st) })
+	return a.readOnlyUnless(readyToQuery)
 }
 
 // readOnlyUnless opens an initialised data directory read-only and keeps
@@ -88,8 +88,12 @@ func (a *app) readOnlyUnless(ready func(*analytics.Store) bool) (*analytics.Stor
 	return a.store()
 }
 
-// hasEmbedded says whether every session of the embedded dataset is in st.
-func hasEmbedded(st *analytics.Store) bool {
+// readyToQuery says whether st answers queries as it is: in the current
+// store format, with every session of the embedded dataset in.
+func readyToQuery(st *analytics.Store) bool {
+	if st.NeedsMigration() {
+		return false
+	}
 	have := st.StoredRuns()
 	for _, f := range analytics.DefaultDataset() {
 		if have[f.Session] == 0 {
@@ -103,10 +107,7 @@ func hasEmbedded(st *analytics.Store) bool {
 // every session of the embedded dataset is in (ImportDefault imports
 // none) and the knowledge figures of its runs are saved.
 func (a *app) nothingToWrite(st *analytics.Store) bool {
-	if st.NeedsMigration() || !hasEmbedded(st) {
-		return false
-	}
-	return knowledge.HasSaved(a.ctx, st.KV(kvFigures), st)
+	return readyToQuery(st) && knowledge.HasSaved(a.ctx, st.KV(kvFigures), st)
 }
 
 // dropStore closes the store opened last, so the next store() opens it
