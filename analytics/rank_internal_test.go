@@ -1,10 +1,7 @@
 package analytics
 
 import (
-	"cmp"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 )
 
@@ -16,26 +13,7 @@ func rankByCopy(t testing.TB, s *Store, filter string, r RunRanking) RankedRuns 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kept []Run
-	for _, run := range runs {
-		if v, ok := run.Number(r.Field); ok && (r.Keep == nil || r.Keep(v)) {
-			kept = append(kept, run)
-		}
-	}
-	slices.SortStableFunc(kept, func(x, y Run) int {
-		vx, _ := x.Number(r.Field)
-		vy, _ := y.Number(r.Field)
-		byValue := cmp.Compare(vx, vy)
-		if !r.Ascending {
-			byValue = -byValue
-		}
-		return cmp.Or(byValue, strings.Compare(x.ID, y.ID))
-	})
-	top := kept[:min(len(kept), max(r.Limit, 0))]
-	if len(top) == 0 {
-		top = nil
-	}
-	return RankedRuns{Kept: len(kept), Top: top}
+	return rankSorted(runs, r)
 }
 
 // TestRankRunsRanksLikeSortingEveryMatch ranks the runs of filters that
