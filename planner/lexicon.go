@@ -138,7 +138,7 @@ func lexiconTables() []table {
 			{"passes", "crossover"}, {"surpass", "crossover"}, {"surpasses", "crossover"}, {"catch up", "crossover"},
 			{"catches up", "crossover"}, {"catch up with", "crossover"}, {"fall behind", "crossover"}, {"falls behind", "crossover"},
 			{"cross", "crossover"}, {"crosses", "crossover"}, {"crossover", "crossover"}, {"cross over", "crossover"},
-			{"get ahead", "crossover"}, {"gets ahead", "crossover"}, {"pull ahead", "crossover"}, {"pulls ahead", "crossover"},
+			{"get ahead", "crossover"}, {"gets ahead", "crossover"}, {"pull ahead", "crossover"}, {"pulls ahead", "crossover"}, {"take the lead", "crossover"}, {"takes the lead", "crossover"},
 			{"pulls away", "crossover"}, {"start winning", "crossover"}, {"starts winning", "crossover"},
 			{"tipping point", "crossover"}, {"break even", "crossover"}, {"break - even", "crossover"}, {"breakeven", "crossover"},
 			{"stop losing", "crossover"}, {"stops losing", "crossover"}, {"start beating", "crossover"}, {"starts beating", "crossover"},

@@ -345,8 +345,14 @@ func (p *Planner) recogniseDefinitionInContext(question string, r *reading, _ *P
 // the gap?", "by what factor?" after a comparison as the same comparison
 // stated as a multiple.
 func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) (Plan, bool) {
-	if prev == nil || r.has(mEngine) || len(prev.Slots.Engines)+len(prev.Slots.Modes) < 2 {
+	if prev == nil || len(prev.Slots.Engines)+len(prev.Slots.Modes) < 2 {
 		return Plan{}, false
+	}
+	named := r.values(mEngine)
+	for _, e := range named {
+		if !slices.Contains(prev.Slots.Engines, e) {
+			return Plan{}, false // a new engine is a new question
+		}
 	}
 	asked := prev.Intent
 	if asked == IntentNoData {
@@ -361,7 +367,13 @@ func (p *Planner) recogniseGapFollowUp(question string, r *reading, prev *Plan) 
 		return Plan{}, false
 	}
 	text := r.canonical()
-	w := p.merge(p.extract(text), text, prev)
+	x := p.extract(text)
+	if len(named) > 0 {
+		// "how far ahead is dragonfly?": the engine named is one side of
+		// the thread's comparison, which stays whole.
+		x.engines = nil
+	}
+	w := p.merge(x, text, prev)
 	w.question = question
 	w.intent, w.multiple = IntentCompare, true
 	p.pairMode(&w)
