@@ -367,9 +367,7 @@ func coreUnit(w string) bool {
 // pipelineBefore returns the pipeline word before token i, past "depth",
 // "=" or ":" ("pipeline not 16", "depth other than 1"), or -1.
 func (r *reading) pipelineBefore(i int) int {
-	for i > 0 && (r.toks[i-1].text == "=" || r.toks[i-1].text == ":" || r.toks[i-1].text == "of" || r.toks[i-1].text == "is") {
-		i--
-	}
+	i = r.pastKnobLink(i)
 	if i > 0 && (r.toks[i-1].text == "depth" || r.tokenIs(i-1, mSetting, "pipeline")) {
 		if i > 1 && r.toks[i-1].text == "depth" && r.tokenIs(i-2, mSetting, "pipeline") {
 			return i - 2
@@ -383,9 +381,7 @@ func (r *reading) pipelineBefore(i int) int {
 // "of" or "is" ("cores other than 8", "core count not 48", "cpus != 16"),
 // or -1.
 func (r *reading) coresBefore(i int) int {
-	for i > 0 && (r.toks[i-1].text == "=" || r.toks[i-1].text == ":" || r.toks[i-1].text == "of" || r.toks[i-1].text == "is") {
-		i--
-	}
+	i = r.pastKnobLink(i)
 	switch {
 	case i > 1 && r.toks[i-1].text == "count" && r.toks[i-2].text == "core":
 		return i - 2
@@ -404,6 +400,15 @@ func (r *reading) countEnds(i int) bool {
 
 // countFollowers may follow a bare count without giving it a unit.
 var countFollowers = map[string]bool{"and": true, "at": true, "on": true, "with": true, "for": true, "please": true, "pls": true, "but": true, "then": true}
+
+// pastKnobLink steps back from token i over the "=", ":", "of" or "is"
+// between a knob's word and its count ("pipeline = 16", "depth of 1").
+func (r *reading) pastKnobLink(i int) int {
+	for i > 0 && (r.toks[i-1].text == "=" || r.toks[i-1].text == ":" || r.toks[i-1].text == "of" || r.toks[i-1].text == "is") {
+		i--
+	}
+	return i
+}
 
 // knobWords names a counted knob in a sentence.
 func knobWords(knob string) string {
