@@ -111,8 +111,8 @@ func writeCells(w io.Writer, res analytics.Result) error {
 
 // writeAligned prints rows as columns two spaces apart; numbers are
 // right-aligned, the columns in left are left-aligned. tail writes the
-// rest of a row (nil: nothing): a last column that needs no padding. Errors
-// are the buffer's, returned by its Flush.
+// rest of a row: a last column that needs no padding. Errors are the
+// buffer's, returned by its Flush.
 func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool, tail func(row int)) {
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {
@@ -132,8 +132,6 @@ func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool, tail func
 				w.WriteString("  ")
 			}
 			switch {
-			case i == len(r)-1 && left[i] && tail == nil:
-				w.WriteString(cell)
 			case left[i]:
 				w.WriteString(cell)
 				pad(n)
@@ -142,9 +140,7 @@ func writeAligned(w *bufio.Writer, rows [][]string, left map[int]bool, tail func
 				w.WriteString(cell)
 			}
 		}
-		if tail != nil {
-			tail(row)
-		}
+		tail(row)
 		w.WriteByte('\n')
 	}
 }
