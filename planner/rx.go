@@ -85,12 +85,6 @@ func captures(re *syntax.Regexp) int {
 	return n
 }
 
-// possible reports whether the pattern can match the text at all.
-func (r *rx) possible(text string) bool {
-	r.parse()
-	return r.gate.admits(text)
-}
-
 // wordsFor returns the word set to search s with when the pattern has one
 // (ok), and nil with ok when s cannot match.
 func (r *rx) wordsFor(s string) (ws *wordSet, ok bool) {

@@ -30,3 +30,9 @@ func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
 		}
 	}
 }
+
+// possible reports whether the pattern can match the text at all.
+func (r *rx) possible(text string) bool {
+	r.parse()
+	return r.gate.admits(text)
+}
