@@ -956,14 +956,7 @@ func TestTheEmbeddedDatasetAnswersAlikeOnEveryPath(t *testing.T) {
 	}
 	o := oracle{runs}
 	g := newDiffGen(21)
-	dir := filepath.Join(t.TempDir(), "data")
-	first, err := Open(t.Context(), Options{Dir: dir, Small: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := first.ImportDefault(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	first, dir := firstUse(t)
 	checkStoreSet(t, g, []diffStore{{"first use", first, o}})
 	if err := first.Close(); err != nil {
 		t.Fatal(err)

@@ -120,14 +120,7 @@ func TestTheEmbeddedImportsMirrorWaitsForAOneShotProcesssClose(t *testing.T) {
 // the store is whole once Close returns.
 func TestAOneShotFirstUseAnswersFromMemoryWhileItsStoreCloses(t *testing.T) {
 	ctx := t.Context()
-	dir := filepath.Join(t.TempDir(), "data")
-	s, err := Open(ctx, Options{Dir: dir, Small: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.ImportDefault(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := firstUse(t)
 	const filter = `engine == "dragonfly" && cores == 48 && ratio == "1:10" && value_bytes == 100 && pipeline == 16`
 	before, err := s.Query(ctx, filter)
 	if err != nil {
@@ -218,14 +211,7 @@ func (d derivedSink) Set(key, val []byte) error { d[string(key)] = string(val); 
 // read back from Badger.
 func TestAFirstUsesDerivedDataFromMemoryIsWhatBadgerWouldGive(t *testing.T) {
 	ctx := t.Context()
-	dir := filepath.Join(t.TempDir(), "data")
-	s, err := Open(ctx, Options{Dir: dir, Small: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.ImportDefault(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := firstUse(t)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -251,4 +237,19 @@ func TestAFirstUsesDerivedDataFromMemoryIsWhatBadgerWouldGive(t *testing.T) {
 	if err := again.Verify(ctx); err != nil {
 		t.Error(err)
 	}
+}
+
+// firstUse opens a new store on disk as a one-shot first use does (Small)
+// and imports the embedded dataset into it; the caller closes it.
+func firstUse(t *testing.T) (*Store, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := Open(t.Context(), Options{Dir: dir, Small: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportDefault(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return s, dir
 }
