@@ -331,7 +331,9 @@ func (p *Planner) recogniseDefinitionFollowUp(question string, r *reading, prev 
 			continue
 		}
 		switch t.text {
-		case "for", "in", "on", "with", "the", "case", "of", "then", "here", "there", "s":
+		case "for", "in", "on", "with", "the", "case", "of", "then", "here", "there", "s",
+			"same", "too", "though", "also", "does", "that", "it", "apply", "applies", "to":
+			// "same for garnet", "in redis though?", "does that apply to dragonfly"
 			continue
 		}
 		return Plan{}, false
