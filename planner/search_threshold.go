@@ -73,7 +73,7 @@ func (c comparison) metric() bool {
 // compiled on first use: most processes never plan a search.
 var compareRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(compareExpr) })
 
-const compareExpr = `(\b(?:no more than|not more than|no less than|not less than|at most|at least|up to|within|below|under|less than|fewer than|lower than|shorter than|smaller than|beneath|reach|reaches|reached|reaching|hit|hits|exceed|exceeds|exceeded|exceeding|above|over|more than|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|clear|clears|cleared|north of|upwards of|in excess of|past|beat|beats|faster than|greater than|higher than|bigger than|larger than|longer than|worse than)|<=|>=|<|>)\s*(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?`
+const compareExpr = `(\b(?:no more than|not more than|no less than|not less than|at most|at least|up to|within|below|under|less than|fewer than|lower than|shorter than|smaller than|beneath|reach|reaches|reached|reaching|hit|hits|exceed|exceeds|exceeded|exceeding|above|over|more than|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|crack|cracks|cracked|eclipse|eclipses|eclipsed|clear|clears|cleared|north of|upwards of|in excess of|past|beat|beats|faster than|greater than|higher than|bigger than|larger than|longer than|worse than)|<=|>=|<|>)\s*(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?`
 
 // orMoreRx finds a comparison written after its number and unit ("20
 // seconds or more", "1 ms or less", "10M ops/s and up").
