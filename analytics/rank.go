@@ -128,11 +128,15 @@ func (h *runHeap) before(a, b *rankedRun) bool {
 }
 
 func (h *runHeap) compare(v float64, id string, b *rankedRun) int {
-	byValue := cmp.Compare(v, b.v)
-	if !h.asc {
-		byValue = -byValue
+	return cmp.Or(h.byValue(v, b), strings.Compare(id, b.id))
+}
+
+// byValue orders a run of value v against b by value alone, best first.
+func (h *runHeap) byValue(v float64, b *rankedRun) int {
+	if h.asc {
+		return cmp.Compare(v, b.v)
 	}
-	return cmp.Or(byValue, strings.Compare(id, b.id))
+	return cmp.Compare(b.v, v)
 }
 
 func (h *runHeap) Len() int           { return len(h.rs) }
@@ -154,11 +158,7 @@ func (h *runHeap) offer(limit int, v float64, pos, c int, ids *cellRunIDs, j int
 	}
 	if len(h.rs) == limit {
 		worst := &h.rs[0]
-		byValue := cmp.Compare(v, worst.v)
-		if !h.asc {
-			byValue = -byValue
-		}
-		if byValue > 0 {
+		if h.byValue(v, worst) > 0 {
 			return
 		}
 		id := ids.at(j)
