@@ -3,14 +3,14 @@ package analytics
 import (
 	"context"
 	"errors"
-
 	"fmt"
-	badger "github.com/dgraph-io/badger/v4"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	badger "github.com/dgraph-io/badger/v4"
 )
 
 // snapshot is an immutable view of one committed state of the store. A
