@@ -149,7 +149,7 @@ func lexiconTables() []table {
 			{"smallest box", "crossover_at"}, {"smallest machine", "crossover_at"}, {"how small a box", "crossover_at"}, {"how small a machine", "crossover_at"},
 			{"which core count", "crossover_at"}, {"at what size", "crossover_at"}, {"what size", "crossover_at"},
 			{"which size", "crossover_at"}, {"at what cores", "crossover_at"}, {"at which cores", "crossover_at"},
-			{"what cores", "crossover_at"}, {"which cores", "crossover_at"}, {"smallest core count", "crossover_at"}, {"fewest cores", "crossover_at"}, {"at what scale", "crossover_at"}, {"what machine size", "crossover_at"},
+			{"what cores", "crossover_at"}, {"which cores", "crossover_at"}, {"at what scale", "crossover_at"}, {"what machine size", "crossover_at"},
 			{"at which point", "crossover_at"}, {"what number of cores", "crossover_at"}, {"how big a box", "crossover_at"},
 			{"how big a machine", "crossover_at"}, {"what core count", "crossover_at"}, {"how many cores", "crossover_at"},
 			{"from which", "crossover_at"}, {"at what point", "crossover_at"}, {"from what", "crossover_at"}, {"ahead", "crossover_ahead"},
@@ -186,7 +186,7 @@ func lexiconTables() []table {
 			// gap: how far apart two results are; "multiple" phrases are the
 			// ones the slot grammar already reads as a multiple
 			{"difference between", "gap_engines"}, {"the difference", "gap_engines"}, {"ratio of", "gap_engines"},
-			{"in percent", "gap"}, {"in %", "gap"}, {"as a percentage", "gap"}, {"by how much", "gap"}, {"how big a lead", "gap"},
+			{"in percent", "gap"}, {"in %", "gap"}, {"as a percentage", "gap"},
 			{"how much of a gap", "gap"}, {"percent faster", "multiple"}, {"percentage faster", "multiple"},
 			{"how far apart", "gap"}, {"far apart", "gap"}, {"gap", "gap"}, {"spread between", "gap"},
 			{"what factor", "gap"}, {"what percentage", "gap"}, {"what percent", "gap"}, {"margin", "gap"},
