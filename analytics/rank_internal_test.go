@@ -50,17 +50,9 @@ func TestRankRunsRanksLikeSortingEveryMatch(t *testing.T) {
 		{"a limit above the matches", `engine == "garnet" && rep == 1`, RunRanking{Field: "p99_ms", Limit: 1_000_000}},
 		{"no limit", `true`, RunRanking{Field: "p99_ms", Limit: 0, Keep: below(2)}},
 	}
-	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
-	columnChunkRuns = 1000
-	stored := storeOfSynthetic(t, 4_500)
-	for _, tc := range []struct {
-		name string
-		s    *Store
-	}{
-		{"stored", stored},
-		{"embedded", openDefault(t)},
-		{"in memory", &Store{snap: newSnapshot(syntheticRuns(4_500)), filters: newFilterCache()}},
-	} {
+	stores := columnPathStores(t)
+	stored := stores[0].s
+	for _, tc := range stores {
 		for _, tt := range tests {
 			want := rankByCopy(t, tc.s, tt.filter, tt.r)
 			got, err := tc.s.RankRuns(t.Context(), tt.filter, tt.r)
@@ -94,4 +86,25 @@ func runIDsOf(runs []Run) []string {
 		out[i] = r.ID
 	}
 	return out
+}
+
+// namedStore is a store a test runs on, by what it stands for.
+type namedStore struct {
+	name string
+	s    *Store
+}
+
+// columnPathStores are the stores a search over the columns is checked
+// on, the stored one first: a store on disk read over its columns (in
+// several chunks: columnChunkRuns is lowered while it is written), the
+// embedded dataset and a snapshot built in memory.
+func columnPathStores(t *testing.T) []namedStore {
+	t.Helper()
+	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
+	columnChunkRuns = 1000
+	return []namedStore{
+		{"stored", storeOfSynthetic(t, 4_500)},
+		{"embedded", openDefault(t)},
+		{"in memory", &Store{snap: newSnapshot(syntheticRuns(4_500)), filters: newFilterCache()}},
+	}
 }

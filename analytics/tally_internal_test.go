@@ -64,17 +64,9 @@ func TestTallyRunsCountsLikeCopyingEveryMatch(t *testing.T) {
 		{"no IDs", `rep == 2`, 0},
 		{"a filter nothing matches", `p99_ms > 1e9`, 5},
 	}
-	defer func(n int) { columnChunkRuns = n }(columnChunkRuns)
-	columnChunkRuns = 1000
-	stored := storeOfSynthetic(t, 4_500)
-	for _, tc := range []struct {
-		name string
-		s    *Store
-	}{
-		{"stored", stored},
-		{"embedded", openDefault(t)},
-		{"in memory", &Store{snap: newSnapshot(syntheticRuns(4_500)), filters: newFilterCache()}},
-	} {
+	stores := columnPathStores(t)
+	stored := stores[0].s
+	for _, tc := range stores {
 		for _, tt := range tests {
 			r := RunTally{Fields: fields, IDs: tt.ids}
 			want := tallyByCopy(t, tc.s, tt.filter, r)
