@@ -173,7 +173,7 @@ func newGrammar() *grammar {
 
 		defineStrong:  re(`\bmean(?:s|ing|t)?\b|\bdefin(?:e|ition)\b|\bstands? for\b|\bwhat (?:does|do) .+ measure\b`),
 		defineCapture: re(`^(?:and |so |ok |but )?(?:what (?:does|do|did|is meant by)|what's meant by)\s+(?:the\s+|a\s+|an\s+)?(?:term\s+|word\s+|phrase\s+|acronym\s+)?(.+?)\s+(?:mean|stand for|refer to|measure)\b|\b(?:meaning|definition) of\s+(?:the\s+)?(?:term\s+|word\s+)?(.+)$|^(?:please\s+)?define\s+(.+)$`),
-		defineLead:    re(`^(?:and |so |ok |but |hey |please )?(?:what(?:'s| is| are| was|s)|wat(?:'s| is|s)|wht(?:'s| is)|explain|describe|tell me about|what do you know about|eli5|who is|who makes)\s+(?:an?\s+|the\s+)?(.+)$`),
+		defineLead:    re(`^(?:(?:and|so|ok|but|hey|hi|hello|hiya|heya|howdy|yo|sup|please|bot|oracle)\s*[,!]?\s+)*(?:what(?:'s| is| are| was|s)|wat(?:'s| is|s)|wht(?:'s| is)|explain|describe|tell me about|what do you know about|eli5|who is|who makes)\s+(?:an?\s+|the\s+)?(.+)$`),
 		defineTail:    re(`\s+(?:in|on|for|of|from|with|at)\s+(?:the\s+)?(?:dragonfly|redis|valkey|keydb|garnet|benchmark|results?|data|context|this|here).*$|\s*\?.*$|\s+(?:and|&) (?:why|how|what).*$|\s+(?:in|for) this benchmark.*$|\s+mean(?:s)?$`),
 
 		help:         re(`^(?:/?help|\?|usage|commands|menu|examples?|start|/start)$|\bwhat can (?:you|i) (?:do|ask|answer)\b|\bhow do (?:i|you) use (?:you|this|the bot)\b|\bwhat (?:questions )?can i ask\b|\bwhat do you (?:know|cover|answer)\b|\bhow does this (?:bot )?work\b|\bwhat are you\b|\bwho are you\b|\bwhat are your (?:capabilities|commands)\b|\bsample questions\b|\bexample questions\b|\bgive me (?:some )?examples\b`),
