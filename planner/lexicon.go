@@ -125,6 +125,11 @@ func lexiconTables() []table {
 			// modal and situational: "we cannot batch", "pipelining isn't
 			// an option for us", "cluster mode is not supported"
 			{"cannot", "pre"}, {"unable to", "pre"}, {"no way to", "pre"},
+			// the same said of the asker before the setting: "it's impossible
+			// for us to pipeline", "we're not allowed to shard"
+			{"impossible to", "pre"}, {"impossible for us to", "pre"}, {"not possible to", "pre"}, {"not possible for us to", "pre"},
+			{"not able to", "pre"}, {"no way for us to", "pre"}, {"not allowed to", "pre"}, {"not permitted to", "pre"},
+			{"forbidden to", "pre"}, {"prohibited from", "pre"},
 			// a clause denied as a whole: "it's not true that pipelining is
 			// off" keeps pipelining (two negations)
 			{"not true that", "pre"}, {"not the case that", "pre"}, {"false that", "pre"}, {"untrue that", "pre"},
