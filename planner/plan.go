@@ -151,6 +151,19 @@ type Plan struct {
 	// read opens with that ("Read by the language model as a search for
 	// …", modelReading).
 	UnboundReading string `json:"unbound_reading,omitempty"`
+	// Unread lists what the question said that the plan does not read:
+	// a setting no run varied ("-t 32 (memtier client threads)"), a
+	// number no slot holds, a name the bot does not know. The answer names
+	// them in its first line (the accounting stage, account.go).
+	Unread []string `json:"unread,omitempty"`
+	// Position, Limit and Aggregate shape a query's answer: the n-th item
+	// of a ranking (1-based), the first n items, or a count / the distinct
+	// values instead of a figure. Dataset names the measured table a query
+	// reads ("runs", "failover", "memory", "crossslot", "diagnostics").
+	Position  int    `json:"position,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
+	Aggregate string `json:"aggregate,omitempty"`
+	Dataset   string `json:"dataset,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`
 	// Parts are, for a compound plan, one plan per ask in the order asked.
