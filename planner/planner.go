@@ -72,6 +72,8 @@ type Planner struct {
 	lx   *lexicon
 	// tix finds glossary terms in a question; built on first use.
 	tix  func() termIndex
+	// known are the words the accounting stage counts as read (account.go).
+	known func() map[string]bool
 	out  *outcomeLog
 	ulex *unboundLexicon
 	// early and late are the intent recognisers tried before the slot
@@ -85,6 +87,9 @@ type Planner struct {
 	// rangesRead is set on the copy that plans a question whose range
 	// planRange already read (or chose to leave to the grammar).
 	rangesRead bool
+	// ablating is set on the copy that plans a question with one word
+	// taken out, to learn whether the word was read (account.go).
+	ablating bool
 }
 
 // filterVerdicts remembers the gate's verdict on filters already checked.
@@ -137,6 +142,7 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 	} else {
 		p.out = newOutcomeLog(log, "")
 	}
+	p.known = newKnownWords(kb)
 	p.tix = sync.OnceValue(func() termIndex {
 		if kb == nil {
 			return termIndex{}
@@ -166,9 +172,13 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		return Plan{}, err
 	}
 	question = withoutSelfMention(question)
+	asked := question
+	settings := readSettings(question)
+	question = settings.text
 	if !p.rangesRead {
 		if pl, ok, err := p.planRange(ctx, question, prev); ok {
 			if err == nil {
+				p.account(ctx, &pl, asked, settings, prev)
 				err = p.gate(&pl)
 			}
 			return pl, err
@@ -202,6 +212,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		// read that the answer's own figures do not state.
 		pl.UnboundReading = strings.TrimSuffix(modelReading(pl)+"; "+pl.UnboundReading, "; ")
 	}
+	p.account(ctx, &pl, asked, settings, prev)
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err
 	}

@@ -48,6 +48,11 @@ type settingsVocabulary struct {
 	tools  map[string]bool
 	// toolValues are the tool flags followed by a value ("-s host").
 	toolValues map[string]bool
+	// ports are the tool flags whose value is a port: read as the tool's
+	// only when the value is one.
+	ports map[string]bool
+	// plainConf are the config keys without a '-', '_', '=' or ':'.
+	plainConf []string
 }
 
 var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
@@ -59,7 +64,7 @@ var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
 })
 
 func parseSettings(text string) (*settingsVocabulary, error) {
-	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, tools: map[string]bool{}, toolValues: map[string]bool{}}
+	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}}
 	for n, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -89,11 +94,16 @@ func parseSettings(text string) (*settingsVocabulary, error) {
 				return nil, bad()
 			}
 			v.conf[f[1]] = f[2]
+			if !strings.ContainsAny(f[1], "-=:_") {
+				v.plainConf = append(v.plainConf, f[1])
+			}
 		case "tool":
 			for _, s := range f[1:] {
-				name, takes := strings.CutSuffix(s, "=")
+				name, port := strings.CutSuffix(s, "=port")
+				name, takes := strings.CutSuffix(name, "=")
 				v.tools[name] = true
-				v.toolValues[name] = takes
+				v.toolValues[name] = takes || port
+				v.ports[name] = port
 			}
 		default:
 			return nil, bad()
@@ -132,10 +142,19 @@ func (s settingsRead) unread() []settingRead {
 }
 
 // settingsGate is true when a question may hold a pasted setting: a flag,
-// a key=value or key: value, or a dataset column name (all contain '-',
-// '=', ':' or '_').
+// a key=value or key: value, a dataset column name (all contain '-', '=',
+// ':' or '_'), or a config key written as one word ("appendonly").
 func settingsGate(q string) bool {
-	return strings.ContainsAny(q, "-=:_")
+	if strings.ContainsAny(q, "-=:_") {
+		return true
+	}
+	lq := strings.ToLower(q)
+	for _, k := range sharedSettings().plainConf {
+		if strings.Contains(lq, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // readSettings rewrites the settings written as columns, flags and config
@@ -223,7 +242,11 @@ func (r settingRead) takesValue() bool {
 // read maps one key (and its value, if any) to the rules' words.
 func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, settingRead, bool) {
 	if v.tools[key] {
-		return "", settingRead{field: key, status: statusTool, value: valueIf(hasValue && isFlag(key) && !strings.HasPrefix(val, "-"), val)}, true
+		takes := v.toolValues[key] && hasValue
+		if v.ports[key] && (!takes || !isPort(val)) {
+			return "", settingRead{}, false // "-p 1" is how people write a pipeline depth; the rules read it
+		}
+		return "", settingRead{field: key, status: statusTool, value: valueIf(takes, val)}, true
 	}
 	field := ""
 	switch {
@@ -232,10 +255,15 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 		if field == "" {
 			return "", settingRead{}, false
 		}
-	case v.conf[key] != "" && hasValue:
+	case v.conf[key] != "":
+		if !hasValue || !confValue(val) {
+			return "", settingRead{}, false
+		}
 		field = v.conf[key]
-	default:
+	case v.fields[key].name != "":
 		field = key
+	default:
+		return "", settingRead{}, false
 	}
 	if strings.Contains(field, "=") { // a flag that sets a value by itself (--cluster-mode)
 		k, fv, _ := strings.Cut(field, "=")
@@ -246,7 +274,7 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 	if !ok {
 		// An unmeasured server setting (persistence, eviction, tls…): the
 		// rules know the word; "appendonly no" is what every run had.
-		if !hasValue {
+		if !hasValue || !confValue(val) {
 			return "", settingRead{}, false
 		}
 		if offValue(val) {
@@ -261,7 +289,7 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 		}
 		return spec.phrase, settingRead{field: field, status: statusMetric}, true
 	case statusFixed:
-		if !hasValue {
+		if !hasValue || !confValue(val) {
 			return "", settingRead{}, false
 		}
 		return "", settingRead{field: field, status: statusFixed, value: val, what: spec.phrase}, true
@@ -274,6 +302,30 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 		return "", settingRead{}, false
 	}
 	return phrase, settingRead{field: field, status: statusDim, value: val}, true
+}
+
+// isPort is a value only a port number takes (above the depths, sizes and
+// counts a setting here could have).
+func isPort(v string) bool {
+	n, err := strconv.Atoi(v)
+	return err == nil && n > 1024 && n < 65536
+}
+
+// confValue is a value a config line or a column could hold: a number, a
+// switch, a list or a policy name ("allkeys-lru"), never a function word
+// ("test_time for redis?").
+func confValue(v string) bool {
+	if v == "" {
+		return false
+	}
+	if strings.ContainsAny(v, "0123456789") {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "yes", "no", "on", "off", "true", "false", "everysec", "always", `""`, "''":
+		return true
+	}
+	return strings.Contains(v, "-") && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz-") == "" && len(v) > 2
 }
 
 func valueIf(ok bool, v string) string {
