@@ -71,11 +71,11 @@ type Planner struct {
 	k    *kindGrammar
 	lx   *lexicon
 	// tix finds glossary terms in a question; built on first use.
-	tix  func() termIndex
+	tix func() termIndex
 	// known are the words the accounting stage counts as read (account.go).
 	known func() map[string]bool
-	out  *outcomeLog
-	ulex *unboundLexicon
+	out   *outcomeLog
+	ulex  *unboundLexicon
 	// early and late are the intent recognisers tried before the slot
 	// grammar and after it failed to place a question.
 	early, late []recogniser
