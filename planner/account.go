@@ -134,6 +134,19 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	if p.ablating || !accountable(pl.Intent) {
 		return
 	}
+	if prev == nil && len(pl.Slots.Engines) == 0 && namesAnEngine(pl.Intent) {
+		if w, ok := referent(accountWords(settings.text)); ok {
+			// "is it faster?" opening a conversation: there is nothing for
+			// "it" to stand for, and a ranking of everything would answer
+			// a question nobody asked.
+			c := clarifyPlan(asked, "“"+w+"” refers back, but there is nothing before it in this conversation: which engines do you mean?",
+				[]string{"Is Dragonfly faster than Redis?", "Is Valkey faster than Redis?", "Which engine is fastest?"})
+			c.Requested = pl.Intent
+			c.Unread = []string{"“" + w + "”"}
+			*pl = c
+			return
+		}
+	}
 	// read reports whether word i of the rules' text was read: taking it
 	// out changes the plan.
 	raw := strings.Fields(settings.text)
@@ -211,6 +224,28 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	} else {
 		pl.UnboundReading = lead + "; " + lowerFirst(pl.UnboundReading)
 	}
+}
+
+// referent finds a word that stands for something said before ("it",
+// "they", "the former", "those two"), as the subject of the question: in
+// its first words, before anything it could stand for in the question
+// itself ("runs over 10M: what's their p99" has its own).
+func referent(words []accountWord) (string, bool) {
+	for i, w := range words {
+		if i > 2 {
+			break
+		}
+		switch w.lower {
+		case "it", "its", "it's", "they", "them", "their", "those", "these", "both", "former", "latter":
+			// "it" inside "is it true that …", "make it", "what is it" is
+			// not an engine.
+			if w.lower == "it" && i+1 < len(words) && slices.Contains([]string{"true", "possible", "worth", "mean", "means"}, words[i+1].lower) {
+				continue
+			}
+			return w.text, true
+		}
+	}
+	return "", false
 }
 
 // namesAnEngine reports the kinds whose answer is about the engines the
@@ -574,11 +609,19 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		if !unknown(w) {
 			continue
 		}
-		next := ""
+		next, before := "", ""
 		if i+1 < len(words) {
 			next = words[i+1].lower
 		}
-		if _, ok := settings[next]; ok {
+		if i > 0 {
+			before = words[i-1].lower
+		}
+		_, nextIsSetting := settings[next]
+		_, afterSetting := settings[before]
+		if nextIsSetting || afterSetting {
+			if !nextIsSetting {
+				next = before
+			}
 			if onSetting == nil {
 				onSetting = map[string]string{}
 			}

@@ -136,6 +136,18 @@ func lexiconTables() []table {
 			{"not an option", "post"}, {"not possible", "post"}, {"impossible", "post"}, {"not supported", "post"},
 			{"unsupported", "post"}, {"not allowed", "post"}, {"not available", "post"}, {"out of the question", "post"},
 			{"off the table", "post"}, {"no go", "post"}, {"a no go", "post"},
+			// a quantified negation: "nothing is pipelined", "no request is batched"
+			{"nothing", "pre"}, {"none of", "pre"}, {"no request", "pre"}, {"no requests", "pre"}, {"no command", "pre"}, {"no commands", "pre"},
+			// the same words in the languages people ask in: Spanish, Portuguese,
+			// German, French, Italian, Dutch, the Nordic languages, Polish and
+			// Czech, Hindi and Turkish (romanized)
+			{"sin", "pre"}, {"sem", "pre"}, {"ohne", "pre"}, {"sans", "pre"}, {"senza", "pre"}, {"zonder", "pre"},
+			{"utan", "pre"}, {"uten", "pre"}, {"uden", "pre"}, {"bez", "pre"}, {"bina", "pre"},
+			{"kein", "pre"}, {"keine", "pre"}, {"keinen", "pre"}, {"nicht", "pre"}, {"geen", "pre"}, {"ingen", "pre"},
+			{"pas de", "pre"}, {"nao", "pre"}, {"não", "pre"},
+			{"nahi", "post"}, {"nahin", "post"}, {"nahi hai", "post"}, {"olmadan", "post"}, {"yok", "post"},
+			{"aus", "post"}, {"deaktiviert", "post"}, {"ausgeschaltet", "post"}, {"desactivado", "post"}, {"apagado", "post"},
+			{"desligado", "post"}, {"desativado", "post"}, {"désactivé", "post"}, {"desactive", "post"}, {"disattivato", "post"},
 		}},
 		{meaning: mRelation, entries: []entry{
 			// crossover: one series passing another as cores grow

@@ -74,6 +74,9 @@ type Planner struct {
 	tix func() termIndex
 	// known are the words the accounting stage counts as read (account.go).
 	known func() map[string]bool
+	// nicks are the engines' names and nicknames from the knowledge base
+	// (names_read.go).
+	nicks func() []nickname
 	out   *outcomeLog
 	ulex  *unboundLexicon
 	// early and late are the intent recognisers tried before the slot
@@ -143,6 +146,9 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 		p.out = newOutcomeLog(log, "")
 	}
 	p.known = newKnownWords(kb)
+	if kb != nil {
+		p.nicks = newNicknames(kb)
+	}
 	p.tix = sync.OnceValue(func() termIndex {
 		if kb == nil {
 			return termIndex{}
@@ -173,7 +179,11 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	}
 	question = withoutSelfMention(question)
 	asked := question
-	settings := readSettings(question)
+	names := p.readNames(question)
+	if names.ambiguous != nil {
+		return ambiguousName(asked, names.ambiguous), nil
+	}
+	settings := readSettings(names.text)
 	question = settings.text
 	if !p.rangesRead {
 		if pl, ok, err := p.planRange(ctx, question, prev); ok {

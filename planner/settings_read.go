@@ -161,10 +161,13 @@ func settingsGate(q string) bool {
 // lines; a question without any comes back unchanged.
 func readSettings(q string) settingsRead {
 	if !settingsGate(q) {
-		return settingsRead{text: q}
+		if !numbersGate(q) {
+			return settingsRead{text: q}
+		}
+		return settingsRead{text: strings.Join(numbersAsWritten(strings.Fields(q)), " ")}
 	}
 	v := sharedSettings()
-	words := strings.Fields(q)
+	words := numbersAsWritten(strings.Fields(q))
 	out := make([]string, 0, len(words))
 	var reads []settingRead
 	for i := 0; i < len(words); i++ {
@@ -214,6 +217,82 @@ func readSettings(q string) settingsRead {
 		return settingsRead{text: q}
 	}
 	return settingsRead{text: strings.Join(out, " "), reads: reads}
+}
+
+// numbersGate is true when a question may hold a number written in a way
+// the rules do not read: an exponent, a decimal comma, a scale word.
+func numbersGate(q string) bool {
+	for i := 0; i+1 < len(q); i++ {
+		c, n := q[i], q[i+1]
+		if c >= '0' && c <= '9' && (n == 'e' || n == 'E' || n == ',' || n == ' ') {
+			return true
+		}
+	}
+	return false
+}
+
+// scaleWords are the words for a million (and more) in the languages
+// people ask in, and Indian English's lakh and crore.
+var scaleWords = map[string]string{
+	"mio": "1e6", "mio.": "1e6", "mill": "1e6", "mill.": "1e6", "millionen": "1e6", "millones": "1e6", "millón": "1e6",
+	"milhões": "1e6", "milhoes": "1e6", "millions": "1e6", "milioni": "1e6", "miljoen": "1e6", "lakh": "1e5", "lakhs": "1e5",
+	"crore": "1e7", "crores": "1e7", "mrd": "1e9", "mrd.": "1e9", "milliarden": "1e9", "billion": "1e9",
+}
+
+// numbersAsWritten rewrites numbers the way the rules read them: "1.5e7"
+// → "15000000", "15,5M" → "15.5M" (a decimal comma; "1,000" keeps its
+// thousands), "1,5 Mio" → "1500000".
+func numbersAsWritten(words []string) []string {
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		core, trail := splitTrailing(w)
+		num, unit := leadingNumber(core)
+		if num == "" {
+			out = append(out, w)
+			continue
+		}
+		if c := strings.IndexByte(num, ','); c >= 0 && strings.Count(num, ",") == 1 && len(num)-c-1 <= 2 {
+			num = num[:c] + "." + num[c+1:] // a decimal comma
+		}
+		if e := strings.IndexAny(unit, "eE"); e == 0 && len(unit) > 1 && unit[1] >= '0' && unit[1] <= '9' {
+			j := 1
+			for j < len(unit) && unit[j] >= '0' && unit[j] <= '9' {
+				j++
+			}
+			if f, err := strconv.ParseFloat(num+unit[:j], 64); err == nil {
+				num, unit = strconv.FormatFloat(f, 'f', -1, 64), unit[j:]
+			}
+		}
+		scale := ""
+		if unit == "" && i+1 < len(words) {
+			nextCore, nextTrail := splitTrailing(words[i+1])
+			if sc, ok := scaleWords[strings.ToLower(nextCore)]; ok {
+				scale, trail = sc, nextTrail
+				i++
+			}
+		} else if sc, ok := scaleWords[strings.ToLower(unit)]; ok {
+			scale, unit = sc, ""
+		}
+		if scale != "" {
+			f, err1 := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+			m, err2 := strconv.ParseFloat(scale, 64)
+			if err1 == nil && err2 == nil {
+				num = strconv.FormatFloat(f*m, 'f', -1, 64)
+			}
+		}
+		out = append(out, num+unit+trail)
+	}
+	return out
+}
+
+// leadingNumber splits "15,5M" into "15,5" and "M".
+func leadingNumber(w string) (num, rest string) {
+	i := 0
+	for i < len(w) && (w[i] >= '0' && w[i] <= '9' || (w[i] == '.' || w[i] == ',') && i > 0 && i+1 < len(w) && w[i+1] >= '0' && w[i+1] <= '9') {
+		i++
+	}
+	return w[:i], w[i:]
 }
 
 // takesValue reports whether a key is followed by its value when written
