@@ -134,7 +134,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	if p.ablating || !accountable(pl.Intent) {
 		return
 	}
-	if prev == nil && len(pl.Slots.Engines) == 0 && namesAnEngine(pl.Intent) {
+	if prev == nil && !statedEngines(pl) && namesAnEngine(pl.Intent) {
 		if w, ok := referent(accountWords(settings.text)); ok {
 			// "is it faster?" opening a conversation: there is nothing for
 			// "it" to stand for, and a ranking of everything would answer
@@ -212,7 +212,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		*pl = settingClarify(*pl, slot, word)
 		return
 	}
-	if len(quoted) > len(onSetting) && len(pl.Slots.Engines) == 0 && namesAnEngine(pl.Intent) {
+	if len(quoted) > len(onSetting) && !statedEngines(pl) && namesAnEngine(pl.Intent) {
 		// A name in place of the engine: an answer over every engine would
 		// answer a question nobody asked.
 		*pl = unknownNameRefusal(*pl, quoted)
@@ -236,16 +236,22 @@ func referent(words []accountWord) (string, bool) {
 			break
 		}
 		switch w.lower {
-		case "it", "its", "it's", "they", "them", "their", "those", "these", "both", "former", "latter":
+		case "it", "its", "they", "them", "their", "those", "these", "both", "former", "latter":
 			// "it" inside "is it true that …", "make it", "what is it" is
 			// not an engine.
-			if w.lower == "it" && i+1 < len(words) && slices.Contains([]string{"true", "possible", "worth", "mean", "means"}, words[i+1].lower) {
+			if w.lower == "it" && i+1 < len(words) && slices.Contains([]string{"true", "possible", "impossible", "worth", "mean", "means", "is", "was", "seems", "looks", "matters", "depends"}, words[i+1].lower) {
 				continue
 			}
 			return w.text, true
 		}
 	}
 	return "", false
+}
+
+// statedEngines reports whether the question (or its thread) named the
+// plan's engines, rather than a default of every engine.
+func statedEngines(pl *Plan) bool {
+	return len(pl.Slots.Engines) > 0 && !slices.Contains(pl.Defaulted, slotEngines)
 }
 
 // namesAnEngine reports the kinds whose answer is about the engines the
@@ -629,12 +635,21 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 			names = append(names, w.text)
 			continue
 		}
-		if !w.first && isCapitalised(w.text) {
+		switch {
+		case !w.first && isCapitalised(w.text):
+			names = append(names, w.text)
+		case enginePlace[before] || enginePlace[next]:
+			// "Skyforge vs dragonfly", "faster than pelikan": where an
+			// engine's name stands.
 			names = append(names, w.text)
 		}
 	}
 	return names, onSetting
 }
+
+// enginePlace are the words an engine's name stands beside in a
+// comparison.
+var enginePlace = map[string]bool{"vs": true, "versus": true, "than": true, "against": true, "v": true, "or": true}
 
 func hasLetter(s string) bool {
 	return strings.IndexFunc(s, unicode.IsLetter) >= 0

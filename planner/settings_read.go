@@ -51,6 +51,8 @@ type settingsVocabulary struct {
 	// ports are the tool flags whose value is a port: read as the tool's
 	// only when the value is one.
 	ports map[string]bool
+	// programs are the names pasted command lines start with.
+	programs map[string]bool
 	// plainConf are the config keys without a '-', '_', '=' or ':'.
 	plainConf []string
 }
@@ -64,7 +66,7 @@ var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
 })
 
 func parseSettings(text string) (*settingsVocabulary, error) {
-	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}}
+	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}, programs: map[string]bool{}}
 	for n, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -96,6 +98,10 @@ func parseSettings(text string) (*settingsVocabulary, error) {
 			v.conf[f[1]] = f[2]
 			if !strings.ContainsAny(f[1], "-=:_") {
 				v.plainConf = append(v.plainConf, f[1])
+			}
+		case "program":
+			for _, s := range f[1:] {
+				v.programs[s] = true
 			}
 		case "tool":
 			for _, s := range f[1:] {
@@ -214,9 +220,17 @@ func readSettings(q string) settingsRead {
 		i += consumed
 	}
 	if len(reads) == 0 {
-		return settingsRead{text: q}
+		return settingsRead{text: strings.Join(words, " ")}
 	}
-	return settingsRead{text: strings.Join(out, " "), reads: reads}
+	// With a flag read, the program's name is the paste's ("memtier …"),
+	// not a question about the load tool.
+	kept := out[:0]
+	for _, w := range out {
+		if !v.programs[strings.ToLower(strings.Trim(w, "`'\"$"))] {
+			kept = append(kept, w)
+		}
+	}
+	return settingsRead{text: strings.Join(kept, " "), reads: reads}
 }
 
 // numbersGate is true when a question may hold a number written in a way

@@ -23,10 +23,10 @@ func TestReadSettings(t *testing.T) {
 	}{
 		{"valkey cores_used=16 data_bytes: 1024", "valkey 16 cores 1024 byte values", nil},
 		{"where engine = 'valkey' and cores_used = 8", "where valkey and 8 cores", nil},
-		{"memtier_benchmark -s 10.0.0.1 -p 6379 -t 8 -c 50 --ratio=1:1 --pipeline=16 -d 1024", "memtier_benchmark ratio 1:1 pipeline 16 1024 byte values", []string{"-t 8", "-c 50"}},
+		{"memtier_benchmark -s 10.0.0.1 -p 6379 -t 8 -c 50 --ratio=1:1 --pipeline=16 -d 1024", "ratio 1:1 pipeline 16 1024 byte values", []string{"-t 8", "-c 50"}},
 		{"dragonfly -p 1 on 48 cores", "dragonfly -p 1 on 48 cores", nil},
-		{"docker run --cpuset-cpus=0-7 dragonfly", "docker run 8 cores dragonfly", nil},
-		{"docker run --cpuset-cpus 0,2,4,6 dragonfly", "docker run 4 cores dragonfly", nil},
+		{"docker run --cpuset-cpus=0-7 dragonfly", "run 8 cores dragonfly", nil},
+		{"docker run --cpuset-cpus 0,2,4,6 dragonfly", "run 4 cores dragonfly", nil},
 		{"keydb io-threads 4 at 8 cores", "keydb at 8 cores", []string{"io-threads 4"}},
 		{"valkey io-threads - what is it?", "valkey io-threads - what is it?", nil},
 		{"test_time for redis?", "test_time for redis?", nil},

@@ -1,0 +1,123 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The query stage shapes what the answer returns, after the rules chose
+// what it is about: which measured table it reads (Dataset), a position
+// in a ranking ("the second fastest", "the runner-up", "second worst"),
+// the first n of it ("top 3"), and whether it asks for the setting at
+// which a bound is crossed ("the fewest cores for 10M ops/s").
+
+// datasetOf names the measured table a plan reads.
+func datasetOf(pl *Plan) string {
+	switch pl.Intent {
+	case IntentFailover:
+		return "failover"
+	case IntentMemory:
+		return "memory"
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend, IntentSpread:
+		return "runs"
+	case IntentNoData:
+		switch pl.Requested {
+		case IntentFailover:
+			return "failover"
+		case IntentMemory:
+			return "memory"
+		}
+		return "runs"
+	}
+	return ""
+}
+
+// ordinals are the words for a place in a ranking.
+var ordinals = map[string]int{
+	"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
+	"sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
+	"runner-up": 2, "runnerup": 2, "silver": 2, "bronze": 3,
+}
+
+// ordinalNouns are the words an ordinal counts in a question that is not
+// a ranking ("the second session", "per second").
+var ordinalNouns = map[string]bool{"session": true, "capture": true, "sessions": true, "run": true, "runs": true,
+	"rep": true, "repetition": true, "attempt": true, "try": true, "time": true, "question": true, "one": false,
+	"thing": true, "part": true, "half": true, "sample": true, "kill": true, "round": true}
+
+// rankingShape reads a position or a count of items asked of a ranking;
+// worst is set when the position counts from the bottom in words the
+// rules do not read as a direction ("second to last", "second from the
+// bottom"; "second worst" is read by the rules: worst p99 is the highest).
+func rankingShape(words []accountWord) (position, limit int, worst bool) {
+	for i, w := range words {
+		prev, next := "", ""
+		if i > 0 {
+			prev = words[i-1].lower
+		}
+		if i+1 < len(words) {
+			next = words[i+1].lower
+		}
+		switch {
+		case w.lower == "top" || w.lower == "best" || w.lower == "first" && next != "place":
+			if n, err := strconv.Atoi(next); err == nil && n > 1 && n <= 20 {
+				limit = n
+			}
+		case w.lower == "runner" && next == "up":
+			position = 2
+		}
+		n, ok := ordinals[w.lower]
+		if !ok || n < 2 || prev == "per" || prev == "a" || prev == "each" || prev == "every" || ordinalNouns[next] {
+			continue
+		}
+		position = n
+		if next == "to" && i+2 < len(words) && words[i+2].lower == "last" ||
+			next == "from" && i+2 < len(words) && (words[i+2].lower == "the" || words[i+2].lower == "bottom") {
+			worst = true
+		}
+	}
+	return position, limit, worst
+}
+
+// shapeQuery fills the plan's query shape from the question's words.
+func shapeQuery(pl *Plan, text string) {
+	pl.Dataset = datasetOf(pl)
+	for i := range pl.Parts {
+		pl.Parts[i].Dataset = datasetOf(&pl.Parts[i])
+	}
+	if s := pl.Search; s != nil && s.Op != "" && s.FewestCores {
+		pl.Aggregate = "threshold"
+	}
+	if pl.Intent != IntentCompare && pl.Intent != IntentRecommend {
+		return
+	}
+	position, limit, worst := rankingShape(accountWords(text))
+	if position == 0 && limit == 0 {
+		return
+	}
+	pl.Position, pl.Limit = position, limit
+	if worst {
+		pl.Order = flipOrder(pl.Order, pl.Slots.Metric)
+	}
+	switch {
+	case position > 0:
+		pl.Interpretation = "Place " + strconv.Itoa(position) + " of the ranking" + either(worst, " from the bottom", "") + ": " + pl.Interpretation
+	case limit > 0:
+		pl.Interpretation = "The first " + strconv.Itoa(limit) + " of the ranking: " + pl.Interpretation
+	}
+}
+
+// flipOrder turns a ranking upside down ("second worst").
+func flipOrder(o Order, metric string) Order {
+	if o == "" {
+		if strings.HasSuffix(metric, "_ms") {
+			o = OrderAsc
+		} else {
+			o = OrderDesc
+		}
+	}
+	if o == OrderAsc {
+		return OrderDesc
+	}
+	return OrderAsc
+}
