@@ -519,6 +519,9 @@ func collectHeld(pl *Plan, held *[]float64, multiples []float64) {
 			textNumbers(c.Filter(), held)
 		}
 	}
+	if b := pl.Bound; b != nil {
+		add(b.Value)
+	}
 	if pr := pl.Prediction; pr != nil {
 		add(float64(pr.Value))
 	}

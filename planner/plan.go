@@ -66,6 +66,14 @@ type Slots struct {
 	Versions []string `json:"versions,omitempty"`
 }
 
+// Bound is a bound on a metric: Op is ">", ">=", "<" or "<=", Value in the
+// metric's filter unit.
+type Bound struct {
+	Metric string  `json:"metric"`
+	Op     string  `json:"op"`
+	Value  float64 `json:"value"`
+}
+
 // Query is one filter the bot runs through analytics, with the metric it
 // reads from the resulting cells and the series label answers show.
 type Query struct {
@@ -161,6 +169,9 @@ type Plan struct {
 	// values instead of a figure. Dataset names the measured table a query
 	// reads ("runs", "failover", "memory", "crossslot", "diagnostics").
 	Position  int    `json:"position,omitempty"`
+	// Bound is, for a threshold query (Aggregate "threshold": "the fewest
+	// cores for 10M ops/s"), the bound the measure must cross.
+	Bound *Bound `json:"bound,omitempty"`
 	Limit     int    `json:"limit,omitempty"`
 	Aggregate string `json:"aggregate,omitempty"`
 	Dataset   string `json:"dataset,omitempty"`

@@ -188,7 +188,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if !p.rangesRead {
 		if pl, ok, err := p.planRange(ctx, question, prev); ok {
 			if err == nil {
-				shapeQuery(&pl, settings.text)
+				p.shapeQuery(&pl, settings.text)
 				p.account(ctx, &pl, asked, settings, prev)
 				err = p.gate(&pl)
 			}
@@ -223,7 +223,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		// read that the answer's own figures do not state.
 		pl.UnboundReading = strings.TrimSuffix(modelReading(pl)+"; "+pl.UnboundReading, "; ")
 	}
-	shapeQuery(&pl, settings.text)
+	p.shapeQuery(&pl, settings.text)
 	p.account(ctx, &pl, asked, settings, prev)
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err

@@ -80,13 +80,19 @@ func rankingShape(words []accountWord) (position, limit int, worst bool) {
 }
 
 // shapeQuery fills the plan's query shape from the question's words.
-func shapeQuery(pl *Plan, text string) {
+func (p *Planner) shapeQuery(pl *Plan, text string) {
 	pl.Dataset = datasetOf(pl)
 	for i := range pl.Parts {
 		pl.Parts[i].Dataset = datasetOf(&pl.Parts[i])
 	}
 	if s := pl.Search; s != nil && s.Op != "" && s.FewestCores {
 		pl.Aggregate = "threshold"
+	}
+	if pl.Intent == IntentScaling && pl.Slots.Knob == slotCores && !pl.Crossover {
+		if b, ok := p.boundOf(text, pl.Slots.Metric); ok {
+			pl.Aggregate, pl.Bound = "threshold", &b
+			pl.Interpretation = "The fewest cores at which each series " + boundWords(b) + ": " + pl.Interpretation
+		}
 	}
 	if pl.Intent != IntentCompare && pl.Intent != IntentRecommend {
 		return
@@ -105,6 +111,55 @@ func shapeQuery(pl *Plan, text string) {
 	case limit > 0:
 		pl.Interpretation = "The first " + strconv.Itoa(limit) + " of the ranking: " + pl.Interpretation
 	}
+}
+
+// boundOf reads the bound a curve must cross ("drop below 10 ms", "to hit
+// 10M", "beats 5M"): a comparison the threshold reader binds to a metric,
+// or a target named after "for", "to", "reach", "hit", "need" with the
+// metric's own direction.
+func (p *Planner) boundOf(text, metric string) (Bound, bool) {
+	r := p.read(text) // the comparisons bind through the slot grammar's extraction
+	for _, c := range p.comparisons(r) {
+		if c.metric() {
+			return Bound{Metric: c.field, Op: c.op, Value: c.value}, true
+		}
+	}
+	words := accountWords(text)
+	for i, w := range words {
+		vals, ok := numberToken(w.lower)
+		if !ok || i == 0 {
+			continue
+		}
+		switch words[i-1].lower {
+		case "for", "to", "reach", "reaches", "hit", "hits", "hitting", "reaching", "beat", "beats", "beating", "crack", "cracks", "top", "tops", "exceed", "exceeds", "past", "clear", "clears", "sustain", "sustains", "deliver", "delivers", "do", "does":
+		default:
+			continue
+		}
+		v := vals[0]
+		m := metric
+		unit := strings.TrimLeft(w.lower, "0123456789.,")
+		if unit == "ms" || i+1 < len(words) && words[i+1].lower == "ms" {
+			if !strings.HasSuffix(m, "_ms") {
+				m = "p99_ms"
+			}
+		} else if m == "" || strings.HasSuffix(m, "_ms") {
+			m = "ops_per_sec"
+		}
+		if m == "ops_per_sec" && v < 1000 {
+			continue // "for 8 cores", "to 16"
+		}
+		op := ">="
+		if strings.HasSuffix(m, "_ms") {
+			op = "<="
+		}
+		return Bound{Metric: m, Op: op, Value: v}, true
+	}
+	return Bound{}, false
+}
+
+// boundWords says a bound: "has a throughput (ops/s) of at least 10M ops/s".
+func boundWords(b Bound) string {
+	return "has a " + metricPhrase(b.Metric) + " " + opWords(b.Op) + " " + thresholdText(b.Metric, b.Value)
 }
 
 // flipOrder turns a ranking upside down ("second worst").

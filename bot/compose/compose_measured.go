@@ -62,6 +62,8 @@ func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer,
 		} else if plain == "" {
 			_, plain = scalingText(rows, metric)
 		}
+	case p.Intent == planner.IntentScaling && p.Aggregate == "threshold" && p.Bound != nil:
+		a.Headline, plain = thresholdText(rows, *p.Bound)
 	case p.Intent == planner.IntentScaling:
 		a.Headline, plain = scalingText(rows, metric)
 	case p.Intent == planner.IntentEffect:
