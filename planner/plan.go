@@ -168,10 +168,10 @@ type Plan struct {
 	// of a ranking (1-based), the first n items, or a count / the distinct
 	// values instead of a figure. Dataset names the measured table a query
 	// reads ("runs", "failover", "memory", "crossslot", "diagnostics").
-	Position  int    `json:"position,omitempty"`
+	Position int `json:"position,omitempty"`
 	// Bound is, for a threshold query (Aggregate "threshold": "the fewest
 	// cores for 10M ops/s"), the bound the measure must cross.
-	Bound *Bound `json:"bound,omitempty"`
+	Bound     *Bound `json:"bound,omitempty"`
 	Limit     int    `json:"limit,omitempty"`
 	Aggregate string `json:"aggregate,omitempty"`
 	Dataset   string `json:"dataset,omitempty"`
