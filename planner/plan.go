@@ -174,7 +174,12 @@ type Plan struct {
 	Bound     *Bound `json:"bound,omitempty"`
 	Limit     int    `json:"limit,omitempty"`
 	Aggregate string `json:"aggregate,omitempty"`
-	Dataset   string `json:"dataset,omitempty"`
+	// CountField is the field a "distinct" query lists ("cores"); CellReps
+	// keeps, for a count of cells, those measured that many times
+	// ("measured only once": 1).
+	CountField string `json:"count_field,omitempty"`
+	CellReps   int    `json:"cell_reps,omitempty"`
+	Dataset    string `json:"dataset,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`
 	// Parts are, for a compound plan, one plan per ask in the order asked.

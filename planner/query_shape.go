@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -87,6 +88,20 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 	}
 	if s := pl.Search; s != nil && s.Op != "" && s.FewestCores {
 		pl.Aggregate = "threshold"
+	}
+	if words := accountWords(text); countable(pl.Intent) {
+		if agg, over, field, reps := countShape(words); agg != "" && !searchCounts(pl) {
+			// A session is the question's only when it names one; some
+			// readings fill in the engine's own.
+			sessionStated := slices.ContainsFunc(words, func(w accountWord) bool {
+				return strings.HasPrefix(w.lower, "session") || strings.HasPrefix(w.lower, "capture") || w.lower == "s1" || w.lower == "s2"
+			})
+			if !sessionStated {
+				pl.Slots.Session = 0
+			}
+			countPlan(pl, agg, over, field, reps)
+			return
+		}
 	}
 	if pl.Intent == IntentScaling && pl.Slots.Knob == slotCores && !pl.Crossover {
 		if b, ok := p.boundOf(text, pl.Slots.Metric); ok {
@@ -175,4 +190,161 @@ func flipOrder(o Order, metric string) Order {
 		return OrderDesc
 	}
 	return OrderAsc
+}
+
+// countable are the kinds a count question may have been read as: any
+// reading of the measured runs (a count of runs read as provenance too).
+// A spread lists each repetition with its count already.
+func countable(in Intent) bool {
+	switch in {
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend, IntentProvenance, IntentNoData, IntentClarify:
+		return true
+	}
+	return false
+}
+
+// searchCounts reports a search that counts its matches already ("how
+// many runs had p99 under 1 ms").
+func searchCounts(pl *Plan) bool {
+	return pl.Search != nil && (pl.Search.Op != "" || len(pl.Search.Conditions) > 0)
+}
+
+// countNouns are what a count question counts: runs (each repetition) or
+// cells (a setup: one combination of settings, its repetitions together).
+var countNouns = map[string]string{
+	// "repetitions" and "reps" ask the method (how many per cell): provenance
+	"runs": "runs", "run": "runs", "measurements": "runs", "tests": "runs",
+	"attempts": "runs", "rows": "runs", "samples": "runs", "benchmarks": "runs",
+	"cells": "cells", "setups": "cells", "combinations": "cells", "configurations": "cells", "configs": "cells",
+}
+
+// distinctNouns are the dimensions a "which … were used" question lists,
+// by the filter field they name.
+var distinctNouns = map[string]string{
+	"core": "cores", "cores": "cores", "pipeline": "pipeline", "pipelines": "pipeline", "depths": "pipeline",
+	"value": "value_bytes", "values": "value_bytes", "sizes": "value_bytes", "ratios": "ratio", "workloads": "ratio",
+	"mixes": "ratio", "sessions": "session", "modes": "mode", "engines": "engine", "series": "mode",
+}
+
+// countShape reads a count ("how many runs of keydb", "number of cells
+// measured only once") or a list of values ("which pipeline depths did
+// session 2 use", "every core count dragonfly was run at").
+func countShape(words []accountWord) (aggregate, over, field string, reps int) {
+	for i, w := range words {
+		next := func(k int) string {
+			if i+k < len(words) {
+				return words[i+k].lower
+			}
+			return ""
+		}
+		switch {
+		case w.lower == "how" && next(1) == "many" || w.lower == "number" && next(1) == "of" || w.lower == "count" && (next(1) == "of" || next(1) == "the"):
+			if next(3) == "per" || next(3) == "each" || next(3) == "a" {
+				continue // "how many runs per cell" asks the method
+			}
+			if o, ok := countNouns[next(2)]; ok {
+				aggregate, over = "count", o
+			} else if o, ok := countNouns[next(3)]; ok && next(2) != "times" {
+				aggregate, over = "count", o // "how many distinct runs", "number of measured cells"
+			}
+		case (w.lower == "which" || w.lower == "what" || w.lower == "every" || w.lower == "all" || w.lower == "list") && aggregate == "":
+			n := next(1)
+			if n == "the" {
+				n = next(2)
+			}
+			if f, ok := distinctNouns[n]; ok {
+				// "core counts", "pipeline depths", "value sizes"
+				aggregate, field = "distinct", f
+			}
+		}
+		if (w.lower == "once" || w.lower == "single") && (i > 0 && (words[i-1].lower == "only" || words[i-1].lower == "just" || words[i-1].lower == "a")) {
+			reps = 1
+		}
+	}
+	if aggregate == "distinct" && !slices.ContainsFunc(words, func(w accountWord) bool {
+		switch w.lower {
+		case "used", "use", "uses", "measured", "run", "ran", "tested", "covered", "benchmarked", "tried", "exist", "available":
+			return true
+		}
+		return false
+	}) {
+		aggregate, field = "", "" // "which engines are fastest" is a ranking
+	}
+	return aggregate, over, field, reps
+}
+
+// countPlan turns a plan into a count or a list over the measured runs,
+// filtered by what the question stated.
+func countPlan(pl *Plan, aggregate, over, field string, reps int) {
+	var conds []string
+	s := pl.Slots
+	stated := func(slot string) bool { return !slices.Contains(pl.Defaulted, slot) }
+	if len(s.Engines) > 0 && stated(slotEngines) {
+		conds = append(conds, anyOf("engine", quoted(s.Engines)))
+	}
+	if len(s.Modes) > 0 && stated(slotModes) {
+		conds = append(conds, anyOf("mode", quoted(s.Modes)))
+	}
+	if len(s.Cores) > 0 && stated(slotCores) {
+		conds = append(conds, anyOf("cores", ints(s.Cores)))
+	}
+	if s.Ratio != "" && stated(slotRatio) {
+		conds = append(conds, `ratio == "`+s.Ratio+`"`)
+	}
+	if s.ValueBytes > 0 && stated(slotValue) {
+		conds = append(conds, "value_bytes == "+strconv.Itoa(s.ValueBytes))
+	}
+	if s.Pipeline > 0 && stated(slotPipeline) {
+		conds = append(conds, "pipeline == "+strconv.Itoa(s.Pipeline))
+	}
+	if s.Session > 0 && stated(slotSession) {
+		conds = append(conds, "session == "+strconv.Itoa(s.Session))
+	}
+	filter := "true"
+	if len(conds) > 0 {
+		filter = strings.Join(conds, " && ")
+	}
+	if over == "" {
+		over = "cells"
+	}
+	*pl = Plan{Intent: IntentSearch, Question: pl.Question, Source: pl.Source, Slots: Slots{Engines: pl.Slots.Engines},
+		Aggregate: aggregate, Dataset: "runs", Search: &Search{Over: over, Scope: "every measured cell"},
+		Queries: []Query{{Label: "scope", Filter: filter, Metric: "ops_per_sec"}}, CountField: field, CellReps: reps,
+		ThreadEngines: pl.ThreadEngines}
+	what := over
+	if aggregate == "distinct" {
+		what = "the distinct " + field + " values"
+	}
+	pl.Interpretation = "Count of " + what + " measured where " + filter
+	if reps > 0 {
+		pl.Interpretation += ", of the cells measured " + strconv.Itoa(reps) + " time(s)"
+	}
+}
+
+func quoted(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
+}
+
+func ints(ns []int) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
+}
+
+// anyOf writes field == a || field == b, grouped.
+func anyOf(field string, values []string) string {
+	if len(values) == 1 {
+		return field + " == " + values[0]
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = field + " == " + v
+	}
+	return "(" + strings.Join(parts, " || ") + ")"
 }

@@ -43,6 +43,9 @@ func withUnboundReading(a *Answer, p planner.Plan) {
 }
 
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
+	if p.Aggregate == "count" || p.Aggregate == "distinct" {
+		return b.composeAggregate(ctx, p)
+	}
 	if a, ok, err := b.composeNewKind(ctx, p); ok {
 		return a, err
 	}
