@@ -138,8 +138,12 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	v := sharedVocabulary()
-	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: v.g, k: v.k, ulex: v.ulex,
-		lx: v.lx, early: v.early, late: v.late, filters: &filterVerdicts{compiled: map[string]error{}}}
+	g, lx := v.g, v.lx
+	if cov != nil || kb != nil {
+		g, lx = withEngines(v.g, v.lx, otherEngineNames(cov, kb))
+	}
+	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: g, k: v.k, ulex: v.ulex,
+		lx: lx, early: v.early, late: v.late, filters: &filterVerdicts{compiled: map[string]error{}}}
 	if named, ok := opts.Completer.(interface{ Name() string }); ok {
 		p.out = newOutcomeLog(log, named.Name())
 	} else {
