@@ -188,7 +188,11 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		return ambiguousName(asked, names.ambiguous), nil
 	}
 	settings := readSettings(names.text)
+	settings.text, prev = p.threadText(settings.text, prev)
 	question = settings.text
+	if pl, ok := placeFollowUp(asked, question, prev); ok {
+		return pl, p.gate(&pl)
+	}
 	if !p.rangesRead {
 		if pl, ok, err := p.planRange(ctx, question, prev); ok {
 			if err == nil {
@@ -227,6 +231,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		// read that the answer's own figures do not state.
 		pl.UnboundReading = strings.TrimSuffix(modelReading(pl)+"; "+pl.UnboundReading, "; ")
 	}
+	failoverFollowUp(&pl, prev, settings.text)
 	p.shapeQuery(&pl, settings.text)
 	p.account(ctx, &pl, asked, settings, prev)
 	if err := p.gate(&pl); err != nil {
