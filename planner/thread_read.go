@@ -82,19 +82,24 @@ func (p *Planner) threadText(text string, prev *Plan) (string, *Plan) {
 	return p.contrastive(strings.Join(out, " ")), prev
 }
 
-// contrastive reads "not p99.9 — p50", "p50, not p99.9" and "p50 instead
-// of p99.9" as p50: of two words of one kind, the one not denied.
+// contrastive writes "not p99.9 — p50", "p50, not p99.9" and "p50 instead
+// of p99.9" the one way the correction rules read ("not p99.9, p50"): of
+// two words of one kind, the one not denied stands.
 func (p *Planner) contrastive(text string) string {
-	if !strings.Contains(strings.ToLower(text), "not ") && !strings.Contains(strings.ToLower(text), "instead of") {
+	lt := strings.ToLower(text)
+	if !strings.Contains(lt, "not ") && !strings.Contains(lt, "instead of") {
 		return text
 	}
 	words := strings.Fields(text)
+	bare := func(i int) string {
+		w, _ := splitTrailing(strings.ToLower(strings.Trim(words[i], "—–:;,")))
+		return w
+	}
 	kind := func(i int) meaning {
 		if i < 0 || i >= len(words) {
 			return 0
 		}
-		w, _ := splitTrailing(strings.ToLower(strings.Trim(words[i], "—-–:;,")))
-		for _, ph := range p.lx.byFirst[w] {
+		for _, ph := range p.lx.byFirst[bare(i)] {
 			if len(ph.words) == 1 && (ph.meaning == mMetric || ph.meaning == mEngine) {
 				return ph.meaning
 			}
@@ -102,30 +107,30 @@ func (p *Planner) contrastive(text string) string {
 		return 0
 	}
 	isDash := func(i int) bool {
-		return i < len(words) && strings.Trim(words[i], "—-–:;,") == "" || i < len(words) && strings.EqualFold(words[i], "but")
+		return i < len(words) && (strings.Trim(words[i], "—–-:;,") == "" || strings.EqualFold(words[i], "but"))
+	}
+	rewrite := func(from, to int, denied, kept string) string {
+		out := append(slices.Clone(words[:from]), "not", denied+",", kept)
+		return strings.Join(append(out, words[to:]...), " ")
 	}
 	for i, w := range words {
 		lw := strings.ToLower(w)
 		switch {
 		case lw == "not" && kind(i+1) != 0:
-			// "not p99.9 — p50", "not p99.9, p50", "not p99.9 but p50"
+			// "not p99.9 — p50", "not p99.9 but p50" (the comma form is the rules' own)
 			j := i + 2
 			if isDash(j) {
 				j++
 			}
-			if kind(j) == kind(i+1) && j != i+1 {
-				return strings.Join(append(slices.Clone(words[:i]), words[j:]...), " ")
-			}
-			if strings.HasSuffix(words[i+1], ",") || strings.HasSuffix(words[i+1], "—") {
-				if kind(i+2) == kind(i+1) {
-					return strings.Join(append(slices.Clone(words[:i]), words[i+2:]...), " ")
-				}
+			if j != i+2 && kind(j) == kind(i+1) {
+				return rewrite(i, j+1, bare(i+1), words[j])
 			}
 		case lw == "not" && i > 0 && kind(i+1) != 0 && kind(i-1) == kind(i+1):
 			// "p50, not p99.9"
-			return strings.Join(append(slices.Clone(words[:i]), words[i+2:]...), " ")
+			return rewrite(i-1, i+2, bare(i+1), bare(i-1))
 		case lw == "instead" && i+2 < len(words) && strings.EqualFold(words[i+1], "of") && kind(i+2) != 0 && kind(i-1) == kind(i+2):
-			return strings.Join(append(slices.Clone(words[:i]), words[i+3:]...), " ")
+			// "p50 instead of p99.9"
+			return rewrite(i-1, i+3, bare(i+2), bare(i-1))
 		}
 	}
 	return text
