@@ -16,9 +16,8 @@ import (
 
 // serveCmd runs the HTTP API and every configured adapter (Slack, Discord)
 // and the digest schedule until interrupted.
-type serveCmd struct {
-	HTTPAddr string `name:"http-addr" placeholder:"HOST:PORT" help:"HTTP listen address for /healthz, /metrics, /api/ask, the web pages and the Slack endpoints (env MEMDB_ORACLE_HTTP_ADDR; default localhost:8080)."`
-}
+// Its settings (--http-addr, the tokens …) are the global ones.
+type serveCmd struct{}
 
 // serveRunner is one long-running part of serve.
 type serveRunner struct {

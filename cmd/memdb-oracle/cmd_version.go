@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
@@ -44,7 +45,9 @@ func programVersion() string {
 	}
 	v := bi.Main.Version
 	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+		// A module version built from a VCS checkout already ends in the
+		// revision (v0.0.0-20261201…-41d5895e1a2b): say it once.
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 && !strings.Contains(v, s.Value[:12]) {
 			v += " " + s.Value[:12]
 		}
 	}
