@@ -116,10 +116,16 @@ func TestLoadServeConfig(t *testing.T) {
 // settings' lookup (flags over environment over defaults).
 func resolvedSettings(t *testing.T, args []string, env map[string]string) func(string) string {
 	t.Helper()
+	return resolvedSettingsWith(t, args, env, nil)
+}
+
+// resolvedSettingsWith is resolvedSettings with a config file's values.
+func resolvedSettingsWith(t *testing.T, args []string, env, file map[string]string) func(string) string {
+	t.Helper()
 	var c cli
 	getenv := func(k string) string { return env[k] }
 	parser, err := kong.New(&c, settingDefaults(), kong.ExplicitGroups(settingGroups),
-		kong.Vars{"version": "test"}, kong.Resolvers(settingsResolver(getenv, nil)))
+		kong.Vars{"version": "test"}, kong.Resolvers(settingsResolver(getenv, file)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
+	"github.com/memdb-oracle/memdb-oracle/adapters/llm"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
@@ -28,7 +29,7 @@ type settings struct {
 	LogFormat string `name:"log-format" env:"MEMDB_ORACLE_LOG_FORMAT" group:"general" default:"auto" enum:"auto,text,json" placeholder:"auto|text|json" help:"How serve logs: auto is human lines on a terminal and JSON otherwise. Default: ${default}."`
 
 	LLM        string `name:"llm" env:"MEMDB_ORACLE_LLM" group:"llm" placeholder:"PROVIDER" help:"Optional language model for wording the rules cannot place: ollama, openai (or any OpenAI-compatible server), anthropic, or empty for none. It never writes numbers."`
-	LLMModel   string `name:"llm-model" env:"MEMDB_ORACLE_LLM_MODEL" group:"llm" placeholder:"NAME" help:"The model's name (default: the provider's usual small model)."`
+	LLMModel   string `name:"llm-model" env:"MEMDB_ORACLE_LLM_MODEL" group:"llm" placeholder:"NAME" help:"The model's name; empty picks the provider's default (ollama ${ollama_model}, openai ${openai_model}, anthropic ${anthropic_model})."`
 	LLMBaseURL string `name:"llm-base-url" env:"MEMDB_ORACLE_LLM_BASE_URL" group:"llm" placeholder:"URL" help:"The model server's base URL (default: the provider's public API; ollama: http://localhost:11434)."`
 	LLMAPIKey  string `name:"llm-api-key" env:"MEMDB_ORACLE_LLM_API_KEY" group:"llm" placeholder:"KEY" help:"The model server's API key (prefer the environment to a flag; never logged)."`
 	LLMTimeout string `name:"llm-timeout" env:"MEMDB_ORACLE_LLM_TIMEOUT" group:"llm" default:"${llm_timeout}" placeholder:"DURATION" help:"The model's budget per question, capped at three quarters of the deadline. Default: ${default}."`
@@ -101,6 +102,9 @@ func settingDefaults() kong.Vars {
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	return kong.Vars{
 		"deadline":                   bot.DefaultDeadline.String(),
+		"ollama_model":               llm.DefaultOllamaModel,
+		"openai_model":               llm.DefaultOpenAIModel,
+		"anthropic_model":            llm.DefaultAnthropicModel,
 		"llm_timeout":                planner.DefaultCompleterTimeout.String(),
 		"http_addr":                  defaultHTTPAddr,
 		"http_rate_per_minute":       num(client.UserPerMinute),
@@ -138,9 +142,13 @@ func declaredSettings() []setting {
 		if name, ok := strings.CutPrefix(def, "${"); ok {
 			def = vars[strings.TrimSuffix(name, "}")]
 		}
+		help := tag.Get("help")
+		for k, v := range vars {
+			help = strings.ReplaceAll(help, "${"+k+"}", v)
+		}
 		out = append(out, setting{
 			Flag: tag.Get("name"), Env: tag.Get("env"), Group: tag.Get("group"), Default: def,
-			Placeholder: tag.Get("placeholder"), Help: tag.Get("help"),
+			Placeholder: tag.Get("placeholder"), Help: help,
 			Secret: secretSetting(tag.Get("env")),
 		})
 	}
