@@ -24,6 +24,9 @@ type config struct {
 	// inside it.
 	Deadline time.Duration
 
+	// LogFormat is how serve logs: auto, text or json (--log-format).
+	LogFormat string
+
 	// HTTPAddr is where serve listens (serve --http-addr, MEMDB_ORACLE_HTTP_ADDR).
 	HTTPAddr string
 	// Limits are the rate limits per user and channel (MEMDB_ORACLE_RATE_*).
@@ -43,7 +46,7 @@ type config struct {
 // settings, settings.lookup). All problems are returned together, one per
 // line, as one usage error: nothing has been opened or written yet.
 func loadConfig(verbose bool, get func(string) string) (config, error) {
-	cfg := config{Verbose: verbose, Getenv: get}
+	cfg := config{Verbose: verbose, Getenv: get, LogFormat: get("MEMDB_ORACLE_LOG_FORMAT")}
 	var problems []error
 	add := func(err error) {
 		if err != nil {

@@ -118,3 +118,42 @@ func TestOnATerminalAskIsStyledAndChatRecallsTheLastQuestionWithUp(t *testing.T)
 		t.Fatal("chat did not end on /quit")
 	}
 }
+
+func TestOnATerminalServePrintsHumanLinesAndTheURLToOpen(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		ready func(out string) bool
+		check func(t *testing.T, out string)
+	}{
+		{"by default", []string{"serve"},
+			func(out string) bool { return strings.Contains(out, "(Ctrl-C stops it)") },
+			func(t *testing.T, out string) {
+				if !strings.Contains(out, "open http://localhost:") || strings.Contains(out, `{"time"`) {
+					t.Errorf("want human lines and the URL to open:\n%s", out)
+				}
+			}},
+		{"with --log-format json", []string{"serve", "--log-format", "json"},
+			func(out string) bool { return strings.Contains(out, `"msg":"serving"`) },
+			func(t *testing.T, out string) {
+				if strings.Contains(out, "(Ctrl-C stops it)") {
+					t.Errorf("--log-format json printed human lines:\n%s", out)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := startOnPTY(t, t.TempDir(), append(tt.args, "--http-addr", "127.0.0.1:0")...)
+			tt.check(t, p.waitFor("serve to listen", tt.ready))
+			p.send("\x03") // Ctrl-C: SIGINT from the terminal
+			select {
+			case err := <-p.done:
+				if err != nil {
+					t.Errorf("serve after Ctrl-C: %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("serve did not stop on Ctrl-C")
+			}
+		})
+	}
+}
