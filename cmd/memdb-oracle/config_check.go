@@ -37,11 +37,10 @@ func checkSettings(get func(string) string) []error {
 	add(checkToken("SLACK_BOT_TOKEN", get("SLACK_BOT_TOKEN"), slackBotToken, "a Slack bot token starts with xoxb- (OAuth & Permissions → Bot User OAuth Token)"))
 	add(checkToken("SLACK_APP_TOKEN", get("SLACK_APP_TOKEN"), slackAppToken, "a Slack app-level token starts with xapp- (Basic Information → App-Level Tokens, scope connections:write)"))
 	add(checkToken("SLACK_SIGNING_SECRET", get("SLACK_SIGNING_SECRET"), noSpace, "a signing secret is one word (Basic Information → Signing Secret)"))
-	if t := get("DISCORD_BOT_TOKEN"); strings.HasPrefix(t, "Bot ") {
-		add(errors.New(`DISCORD_BOT_TOKEN: give the token alone, without the "Bot " prefix`))
-	} else {
-		add(checkToken("DISCORD_BOT_TOKEN", t, discordToken, "a Discord bot token is three dot-separated parts (Developer Portal → Bot → Reset Token)"))
-	}
+	// The portal's token may be pasted with its "Bot " prefix; the adapter
+	// accepts both.
+	add(checkToken("DISCORD_BOT_TOKEN", strings.TrimPrefix(get("DISCORD_BOT_TOKEN"), "Bot "), discordToken,
+		"a Discord bot token is three dot-separated parts (Developer Portal → Bot → Reset Token)"))
 	for _, name := range []string{"DISCORD_APP_ID", "DISCORD_GUILD_ID"} {
 		if v := get(name); v != "" && !snowflake.MatchString(v) {
 			add(fmt.Errorf("%s=%q: want the numeric id (Developer Portal → General Information, or Copy ID)", name, v))

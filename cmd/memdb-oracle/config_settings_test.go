@@ -86,7 +86,7 @@ func TestEveryConfigurationErrorExits2BeforeTheDataDirectoryIsCreated(t *testing
 	}{
 		{"a Slack bot token without xoxb-", map[string]string{"SLACK_BOT_TOKEN": "hello", "SLACK_SIGNING_SECRET": "s3cret"}, nil, "SLACK_BOT_TOKEN is not in the expected format"},
 		{"a Slack app token without xapp-", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-2"}, nil, "SLACK_APP_TOKEN is not in the expected format"},
-		{"a Discord token with its Bot prefix", map[string]string{"DISCORD_BOT_TOKEN": "Bot a.b.c", "DISCORD_APP_ID": "800"}, nil, `without the "Bot " prefix`},
+		{"a Discord token with a space inside", map[string]string{"DISCORD_BOT_TOKEN": "Bot a.b c", "DISCORD_APP_ID": "800"}, nil, "DISCORD_BOT_TOKEN is not in the expected format"},
 		{"a Discord token of one part", map[string]string{"DISCORD_BOT_TOKEN": "hello", "DISCORD_APP_ID": "800"}, nil, "DISCORD_BOT_TOKEN is not in the expected format"},
 		{"a Discord application id that is not a number", map[string]string{"DISCORD_BOT_TOKEN": "a.b.c", "DISCORD_APP_ID": "my-app"}, nil, "DISCORD_APP_ID"},
 		{"a port out of range", map[string]string{"MEMDB_ORACLE_HTTP_ADDR": "localhost:80800"}, nil, "port must be a number from 0 to 65535"},
