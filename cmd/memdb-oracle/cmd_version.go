@@ -36,9 +36,17 @@ func (versionCmd) Run(a *app) error {
 	return err
 }
 
-// programVersion is the module version the binary was built from, with the
-// VCS revision when the build recorded one.
+// releaseVersion is set by a release build (-ldflags "-X
+// main.releaseVersion=1.2.3", .goreleaser.yaml); empty otherwise.
+var releaseVersion string
+
+// programVersion is the release version, else the module version the
+// binary was built from (go install …@v1.2.3), with the VCS revision when
+// the build recorded one.
 func programVersion() string {
+	if releaseVersion != "" {
+		return releaseVersion
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown)"
