@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,6 +34,13 @@ func checkSettings(get func(string) string) []error {
 		add(checkURL(name, get(name), "http", "https"))
 	}
 	add(checkURL("MEMDB_ORACLE_STATE_URL", get("MEMDB_ORACLE_STATE_URL"), "redis", "rediss", "unix"))
+	if ca := get("MEMDB_ORACLE_STATE_CA_FILE"); ca != "" {
+		if !strings.HasPrefix(get("MEMDB_ORACLE_STATE_URL"), "rediss://") {
+			add(errors.New("MEMDB_ORACLE_STATE_CA_FILE is set but MEMDB_ORACLE_STATE_URL is not a rediss:// (TLS) URL"))
+		} else if _, err := os.Stat(ca); err != nil {
+			add(fmt.Errorf("MEMDB_ORACLE_STATE_CA_FILE: %w", err))
+		}
+	}
 
 	add(checkToken("SLACK_BOT_TOKEN", get("SLACK_BOT_TOKEN"), slackBotToken, "a Slack bot token starts with xoxb- (OAuth & Permissions → Bot User OAuth Token)"))
 	add(checkToken("SLACK_APP_TOKEN", get("SLACK_APP_TOKEN"), slackAppToken, "a Slack app-level token starts with xapp- (Basic Information → App-Level Tokens, scope connections:write)"))

@@ -95,6 +95,8 @@ func TestEveryConfigurationErrorExits2BeforeTheDataDirectoryIsCreated(t *testing
 		{"an unknown time zone", map[string]string{"MEMDB_ORACLE_DIGEST_CRON": "0 9 * * MON", "MEMDB_ORACLE_DIGEST_TZ": "Mars/Olympus"}, nil, "MEMDB_ORACLE_DIGEST_TZ"},
 		{"a relative Slack API URL", map[string]string{"SLACK_API_URL": "slack-proxy.local/api"}, nil, "SLACK_API_URL"},
 		{"a state URL of another scheme", map[string]string{"MEMDB_ORACLE_STATE_URL": "http://valkey:6379"}, nil, "MEMDB_ORACLE_STATE_URL"},
+		{"a CA file without a TLS state URL", map[string]string{"MEMDB_ORACLE_STATE_URL": "redis://valkey:6379", "MEMDB_ORACLE_STATE_CA_FILE": "/etc/ssl/certs/ca-certificates.crt"}, nil, "not a rediss://"},
+		{"a CA file that does not exist", map[string]string{"MEMDB_ORACLE_STATE_URL": "rediss://valkey:6379", "MEMDB_ORACLE_STATE_CA_FILE": "/nonexistent/ca.pem"}, nil, "MEMDB_ORACLE_STATE_CA_FILE"},
 		{"a malformed trusted proxy", map[string]string{"MEMDB_ORACLE_TRUSTED_PROXIES": "10.0.0.0/99"}, nil, "MEMDB_ORACLE_TRUSTED_PROXIES"},
 		{"a base path with a trailing slash", map[string]string{"MEMDB_ORACLE_BASE_PATH": "/oracle/"}, nil, "MEMDB_ORACLE_BASE_PATH"},
 		{"digest channels without their token", map[string]string{"MEMDB_ORACLE_DIGEST_DISCORD_CHANNELS": "123"}, nil, "DISCORD_BOT_TOKEN is not"},
@@ -261,5 +263,20 @@ func TestServeRefusesToStartWithABrokenModel(t *testing.T) {
 		"--data", t.TempDir(), "serve")
 	if err == nil || !strings.Contains(err.Error(), "API key") || exitCode(err) != 2 {
 		t.Fatalf("serve: %v (exit %d), want a configuration error naming the missing key", err, exitCode(err))
+	}
+}
+
+func TestTheExampleConfigFileIsValid(t *testing.T) {
+	file := filepath.Join(repoRoot, "examples", "memdb-oracle.yaml")
+	values, err := readConfigFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(values) == 0 {
+		t.Fatal("the example sets nothing")
+	}
+	get := resolvedSettingsWith(t, []string{"--config", file, "serve"}, map[string]string{"HOME": t.TempDir()}, values)
+	if _, err := loadConfig(false, get); err != nil {
+		t.Errorf("the example configuration is refused:\n%v", err)
 	}
 }
