@@ -40,7 +40,8 @@ func documents(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{filepath.Join(repoRoot, "README.md"), filepath.Join(repoRoot, "CONTRIBUTING.md")}, docs...)
+	return append([]string{filepath.Join(repoRoot, "README.md"), filepath.Join(repoRoot, "CONTRIBUTING.md"),
+		filepath.Join(repoRoot, "examples", "README.md")}, docs...)
 }
 
 func TestTheREADMEIsAFrontPage(t *testing.T) {
