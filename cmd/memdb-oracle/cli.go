@@ -71,6 +71,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(int) { exited = true }),
 		kong.UsageOnError(),
+		// Commands first, then the settings: a newcomer sees what the
+		// program does before its forty-odd settings.
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, FlagsLast: true, WrapUpperBound: 100}),
 		kong.ExplicitGroups(settingGroups),
 		settingDefaults(),
 		kong.Vars{"version": "memdb-oracle " + programVersion()},

@@ -183,7 +183,7 @@ func TestTheBareCommandPrintsUsage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Usage: memdb-oracle <command>", "ask <question>", "serve", "completion"} {
+	for _, want := range []string{"Usage: memdb-oracle <command>", "Answer one question.", "serve", "completion", "$MEMDB_ORACLE_DATA"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("usage lacks %q", want)
 		}
