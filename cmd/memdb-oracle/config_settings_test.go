@@ -280,3 +280,20 @@ func TestTheExampleConfigFileIsValid(t *testing.T) {
 		t.Errorf("the example configuration is refused:\n%v", err)
 	}
 }
+
+func TestOnlyTheInjectedEnvironmentIsRead(t *testing.T) {
+	// kong reads env tags from the process environment; run must not, or a
+	// developer's own SLACK_BOT_TOKEN would leak into every in-process test.
+	t.Setenv("SLACK_BOT_TOKEN", "hello")
+	t.Setenv("MEMDB_ORACLE_DEADLINE", "never")
+	get := resolvedSettings(t, []string{"plan", "x"}, map[string]string{"MEMDB_ORACLE_HTTP_ADDR": ":9"})
+	if got := get("SLACK_BOT_TOKEN"); got != "" {
+		t.Errorf("SLACK_BOT_TOKEN = %q from the process environment", got)
+	}
+	if got := get("MEMDB_ORACLE_DEADLINE"); got != "20s" {
+		t.Errorf("MEMDB_ORACLE_DEADLINE = %q, want the default 20s", got)
+	}
+	if got := get("MEMDB_ORACLE_HTTP_ADDR"); got != ":9" {
+		t.Errorf("MEMDB_ORACLE_HTTP_ADDR = %q, want the injected :9", got)
+	}
+}

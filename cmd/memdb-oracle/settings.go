@@ -190,12 +190,16 @@ func (s settings) lookup(getenv func(string) string) func(string) string {
 	}
 }
 
-// settingsResolver fills a setting not given on the command line from the
-// injected environment, then from the config file. (kong also reads the
-// process environment for env tags; the resolver wins, so tests that pass
-// their own getenv see only it.)
+// settingsResolver fills every setting not given on the command line from
+// the injected environment, else the config file, else its default. It
+// always answers for a setting, so kong's own reading of the process
+// environment (its env tags) never decides a value: getenv is the one
+// source, and a test that passes its own sees nothing of the real one.
 func settingsResolver(getenv func(string) string, file map[string]string) kong.ResolverFunc {
 	return func(_ *kong.Context, _ *kong.Path, f *kong.Flag) (any, error) {
+		if len(f.Envs) == 0 {
+			return nil, nil // not a setting: a command's own flag
+		}
 		for _, env := range f.Envs {
 			if v := getenv(env); v != "" {
 				return v, nil
@@ -204,7 +208,7 @@ func settingsResolver(getenv func(string) string, file map[string]string) kong.R
 		if v, ok := file[f.Name]; ok {
 			return v, nil
 		}
-		return nil, nil
+		return f.Default, nil
 	}
 }
 
