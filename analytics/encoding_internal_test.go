@@ -98,7 +98,7 @@ func FuzzDecodeRun(f *testing.F) {
 // NaN and infinities included) and checks they decode to themselves.
 func FuzzRunRoundTrip(f *testing.F) {
 	f.Add("run-s1-x-redis-single-4c-p1-1-10-d100-rep1", "redis", "1:10", 1, 4, -7, 1.5, math.Inf(1), true)
-	f.Add("", "", "", 0, math.MinInt, math.MaxInt, math.NaN(), -0.0, false)
+	f.Add("", "", "", 0, math.MinInt, math.MaxInt, math.NaN(), math.Copysign(0, -1), false)
 	f.Fuzz(func(t *testing.T, id, engine, ratio string, session, cores, rep int, ops, p99 float64, hit bool) {
 		r := Run{ID: id, Engine: engine, Ratio: ratio, Session: session, Cores: cores, Rep: rep,
 			OpsPerSec: ops, P99Ms: p99, Note: id + engine, SourceFile: ratio, KeyMax: -cores, SourceLine: rep}

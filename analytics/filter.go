@@ -36,7 +36,7 @@ var allowedFuncs = []string{
 	"indexOf", "lastIndexOf",
 }
 
-// runEnv is the filter environment: exactly the DESIGN §2 vocabulary.
+// runEnv is the filter environment: exactly the filter vocabulary (docs/design.md#filter-vocabulary).
 type runEnv struct {
 	ID            string   `expr:"id"`
 	Session       int      `expr:"session"`
@@ -142,7 +142,7 @@ func (e *FilterError) Column() int {
 	return utf8.RuneCountInString(e.Filter[:e.Pos]) + 1
 }
 
-// CompileFilter checks and compiles a filter in the DESIGN §2 vocabulary.
+// CompileFilter checks and compiles a filter in the filter vocabulary (docs/design.md#filter-vocabulary).
 // Errors are *FilterError values with a position and a user-facing message.
 // The filter must be a condition (true or false for each run); it may use
 // only the vocabulary's fields, literals, operators and a few harmless

@@ -133,9 +133,7 @@ func (snap *snapshot) matchPinned(ctx context.Context, f *Filter, sh filterShape
 			if runs, failed = snap.lazy.cellRuns(ctx, c); failed != nil {
 				return
 			}
-			for i := range runs {
-				out = append(out, runs[i])
-			}
+			out = append(out, runs...)
 			return
 		}
 		for _, p := range matched {

@@ -22,7 +22,7 @@ func EngineName(engine string) string {
 	return string(engine[0]-'a'+'A') + engine[1:]
 }
 
-// SeriesName is the name users see for an engine and mode (DESIGN §2):
+// SeriesName is the name users see for an engine and mode (docs/design.md#data):
 // "Dragonfly (single process)", "Redis Cluster — realistic (one normal
 // client)", "Valkey Cluster — fully driven ceiling (one client per shard)",
 // "Garnet (single process, client-limited floor)". Every answer, chart and

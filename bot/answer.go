@@ -50,7 +50,7 @@ const (
 // Markdown renders an answer as the canonical Markdown text (compose.Markdown).
 func Markdown(a Answer) string { return compose.Markdown(a) }
 
-// JSON converts an answer into the DESIGN §4 object (compose.JSON).
+// JSON converts an answer into the docs/design.md#json-answers object (compose.JSON).
 func JSON(a Answer) AskJSON { return compose.JSON(a) }
 
 // RowFromCell turns an analytics cell into an answer row (compose.RowFromCell).

@@ -57,7 +57,7 @@ type answered struct {
 	err     error
 }
 
-// json is the answer's DESIGN §4 object, encoded on first use.
+// json is the answer's docs/design.md#json-answers object, encoded on first use.
 func (e *answered) json() ([]byte, error) {
 	e.once.Do(func() { e.encoded, e.err = JSON(e.answer).Encode() })
 	return e.encoded, e.err

@@ -90,7 +90,7 @@ func (b *Bot) Handle(ctx context.Context, m Message) Answer {
 }
 
 // HandleEncoded answers m as Handle does and also returns the answer's
-// DESIGN §4 JSON object encoded (AskJSON.Encode, with its error). A
+// docs/design.md#json-answers JSON object encoded (AskJSON.Encode, with its error). A
 // repeated question's answer and encoding come from the answer cache,
 // shared: the caller reads them and never changes them.
 func (b *Bot) HandleEncoded(ctx context.Context, m Message) (Answer, []byte, error) {

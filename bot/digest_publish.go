@@ -47,7 +47,7 @@ type DigestPublisherConfig struct {
 	// Attempts per target before giving up on a slot (default 3).
 	Attempts int
 	// Backoff is the wait before retry number attempt (1-based); default
-	// 2s, 4s, 8s …
+	// Backoff{Base: 2s, Max: 1m}: about 2s, 4s, 8s …, jittered.
 	Backoff func(attempt int) time.Duration
 	// RenderChart draws the digest's headline chart as a PNG. When it is
 	// set, the chart follows the details into each thread whose poster is
@@ -69,7 +69,7 @@ func NewDigestPublisher(cfg DigestPublisherConfig) *DigestPublisher {
 		p.attempts = 3
 	}
 	if p.backoff == nil {
-		p.backoff = func(attempt int) time.Duration { return time.Second << attempt }
+		p.backoff = Backoff{Base: 2 * time.Second, Max: time.Minute}.Delay
 	}
 	return p
 }

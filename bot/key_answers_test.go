@@ -69,7 +69,7 @@ func TestKeyAnswers(t *testing.T) {
 }
 
 // TestJSONIsTheDesignObject checks the ask --json object: exactly the
-// DESIGN §4 keys, in order, exact medians, every run ID, no nulls.
+// docs/design.md#json-answers keys, in order, exact medians, every run ID, no nulls.
 func TestJSONIsTheDesignObject(t *testing.T) {
 	env := bottest.NewEnv(t, nil)
 	a := env.Ask(t, "", "Is Dragonfly 25x faster than Redis?")

@@ -8,7 +8,7 @@ import (
 // KV is the small persistent key-value space bot state lives in (thread
 // memory, rate-limit counters, de-duplication, digest markers). The default
 // is analytics.Store.KV (Badger); a shared Redis/Valkey store can replace it
-// on several replicas (DESIGN §6).
+// on several replicas (docs/design.md#replicas-and-shared-state).
 type KV interface {
 	Get(ctx context.Context, key string) ([]byte, bool, error)
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error

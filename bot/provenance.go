@@ -26,7 +26,7 @@ type RunSource struct {
 }
 
 // upstreamOf returns the published capture file an embedded one copies, at
-// the commit ../shared/datasets/PROVENANCE.md records, and whether the copy
+// the commit analytics/dataset/PROVENANCE.md records, and whether the copy
 // is byte-identical (the session-2 copy has three private rows removed, so
 // its line numbers may differ upstream).
 func upstreamOf(file string) (url string, exact bool) {

@@ -6,7 +6,7 @@ import (
 )
 
 // RateStore applies rate limits atomically for every replica sharing it
-// (DESIGN §6), so two replicas racing never admit more than a limit allows.
+// (docs/design.md#replicas-and-shared-state), so two replicas racing never admit more than a limit allows.
 // A Redis/Valkey script is one (adapters/redis). The Limiter falls back to
 // its own per-process buckets when the store fails.
 type RateStore interface {

@@ -12,7 +12,7 @@ import (
 
 // ThreadStore keeps the previous plans of each conversation so follow-ups
 // ("what about Valkey?", "and the p99?") can inherit slots, across process
-// restarts and across replicas (DESIGN §6).
+// restarts and across replicas (docs/design.md#replicas-and-shared-state).
 //
 // Semantics every implementation keeps (bottest.TestThreadStore checks them):
 //   - Plans returns the thread's plans oldest first, at most the store's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -39,6 +40,15 @@ type ChatOptions struct {
 	// leaves charts out. A failure is reported after the text, never
 	// instead of it.
 	SaveChart func(bot.Chart) (string, error)
+	// Editor, when set, reads each question instead of the input reader:
+	// a line editor with history (x/term's Terminal in cmd) that prints
+	// its own prompt. Its io.EOF (Ctrl-D, Ctrl-C) ends the session.
+	Editor LineEditor
+}
+
+// LineEditor reads one edited line at a time.
+type LineEditor interface {
+	ReadLine() (string, error)
 }
 
 // Chat is an interactive session: one thread at a time, follow-ups keep
@@ -74,7 +84,7 @@ Anything else is a question; follow-ups such as "what about valkey?" use the thr
 // /quit, end of input or ctx is done. It returns nil on a normal end and
 // ctx.Err() when interrupted.
 func (c *Chat) Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	lines, stop := readLines(in)
+	lines, stop := readLines(in, c.opts.Editor)
 	defer stop()
 
 	thread := c.opts.NewThread()
@@ -87,7 +97,7 @@ func (c *Chat) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		fmt.Fprintln(out, "Type /help for commands and examples, /quit to leave.")
 	}
 	for {
-		if c.opts.Interactive {
+		if c.opts.Interactive && c.opts.Editor == nil {
 			fmt.Fprint(out, "> ")
 		}
 		var line string
@@ -189,9 +199,29 @@ type inputLine struct {
 // readLines scans r in its own goroutine so that Run can stop on ctx while
 // a read blocks. stop releases the goroutine once Run returns (a read that
 // never returns keeps it until the process ends, as with any blocked read).
-func readLines(r io.Reader) (<-chan inputLine, func()) {
+func readLines(r io.Reader, editor LineEditor) (<-chan inputLine, func()) {
 	ch := make(chan inputLine)
 	done := make(chan struct{})
+	if editor != nil {
+		go func() {
+			defer close(ch)
+			for {
+				line, err := editor.ReadLine()
+				if errors.Is(err, io.EOF) {
+					return
+				}
+				select {
+				case ch <- inputLine{text: line, err: err}:
+				case <-done:
+					return
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		return ch, func() { close(done) }
+	}
 	go func() {
 		defer close(ch)
 		sc := bufio.NewScanner(r)

@@ -1,6 +1,6 @@
 // Package http is the HTTP adapter: GET /healthz, GET /metrics (Prometheus,
 // its own registry) and POST /api/ask, which answers one question with the
-// same JSON object `ask --json` prints (DESIGN §4). Guard (bearer keys,
+// same JSON object `ask --json` prints (docs/design.md#json-answers). Guard (bearer keys,
 // client identity through trusted proxies, a rate-limit bucket per client)
 // protects the routes that answer; Root wraps the listener's mux (JSON
 // errors, every response counted, panics contained). Serve runs a handler

@@ -1,5 +1,5 @@
-// Package redis keeps the state replicas share on Redis or Valkey (DESIGN
-// §6), behind the bot's ports: a bot.KV per namespace (thread memory,
+// Package redis keeps the state replicas share on Redis or Valkey (docs/design.md#replicas-and-shared-state),
+// behind the bot's ports: a bot.KV per namespace (thread memory,
 // Slack de-duplication, digest slot markers), a bot.RateStore whose limits
 // are applied atomically by one Lua script, leases (the Discord gateway),
 // and the feed of imported runs. When the server cannot be reached, each

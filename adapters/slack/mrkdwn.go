@@ -106,16 +106,6 @@ func emphasis(s string) string {
 	return strings.ReplaceAll(s, boldMark, "*")
 }
 
-// pipeTable turns Markdown pipe-table lines into aligned monospace rows,
-// dropping the |---| separator.
-func pipeTable(lines []string) []string {
-	rows := pipeRows(lines)
-	if len(rows) == 0 {
-		return nil
-	}
-	return alignRows(rows[0], rows[1:])
-}
-
 // pipeRows reads a Markdown pipe table's header and rows (the separator
 // line dropped).
 func pipeRows(lines []string) [][]string {

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	slackgo "github.com/slack-go/slack"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // outbound is everything the adapter sends to Slack: messages, ephemeral
@@ -140,10 +142,14 @@ func (o *outbound) retry(ctx context.Context, method, channel string, call func(
 	}
 }
 
+// slackBackoff spaces the retries of transient failures (bot.Backoff:
+// exponential with jitter).
+var slackBackoff = bot.Backoff{Base: 500 * time.Millisecond, Max: 30 * time.Second}
+
 // retryable says whether a failed call is worth repeating and after how
 // long.
 func retryable(err error, attempt int) (time.Duration, bool) {
-	backoff := min(500*time.Millisecond<<(attempt-1), 30*time.Second)
+	backoff := slackBackoff.Delay(attempt)
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return 0, false
 	}

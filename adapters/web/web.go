@@ -65,10 +65,20 @@ var validBasePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 // ErrBasePath reports a base path the pages cannot be served under.
 var ErrBasePath = errors.New(`base path must be empty or like "/oracle" (segments of letters, digits, ".", "_", "~", "-"; no trailing slash)`)
 
+// CheckBasePath returns an error wrapping ErrBasePath when the pages
+// cannot be served under p (what New would refuse), so a configuration can
+// be checked before anything starts.
+func CheckBasePath(p string) error {
+	if !validBasePath().MatchString(p) {
+		return fmt.Errorf("%w: got %q", ErrBasePath, p)
+	}
+	return nil
+}
+
 // New returns the pages answering with ask and browsing data.
 func New(ask Asker, data Dataset, opts Options) (*Site, error) {
-	if !validBasePath().MatchString(opts.BasePath) {
-		return nil, fmt.Errorf("%w: got %q", ErrBasePath, opts.BasePath)
+	if err := CheckBasePath(opts.BasePath); err != nil {
+		return nil, err
 	}
 	if opts.Examples == nil {
 		opts.Examples = bot.Examples()

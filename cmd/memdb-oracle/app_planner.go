@@ -25,7 +25,15 @@ func (a *app) planner() (*planner.Planner, error) {
 	opts := planner.Options{Logger: a.log.With("component", "planner")}
 	c, err := a.completer()
 	if err != nil {
-		return nil, err
+		if a.serving {
+			// A server is configured once and left running: it refuses to
+			// start rather than run for weeks without the model it was given.
+			return nil, usageError{err}
+		}
+		// The model is optional: one question in a terminal is answered
+		// by the rules, with one warning saying why.
+		fmt.Fprintf(a.stderr, "warning: %v; answering with the rules alone\n", err)
+		c = nil
 	}
 	if c != nil {
 		opts.Completer = c

@@ -15,8 +15,9 @@ import (
 // cli is the command line: global flags and one field per subcommand. Each
 // subcommand lives in its own cmd_*.go file with a Run(*app) error method.
 type cli struct {
-	Data    string `name:"data" help:"Data directory (env MEMDB_ORACLE_DATA; default $XDG_DATA_HOME/memdb-oracle or ~/.local/share/memdb-oracle)." placeholder:"DIR"`
-	Verbose bool   `name:"verbose" short:"v" help:"Log debug details to stderr."`
+	Settings    settings         `embed:""`
+	Verbose     bool             `name:"verbose" short:"v" help:"Log debug details to stderr."`
+	ShowVersion kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
 	Ask         askCmd         `cmd:"" help:"Answer one question."`
 	Chat        chatCmd        `cmd:"" help:"Interactive session: one thread, follow-ups work, /new starts over."`
@@ -30,6 +31,7 @@ type cli struct {
 	Version     versionCmd     `cmd:"" help:"Print the version and the embedded dataset's fingerprint."`
 	Doctor      doctorCmd      `cmd:"" help:"Check the data directory's store (tables, manifest, every run); --repair rebuilds a damaged one."`
 	Healthcheck healthcheckCmd `cmd:"" help:"Exit 0 when a running serve answers GET /healthz (for container health checks)."`
+	Completion  completionCmd  `cmd:"" help:"Print a shell completion script: eval \"$(memdb-oracle completion bash)\" (or zsh, fish)."`
 }
 
 // usageError marks errors in how the command was called (exit code 2).
@@ -52,28 +54,51 @@ func exitCode(err error) int {
 }
 
 // run parses args, builds the app and runs the chosen command. It is what
-// main calls and what the end-to-end tests drive.
+// the end-to-end tests drive; main calls runEnviron, which also warns
+// about unknown variables.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var c cli
 	exited := false
+	file, err := readConfigFile(configFileArg(args, getenv))
+	if err != nil {
+		return usageError{err}
+	}
 	parser, err := kong.New(&c,
 		kong.Name("memdb-oracle"),
-		kong.Description("Answers questions about Redis, Valkey, Dragonfly, KeyDB and Garnet from measured benchmark runs only."),
+		kong.Description("Answers questions about Redis, Valkey, Dragonfly, KeyDB and Garnet from measured benchmark runs only. "+
+			"Every setting below can also be given as the environment variable shown, or in --config FILE; "+
+			"docs/configuration.md lists them all."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(int) { exited = true }),
 		kong.UsageOnError(),
+		// Commands first, then the settings: a newcomer sees what the
+		// program does before its forty-odd settings.
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, FlagsLast: true, WrapUpperBound: 100}),
+		kong.ExplicitGroups(settingGroups),
+		settingDefaults(),
+		kong.Vars{"version": "memdb-oracle " + programVersion()},
+		kong.Resolvers(settingsResolver(getenv, file)),
 	)
 	if err != nil {
 		return fmt.Errorf("building the command line: %w", err)
 	}
+	if len(args) == 0 {
+		// A bare command is a newcomer asking what this does: the usage,
+		// not an error.
+		kctx, err := kong.Trace(parser, nil)
+		if err != nil {
+			return err
+		}
+		return kctx.PrintUsage(false)
+	}
 	kctx, err := parser.Parse(args)
 	if exited {
-		return nil // --help was printed
+		return nil // --help or --version was printed
 	}
 	if err != nil {
 		return usageError{err}
 	}
-	cfg, err := loadConfig(c, getenv)
+	cfg, err := loadConfig(c.Verbose, c.Settings.lookup(getenv))
 	if err != nil {
 		return usageError{err}
 	}
@@ -86,12 +111,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	return a.storeSettled()
 }
 
+// runEnviron is run over a process environment (os.Environ): it first
+// warns on stderr about each MEMDB_ORACLE_* variable no setting declares.
+func runEnviron(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	for _, line := range unknownVariables(environ) {
+		fmt.Fprintln(stderr, "memdb-oracle:", line)
+	}
+	return run(ctx, args, func(k string) string { return env[k] }, stdin, stdout, stderr)
+}
+
 // readOnlyCommand reports whether a command only reads the data directory:
 // such commands never create or change it.
 func readOnlyCommand(command string) bool {
 	name, _, _ := strings.Cut(command, " ")
 	switch name {
-	case "version", "kb", "plan":
+	case "version", "kb", "plan", "completion":
 		return true
 	}
 	return false

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
-	cliadapter "github.com/memdb-oracle/memdb-oracle/adapters/cli"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
 	"github.com/memdb-oracle/memdb-oracle/planner"
@@ -18,6 +17,7 @@ import (
 // askCmd answers one question.
 type askCmd struct {
 	JSON     bool     `name:"json" help:"Print the answer as one JSON object (kind, interpretation, text, filters, rows, nearest, run_ids, sources)."`
+	Format   string   `name:"format" default:"auto" enum:"auto,terminal,plain,markdown" help:"How the answer is printed: auto is styled for a terminal and Markdown when piped; terminal, plain or markdown force one."`
 	Thread   string   `name:"thread" placeholder:"ID" help:"Keep follow-up context across calls under this thread id (stored in the data directory)."`
 	Chart    string   `name:"chart" placeholder:"FILE.png" type:"path" help:"Also write the answer's chart as a PNG image (when the answer has one)."`
 	Question []string `arg:"" name:"question" help:"The question; quote it or give it as several words."`
@@ -63,7 +63,7 @@ func (c askCmd) Run(a *app) error {
 		if err := enc.Encode(bot.JSON(ans)); err != nil {
 			return fmt.Errorf("writing the answer: %w", err)
 		}
-	} else if _, err := fmt.Fprint(a.stdout, cliadapter.Text(ans, a.width())); err != nil {
+	} else if _, err := fmt.Fprint(a.stdout, a.renderFor(c.Format)(ans)); err != nil {
 		return fmt.Errorf("writing the answer: %w", err)
 	}
 	if ans.Kind == bot.KindError {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
@@ -14,20 +13,34 @@ import (
 
 // chatCmd is an interactive session: one thread, follow-ups work, /new
 // starts over. It reads questions line by line, so a pipe works too.
-type chatCmd struct{}
+type chatCmd struct {
+	Format string `name:"format" default:"auto" enum:"auto,terminal,plain,markdown" help:"How answers are printed: auto is styled for a terminal and Markdown when piped; terminal, plain or markdown force one."`
+}
 
 // Run runs the chat loop on the app's stdin and stdout until /quit, end of
 // input or an interrupt.
-func (chatCmd) Run(a *app) error {
+func (c chatCmd) Run(a *app) error {
 	b, err := a.bot()
 	if err != nil {
 		return err
 	}
 	interactive := isTerminal(a.stdin)
-	opts := cliadapter.ChatOptions{Interactive: interactive, Width: a.width(), SaveChart: saveChartToTemp}
-	err = cliadapter.NewChat(b, opts).Run(a.ctx, a.stdin, a.stdout)
+	opts := cliadapter.ChatOptions{Interactive: interactive, Width: a.width(), SaveChart: saveChartToTemp,
+		Render: a.renderFor(c.Format)}
+	out := a.stdout
+	if interactive && isTerminal(a.stdout) {
+		// Line editing and history (↑ recalls the last question): the
+		// terminal in raw mode, read and written through x/term.
+		editor, restore, err := lineEditor(a.stdin.(*os.File), a.stdout.(*os.File))
+		if err != nil {
+			return err
+		}
+		defer restore()
+		opts.Editor, out = editor, editor
+	}
+	err = cliadapter.NewChat(b, opts).Run(a.ctx, a.stdin, out)
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(a.stdout)
+		fmt.Fprintln(out)
 		return nil // Ctrl-C ends a chat like /quit
 	}
 	return err
@@ -49,15 +62,4 @@ func saveChartToTemp(c bot.Chart) (string, error) {
 		return "", err
 	}
 	return f.Name(), f.Close()
-}
-
-// isTerminal reports whether r is a character device (a terminal), not a
-// pipe or a file.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -16,9 +16,8 @@ import (
 
 // serveCmd runs the HTTP API and every configured adapter (Slack, Discord)
 // and the digest schedule until interrupted.
-type serveCmd struct {
-	HTTPAddr string `name:"http-addr" placeholder:"HOST:PORT" help:"HTTP listen address for /healthz, /metrics, /api/ask, the web pages and the Slack endpoints (env MEMDB_ORACLE_HTTP_ADDR; default localhost:8080)."`
-}
+// Its settings (--http-addr, the tokens …) are the global ones.
+type serveCmd struct{}
 
 // serveRunner is one long-running part of serve.
 type serveRunner struct {
@@ -30,12 +29,18 @@ type serveRunner struct {
 // function, and runs them all until SIGINT/SIGTERM (a.ctx) or the first
 // failure, then shuts everything down and waits for it.
 func (serveCmd) Run(a *app) error {
-	// A long-running process logs JSON at info level (debug with -v).
+	// A long-running process logs at info level (debug with -v): short
+	// lines for a person at a terminal, JSON for a log collector.
 	level := slog.LevelInfo
 	if a.cfg.Verbose {
 		level = slog.LevelDebug
 	}
-	a.log = slog.New(slog.NewJSONHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	human := a.cfg.LogFormat == "text" || (a.cfg.LogFormat != "json" && a.status.term)
+	if human {
+		a.log = slog.New(newHumanHandler(a.stderr, level))
+	} else {
+		a.log = slog.New(slog.NewJSONHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	}
 
 	a.serving = true
 	sh, err := a.shared()
@@ -114,6 +119,11 @@ func (serveCmd) Run(a *app) error {
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s (set --http-addr or MEMDB_ORACLE_HTTP_ADDR): %w", a.cfg.HTTPAddr, err)
+	}
+	url := openURL(ln.Addr(), a.cfg.Getenv("MEMDB_ORACLE_BASE_PATH"))
+	a.log.Info("serving", "url", url)
+	if human {
+		fmt.Fprintf(a.stderr, "\nmemdb-oracle is answering: open %s (Ctrl-C stops it)\n\n", url)
 	}
 	httpLog := a.log.With("adapter", "http")
 	runners = append(runners, serveRunner{"http", func(ctx context.Context) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/alecthomas/kong"
 	"log/slog"
 	"strings"
 	"testing"
@@ -87,9 +88,11 @@ func TestLoadServeConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var c cli
-			c.Serve.HTTPAddr = tt.flag
-			addr, limits, err := loadServeConfig(c, func(k string) string { return tt.env[k] })
+			args := []string{"serve"}
+			if tt.flag != "" {
+				args = append(args, "--http-addr", tt.flag)
+			}
+			addr, limits, err := loadServeConfig(resolvedSettings(t, args, tt.env))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want one naming %s", err, tt.wantErr)
@@ -107,4 +110,27 @@ func TestLoadServeConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// resolvedSettings parses args over env the way run does and returns the
+// settings' lookup (flags over environment over defaults).
+func resolvedSettings(t *testing.T, args []string, env map[string]string) func(string) string {
+	t.Helper()
+	return resolvedSettingsWith(t, args, env, nil)
+}
+
+// resolvedSettingsWith is resolvedSettings with a config file's values.
+func resolvedSettingsWith(t *testing.T, args []string, env, file map[string]string) func(string) string {
+	t.Helper()
+	var c cli
+	getenv := func(k string) string { return env[k] }
+	parser, err := kong.New(&c, settingDefaults(), kong.ExplicitGroups(settingGroups),
+		kong.Vars{"version": "test"}, kong.Resolvers(settingsResolver(getenv, file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return c.Settings.lookup(getenv)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
@@ -35,16 +36,26 @@ func (versionCmd) Run(a *app) error {
 	return err
 }
 
-// programVersion is the module version the binary was built from, with the
-// VCS revision when the build recorded one.
+// releaseVersion is set by a release build (-ldflags "-X
+// main.releaseVersion=1.2.3", .goreleaser.yaml); empty otherwise.
+var releaseVersion string
+
+// programVersion is the release version, else the module version the
+// binary was built from (go install …@v1.2.3), with the VCS revision when
+// the build recorded one.
 func programVersion() string {
+	if releaseVersion != "" {
+		return releaseVersion
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown)"
 	}
 	v := bi.Main.Version
 	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+		// A module version built from a VCS checkout already ends in the
+		// revision (v0.0.0-20261201…-41d5895e1a2b): say it once.
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 && !strings.Contains(v, s.Value[:12]) {
 			v += " " + s.Value[:12]
 		}
 	}

@@ -24,6 +24,9 @@ type config struct {
 	// inside it.
 	Deadline time.Duration
 
+	// LogFormat is how serve logs: auto, text or json (--log-format).
+	LogFormat string
+
 	// HTTPAddr is where serve listens (serve --http-addr, MEMDB_ORACLE_HTTP_ADDR).
 	HTTPAddr string
 	// Limits are the rate limits per user and channel (MEMDB_ORACLE_RATE_*).
@@ -39,46 +42,55 @@ type config struct {
 	LLM llm.Config
 }
 
-func loadConfig(c cli, getenv func(string) string) (config, error) {
-	cfg := config{Verbose: c.Verbose, Getenv: getenv}
-	cfg.DataDir = c.Data
-	if cfg.DataDir == "" {
-		cfg.DataDir = getenv("MEMDB_ORACLE_DATA")
-	}
-	if cfg.DataDir == "" {
-		base := getenv("XDG_DATA_HOME")
-		if base == "" {
-			home := getenv("HOME")
-			if home == "" {
-				h, err := os.UserHomeDir()
-				if err != nil {
-					return cfg, errors.New("no data directory: set --data, MEMDB_ORACLE_DATA or HOME")
-				}
-				home = h
-			}
-			base = filepath.Join(home, ".local", "share")
+// loadConfig parses and checks every setting through get (the resolved
+// settings, settings.lookup). All problems are returned together, one per
+// line, as one usage error: nothing has been opened or written yet.
+func loadConfig(verbose bool, get func(string) string) (config, error) {
+	cfg := config{Verbose: verbose, Getenv: get, LogFormat: get("MEMDB_ORACLE_LOG_FORMAT")}
+	var problems []error
+	add := func(err error) {
+		if err != nil {
+			problems = append(problems, err)
 		}
-		cfg.DataDir = filepath.Join(base, "memdb-oracle")
 	}
 	var err error
-	if cfg.HTTPAddr, cfg.Limits, err = loadServeConfig(c, getenv); err != nil {
-		return cfg, err
-	}
-	if v := strings.TrimSpace(getenv("MEMDB_ORACLE_DEADLINE")); v != "" {
+	cfg.DataDir, err = dataDir(get)
+	add(err)
+	cfg.HTTPAddr, cfg.Limits, err = loadServeConfig(get)
+	add(err)
+	if v := strings.TrimSpace(get("MEMDB_ORACLE_DEADLINE")); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return cfg, fmt.Errorf("MEMDB_ORACLE_DEADLINE=%q: want a positive duration such as 20s", v)
+			add(fmt.Errorf("MEMDB_ORACLE_DEADLINE=%q: want a positive duration such as 20s", v))
 		}
 		cfg.Deadline = d
 	}
-	if cfg.HTTP, err = loadHTTPConfig(getenv); err != nil {
-		return cfg, err
+	cfg.HTTP, err = loadHTTPConfig(get)
+	add(err)
+	cfg.State, err = loadStateConfig(get)
+	add(err)
+	cfg.LLM, err = loadLLMConfig(get)
+	add(err)
+	problems = append(problems, checkSettings(get)...)
+	return cfg, errors.Join(problems...)
+}
+
+// dataDir is --data, else MEMDB_ORACLE_DATA, else the XDG data home.
+func dataDir(get func(string) string) (string, error) {
+	if d := strings.TrimSpace(get("MEMDB_ORACLE_DATA")); d != "" {
+		return d, nil
 	}
-	if cfg.State, err = loadStateConfig(getenv); err != nil {
-		return cfg, err
+	base := get("XDG_DATA_HOME")
+	if base == "" {
+		home := get("HOME")
+		if home == "" {
+			h, err := os.UserHomeDir()
+			if err != nil {
+				return "", errors.New("no data directory: set --data, MEMDB_ORACLE_DATA or HOME")
+			}
+			home = h
+		}
+		base = filepath.Join(home, ".local", "share")
 	}
-	if cfg.LLM, err = loadLLMConfig(getenv); err != nil {
-		return cfg, err
-	}
-	return cfg, nil
+	return filepath.Join(base, "memdb-oracle"), nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,13 +13,10 @@ import (
 // loopback only, so a first run exposes nothing.
 const defaultHTTPAddr = "localhost:8080"
 
-// loadServeConfig reads the HTTP address (flag over environment) and the
-// rate limits (bot.DefaultLimits, each overridable; 0 switches one off).
-func loadServeConfig(c cli, getenv func(string) string) (string, bot.Limits, error) {
-	addr := c.Serve.HTTPAddr
-	if addr == "" {
-		addr = getenv("MEMDB_ORACLE_HTTP_ADDR")
-	}
+// loadServeConfig reads the HTTP address and the rate limits
+// (bot.DefaultLimits, each overridable; 0 switches one off).
+func loadServeConfig(getenv func(string) string) (string, bot.Limits, error) {
+	addr := envVar(getenv, "MEMDB_ORACLE_HTTP_ADDR")
 	if addr == "" {
 		addr = defaultHTTPAddr
 	}
@@ -41,8 +39,9 @@ type limitVars struct {
 }
 
 // readLimits overrides l's fields from the variables that are set; 0
-// switches a limit off.
+// switches a limit off. Every bad value is reported.
 func readLimits(getenv func(string) string, l *bot.Limits, vars limitVars) error {
+	var problems []error
 	floats := []struct {
 		env string
 		dst *float64
@@ -54,7 +53,8 @@ func readLimits(getenv func(string) string, l *bot.Limits, vars limitVars) error
 		if v := envVar(getenv, f.env); v != "" {
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil || x < 0 {
-				return fmt.Errorf("%s=%q: want a number ≥ 0 (0 switches the limit off)", f.env, v)
+				problems = append(problems, fmt.Errorf("%s=%q: want a number ≥ 0 (0 switches the limit off)", f.env, v))
+				continue
 			}
 			*f.dst = x
 		}
@@ -72,12 +72,13 @@ func readLimits(getenv func(string) string, l *bot.Limits, vars limitVars) error
 		if v := envVar(getenv, f.env); v != "" {
 			x, err := strconv.Atoi(v)
 			if err != nil || x < 0 {
-				return fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 switches the limit off)", f.env, v)
+				problems = append(problems, fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 switches the limit off)", f.env, v))
+				continue
 			}
 			*f.dst = x
 		}
 	}
-	return nil
+	return errors.Join(problems...)
 }
 
 // envVar reads a variable, trimmed; an empty name reads nothing.

@@ -9,7 +9,7 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
-// stateConfig says where replicas share their state (DESIGN §6).
+// stateConfig says where replicas share their state (docs/design.md#replicas-and-shared-state).
 type stateConfig struct {
 	// URL is the Redis/Valkey server (MEMDB_ORACLE_STATE_URL); empty keeps
 	// all state in the data directory.

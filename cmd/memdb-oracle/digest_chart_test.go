@@ -31,7 +31,7 @@ func TestTheDigestCommandPostsTheHeadlineChartIntoEachThread(t *testing.T) {
 		"SLACK_BOT_TOKEN", "xoxb-digest",
 		"SLACK_API_URL", slack.srv.URL+"/api/",
 		"MEMDB_ORACLE_DIGEST_SLACK_CHANNELS", "C1",
-		"DISCORD_BOT_TOKEN", "digest-token",
+		"DISCORD_BOT_TOKEN", "digest.token.test",
 		"DISCORD_API_BASE", discord.srv.URL,
 		"MEMDB_ORACLE_DIGEST_DISCORD_CHANNELS", "100",
 	), "", "digest")

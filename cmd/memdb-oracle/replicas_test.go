@@ -199,7 +199,7 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 		"MEMDB_ORACLE_HTTP_RATE_BURST=2", "MEMDB_ORACLE_HTTP_RATE_PER_MINUTE=0.01",
 		"MEMDB_ORACLE_ADMIN_TOKEN=admin-token",
 		"SLACK_BOT_TOKEN=xoxb-replicas", "SLACK_SIGNING_SECRET=" + secret, "SLACK_API_URL=" + slack.srv.URL + "/api",
-		"DISCORD_BOT_TOKEN=replicas.discord", "DISCORD_APP_ID=800", "DISCORD_GUILD_ID=700", "DISCORD_API_BASE=" + discord.srv.URL,
+		"DISCORD_BOT_TOKEN=replicas.discord.token", "DISCORD_APP_ID=800", "DISCORD_GUILD_ID=700", "DISCORD_API_BASE=" + discord.srv.URL,
 		"MEMDB_ORACLE_DIGEST_CRON=0 0 1 1 *", "MEMDB_ORACLE_DIGEST_SLACK_CHANNELS=CDIG",
 	}
 	var a, b *replica

@@ -89,16 +89,22 @@ func (a *app) discordAdapterPoster() (bot.Poster, error) {
 	return discord.New(cfg, nil, nil)
 }
 
-// discordConfig reads the Discord settings from the environment.
+// discordConfig reads the Discord settings.
 func (a *app) discordConfig() (discord.Config, error) {
-	env := func(name string) string { return strings.TrimSpace(a.cfg.Getenv(name)) }
+	cfg, err := discordSettings(a.cfg.Getenv)
+	cfg.Logger = a.log
+	return cfg, err
+}
+
+// discordSettings parses the Discord settings (also checkSettings' check).
+func discordSettings(getenv func(string) string) (discord.Config, error) {
+	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	cfg := discord.Config{
 		Token:   env("DISCORD_BOT_TOKEN"),
 		AppID:   env("DISCORD_APP_ID"),
 		GuildID: env("DISCORD_GUILD_ID"),
 		Command: strings.TrimPrefix(env("MEMDB_ORACLE_DISCORD_COMMAND"), "/"),
 		APIBase: env("DISCORD_API_BASE"),
-		Logger:  a.log,
 	}
 	if v := env("DISCORD_MESSAGE_CONTENT"); v != "" {
 		on, err := strconv.ParseBool(v)

@@ -26,16 +26,11 @@ const clearLine = "\r\033[K"
 
 func newStatusLine(w io.Writer) *statusLine {
 	sl := &statusLine{w: w}
-	if f, ok := w.(*os.File); ok && isTerminalFile(f) {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
 		sl.term = true
 		sl.width = func() int { return cliadapter.Width("", f.Fd()) }
 	}
 	return sl
-}
-
-func isTerminalFile(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // Write ends a drawn status line, then writes p.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -29,5 +30,16 @@ func TestAskLaysTablesOutForTheTerminalWidth(t *testing.T) {
 	}
 	if !strings.Contains(narrow, "- **Dragonfly (single process)** — Session 1 · ops/s 15.5M") {
 		t.Errorf("COLUMNS=60: the rows are not laid out one per line:\n%s", narrow)
+	}
+}
+
+func TestDevNullIsNotATerminal(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("%s is read as a terminal", os.DevNull)
 	}
 }
