@@ -27,7 +27,7 @@ type fallbackKV struct {
 func use[T any](f *fallbackKV, op func() (T, error), local func() (T, error)) (T, error) {
 	if f.s.usable() == nil {
 		v, err := op()
-		if !unreachable(err) {
+		if !failed(err) {
 			return v, err
 		}
 	}

@@ -41,7 +41,7 @@ func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.
 	if _, ok, _ := local.Get(ctx, "event/down"); !ok {
 		t.Fatal("not written locally while the server was down")
 	}
-	if n := strings.Count(logs.String(), "shared state store unreachable"); n != 1 {
+	if n := strings.Count(logs.String(), "shared state store not usable"); n != 1 {
 		t.Fatalf("the outage was logged %d times, want once:\n%s", n, logs.String())
 	}
 
@@ -53,7 +53,7 @@ func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.
 	if _, ok, _ := local.Get(ctx, "event/back"); ok {
 		t.Fatal("still writing locally after the server came back")
 	}
-	if !strings.Contains(logs.String(), "shared state store reachable again") {
+	if !strings.Contains(logs.String(), "shared state store usable again") {
 		t.Errorf("the recovery was not logged:\n%s", logs.String())
 	}
 }

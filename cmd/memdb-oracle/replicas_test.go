@@ -338,7 +338,7 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if n := strings.Count(other.logs.String(), "shared state store unreachable"); n != 1 {
+	if n := strings.Count(other.logs.String(), "shared state store not usable"); n != 1 {
 		t.Errorf("the outage was logged %d times, want once", n)
 	}
 
