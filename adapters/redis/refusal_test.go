@@ -69,7 +69,9 @@ func TestAServerThatRefusesWritesIsAFailureLikeALostConnection(t *testing.T) {
 					return strings.Contains(info, "rdb_last_bgsave_status:err")
 				})
 			},
-			heal: func(t *testing.T, srv *redistest.Server) { cli(t, srv, "CONFIG", "SET", "stop-writes-on-bgsave-error", "no") }},
+			heal: func(t *testing.T, srv *redistest.Server) {
+				cli(t, srv, "CONFIG", "SET", "stop-writes-on-bgsave-error", "no")
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := redistest.StartWith(t, "--dir", dataDir(t))
