@@ -138,6 +138,16 @@ func (m *Metrics) WatchSharedState(up func() bool, fallbacks func() uint64) {
 	)
 }
 
+// WatchImportFeed adds memdb_oracle_shared_imports_refused_total: the
+// import records found on the shared store without this deployment's
+// signature, each counted once and never applied.
+func (m *Metrics) WatchImportFeed(refused func() uint64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "memdb_oracle_shared_imports_refused_total",
+		Help: "Import records on the shared state store refused because their signature is missing or wrong.",
+	}, func() float64 { return float64(refused()) }))
+}
+
 // WatchDisk adds memdb_oracle_disk_degraded: 1 while the data directory is
 // short of disk space, so bot state (threads, counters) is kept in memory.
 func (m *Metrics) WatchDisk(degraded func() bool) {

@@ -2,9 +2,14 @@ package redis
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -19,19 +24,64 @@ type ImportRecord struct {
 	Name    string `json:"name"`
 	Session int    `json:"session"`
 	CSV     []byte `json:"csv"`
+	// Signature is the HMAC-SHA256, under the deployment's shared key, of
+	// everything above (hex). Publish sets it; Get refuses a record
+	// without a valid one.
+	Signature string `json:"signature,omitempty"`
 }
 
-// Imports is the feed of imported runs on the server.
-type Imports struct{ s *Store }
+// MinSharedKey is the shortest shared key the feed accepts: 32 characters,
+// 256 bits from a hex or base64 generator.
+const MinSharedKey = 32
 
-// Imports returns the feed.
-func (s *Store) Imports() Imports { return Imports{s} }
+// ErrRefused is returned by Get for a record whose signature is missing or
+// does not match: anyone who can write to the server could have planted it.
+var ErrRefused = errors.New("import record refused: not signed with this deployment's shared key")
+
+// Imports is the feed of imported runs on the server, signed with a key
+// only the replicas hold: the server stores the records, it does not vouch
+// for them.
+type Imports struct {
+	s   *Store
+	key []byte
+}
+
+// Imports returns the feed signed and checked with key, which must be at
+// least MinSharedKey long (MEMDB_ORACLE_SHARED_KEY).
+func (s *Store) Imports(key string) (Imports, error) {
+	if len(key) < MinSharedKey {
+		return Imports{}, fmt.Errorf("the shared key must be at least %d characters (it is %d)", MinSharedKey, len(key))
+	}
+	return Imports{s: s, key: []byte(key)}, nil
+}
+
+// Refused counts the distinct records Get refused.
+func (s *Store) Refused() uint64 { return s.refused.Load() }
+
+// sign returns the record's signature: every field, each length-prefixed
+// so no two records share a message.
+func (f Imports) sign(rec ImportRecord) string {
+	mac := hmac.New(sha256.New, f.key)
+	for _, part := range []string{"memdb-oracle import v1", rec.ID, rec.Name, strconv.Itoa(rec.Session), string(rec.CSV)} {
+		mac.Write([]byte(strconv.Itoa(len(part)) + ":"))
+		mac.Write([]byte(part))
+	}
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// verify checks rec's signature in constant time.
+func (f Imports) verify(rec ImportRecord) bool {
+	got, err := hex.DecodeString(rec.Signature)
+	want, _ := hex.DecodeString(f.sign(rec))
+	return err == nil && hmac.Equal(got, want)
+}
 
 func (f Imports) channel() string { return f.s.key("imports") }
 
 // Publish stores rec unless a record with its ID exists, and notifies the
 // replicas listening. It reports whether rec was new.
 func (f Imports) Publish(ctx context.Context, rec ImportRecord) (bool, error) {
+	rec.Signature = f.sign(rec)
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return false, fmt.Errorf("encoding import %s: %w", rec.ID, err)
@@ -68,7 +118,10 @@ func (f Imports) IDs(ctx context.Context) ([]string, error) {
 	return slices.Compact(ids), nil
 }
 
-// Get returns one published record.
+// Get returns one published record whose signature holds. A record
+// without one (or for another ID than its key) is refused with ErrRefused:
+// logged and counted the first time each is seen, so a record planted on
+// the server costs one line, not one per look.
 func (f Imports) Get(ctx context.Context, id string) (ImportRecord, error) {
 	raw, err := f.s.c.Get(ctx, f.s.key("import", id)).Bytes()
 	f.s.observe(err)
@@ -77,9 +130,22 @@ func (f Imports) Get(ctx context.Context, id string) (ImportRecord, error) {
 	}
 	var rec ImportRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
-		return ImportRecord{}, fmt.Errorf("decoding import %s: %w", id, err)
+		return ImportRecord{}, f.refuse(id, fmt.Errorf("%w: undecodable: %v", ErrRefused, err))
+	}
+	if rec.ID != id || !f.verify(rec) {
+		return ImportRecord{}, f.refuse(id, ErrRefused)
 	}
 	return rec, nil
+}
+
+// refuse counts and logs a refused record once per ID.
+func (f Imports) refuse(id string, err error) error {
+	if _, seen := f.s.refusedIDs.LoadOrStore(id, true); !seen {
+		f.s.refused.Add(1)
+		f.s.log.Error("refused an import record from the shared state store: not signed with this deployment's shared key; it is ignored",
+			"id", id, "err", err)
+	}
+	return fmt.Errorf("reading import %s: %w", id, err)
 }
 
 // Notifications returns a channel that receives a value whenever a replica

@@ -184,8 +184,8 @@ func TestLeases(t *testing.T) {
 
 func TestImportsArePublishedOnceAndAnnounced(t *testing.T) {
 	srv := redistest.Start(t)
-	feed := open(t, srv, nil).Imports()
-	other := open(t, srv, nil).Imports()
+	feed, _ := open(t, srv, nil).Imports(testSharedKey)
+	other, _ := open(t, srv, nil).Imports(testSharedKey)
 	notes := other.Notifications(t.Context())
 	rec := redis.ImportRecord{ID: "abc", Name: "runs.csv", Session: 2, CSV: []byte("a,b\n1,2\n")}
 	if isNew, err := feed.Publish(t.Context(), rec); !isNew || err != nil {
@@ -206,5 +206,54 @@ func TestImportsArePublishedOnceAndAnnounced(t *testing.T) {
 	got, err := other.Get(t.Context(), "abc")
 	if err != nil || got.Name != "runs.csv" || got.Session != 2 || string(got.CSV) != string(rec.CSV) {
 		t.Fatalf("Get = %+v, %v", got, err)
+	}
+}
+
+const testSharedKey = "0123456789abcdef0123456789abcdef-test"
+
+// A record written straight into the server — unsigned, signed with
+// another key, or altered after signing — is refused, logged and counted
+// once; a signed one is read.
+func TestAnImportRecordWithoutTheSharedKeysSignatureIsRefused(t *testing.T) {
+	srv := redistest.Start(t)
+	var logs lockedBuffer
+	st := open(t, srv, &logs)
+	feed, err := st.Imports(testSharedKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Imports("short"); err == nil || !strings.Contains(err.Error(), "at least 32") {
+		t.Fatalf("a short key: %v", err)
+	}
+	csv := []byte("run_id,ops_per_sec\n1,999000000\n")
+	signed := redis.ImportRecord{ID: "good", Name: "runs.csv", Session: 2, CSV: csv}
+	if _, err := feed.Publish(t.Context(), signed); err != nil {
+		t.Fatal(err)
+	}
+	otherKey, _ := open(t, srv, nil).Imports(strings.Repeat("k", 40))
+	if _, err := otherKey.Publish(t.Context(), redis.ImportRecord{ID: "other-key", Name: "x.csv", Session: 2, CSV: csv}); err != nil {
+		t.Fatal(err)
+	}
+	raw := st.KV("import") // the feed's records live at PREFIX:import:ID
+	_ = raw.Set(t.Context(), "unsigned", []byte(`{"id":"unsigned","name":"x.csv","session":2,"csv":"cnVuX2lk"}`), 0)
+	_ = raw.Set(t.Context(), "garbage", []byte(`not json`), 0)
+	good, _, _ := raw.Get(t.Context(), "good")
+	_ = raw.Set(t.Context(), "altered", []byte(strings.Replace(string(good), `"id":"good"`, `"id":"altered"`, 1)), 0)
+
+	if rec, err := feed.Get(t.Context(), "good"); err != nil || string(rec.CSV) != string(csv) {
+		t.Fatalf("the signed record: %+v, %v", rec, err)
+	}
+	for range 3 { // looked at on every sync: still counted once each
+		for _, id := range []string{"unsigned", "garbage", "altered", "other-key"} {
+			if _, err := feed.Get(t.Context(), id); !errors.Is(err, redis.ErrRefused) {
+				t.Errorf("%s: Get = %v, want ErrRefused", id, err)
+			}
+		}
+	}
+	if st.Refused() != 4 {
+		t.Errorf("refused %d, want 4", st.Refused())
+	}
+	if n := strings.Count(logs.String(), "refused an import record"); n != 4 {
+		t.Errorf("logged %d refusals, want 4:\n%s", n, logs.String())
 	}
 }

@@ -56,6 +56,9 @@ type Store struct {
 	fallbacks atomic.Uint64
 	mu        sync.Mutex // serialises the transitions, so each is logged once
 	reason    string     // why the store is down (under mu); "" while up
+
+	refused    atomic.Uint64 // import records refused (Imports.Get)
+	refusedIDs sync.Map      // their IDs, so each is counted and logged once
 	stop      context.CancelFunc
 	done      chan struct{}
 }

@@ -22,8 +22,23 @@ func (a *app) shared() (*redisadapter.Store, error) {
 	}
 	a.closers = append(a.closers, s.Close)
 	a.metrics().WatchSharedState(s.Up, s.Fallbacks)
+	a.metrics().WatchImportFeed(s.Refused)
 	a.sh = s
 	return s, nil
+}
+
+// feed is the import feed replicas share, and false when it is off: no
+// shared store, or no MEMDB_ORACLE_SHARED_KEY to sign it with.
+func (a *app) feed() (redisadapter.Imports, bool, error) {
+	sh, err := a.shared()
+	if err != nil || sh == nil || a.cfg.State.SharedKey == "" {
+		return redisadapter.Imports{}, false, err
+	}
+	f, err := sh.Imports(a.cfg.State.SharedKey)
+	if err != nil {
+		return f, false, fmt.Errorf("MEMDB_ORACLE_SHARED_KEY: %w", err)
+	}
+	return f, true, nil
 }
 
 // kv is the bot-state namespace: on the shared store (falling back to the

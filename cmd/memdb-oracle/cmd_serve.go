@@ -108,8 +108,12 @@ func (serveCmd) Run(a *app) error {
 		}})
 	}
 
-	if sh != nil {
-		runners = append(runners, serveRunner{"imports", func(ctx context.Context) error { return a.syncImports(ctx, sh) }})
+	if feed, on, err := a.feed(); err != nil {
+		return err
+	} else if on {
+		runners = append(runners, serveRunner{"imports", func(ctx context.Context) error { return a.syncImports(ctx, feed) }})
+	} else if sh != nil {
+		a.log.Info("import feed off: imports stay on the replica that made them (set MEMDB_ORACLE_SHARED_KEY on every replica to share them, signed)")
 	}
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
