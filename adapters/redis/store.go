@@ -59,8 +59,8 @@ type Store struct {
 
 	refused    atomic.Uint64 // import records refused (Imports.Get)
 	refusedIDs sync.Map      // their IDs, so each is counted and logged once
-	stop      context.CancelFunc
-	done      chan struct{}
+	stop       context.CancelFunc
+	done       chan struct{}
 }
 
 // Open parses the URL and connects. It fails when the URL is bad; an

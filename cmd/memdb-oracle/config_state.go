@@ -41,7 +41,7 @@ func loadStateConfig(getenv func(string) string) (stateConfig, error) {
 		Replica: envVar(getenv, "MEMDB_ORACLE_REPLICA_NAME"),
 		// Not trimmed: the key is used byte for byte.
 		SharedKey: getenv("MEMDB_ORACLE_SHARED_KEY"),
-		Lease:   bot.DefaultLeaseTimings(),
+		Lease:     bot.DefaultLeaseTimings(),
 	}
 	if c.Replica == "" {
 		host, _ := os.Hostname()
