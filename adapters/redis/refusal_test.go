@@ -116,8 +116,10 @@ func TestAServerThatRefusesWritesIsAFailureLikeALostConnection(t *testing.T) {
 			if ok, err := kv.SetIfAbsent(t.Context(), "event/after", []byte("1"), time.Hour); !ok || err != nil {
 				t.Fatalf("after: %v %v", ok, err)
 			}
-			if _, ok, _ := local.Get(t.Context(), "event/after"); ok {
-				t.Fatal("still writing locally once the server is usable")
+			for _, k := range []string{"event/after", "event/19"} { // the second handed over on recovery
+				if _, ok, _ := st.KV("slack").Get(t.Context(), k); !ok {
+					t.Fatalf("%s is not on the server once it is usable", k)
+				}
 			}
 			if n := strings.Count(logs.String(), "usable again"); n != 1 {
 				t.Fatalf("recovery logged %d times:\n%s", n, logs.String())

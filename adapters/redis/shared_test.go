@@ -3,6 +3,7 @@ package redis_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/adapters/redis/redistest"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
+	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
 func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.T) {
@@ -25,8 +27,8 @@ func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.
 	if ok, err := kv.SetIfAbsent(ctx, "event/1", []byte("1"), time.Hour); !ok || err != nil {
 		t.Fatalf("on the server: %v %v", ok, err)
 	}
-	if _, ok, _ := local.Get(ctx, "event/1"); ok {
-		t.Fatal("written locally while the server was up")
+	if _, ok, _ := st.KV("slack").Get(ctx, "event/1"); !ok {
+		t.Fatal("not written to the server while it was up")
 	}
 
 	srv.Stop()
@@ -50,8 +52,8 @@ func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.
 	if ok, err := kv.SetIfAbsent(ctx, "event/back", []byte("1"), time.Hour); !ok || err != nil {
 		t.Fatalf("after recovery: %v %v", ok, err)
 	}
-	if _, ok, _ := local.Get(ctx, "event/back"); ok {
-		t.Fatal("still writing locally after the server came back")
+	if _, ok, _ := st.KV("slack").Get(ctx, "event/back"); !ok {
+		t.Fatal("not writing to the server after it came back")
 	}
 	if !strings.Contains(logs.String(), "shared state store usable again") {
 		t.Errorf("the recovery was not logged:\n%s", logs.String())
@@ -255,5 +257,67 @@ func TestAnImportRecordWithoutTheSharedKeysSignatureIsRefused(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "refused an import record"); n != 4 {
 		t.Errorf("logged %d refusals, want 4:\n%s", n, logs.String())
+	}
+}
+
+// Two replicas, each with its own local state, append 50 follow-ups to one
+// thread at once on a real server: every one is kept.
+func TestFiftyConcurrentFollowUpsAcrossTwoReplicasLoseNone(t *testing.T) {
+	srv := redistest.Start(t)
+	a := bot.NewKVThreads(open(t, srv, nil).Shared("threads", bottest.NewMemKV(nil)), 64, time.Hour)
+	b := bot.NewKVThreads(open(t, srv, nil).Shared("threads", bottest.NewMemKV(nil)), 64, time.Hour)
+	bottest.TestConcurrentFollowUps(t, 50, a, b)
+}
+
+// Through an outage: a thread started before it keeps its context on the
+// replica during it; what each replica wrote locally during it reaches the
+// server afterwards (follow-ups merged, events marked), so an event
+// answered during the outage is not answered again after it.
+func TestWhatAReplicaWritesDuringAnOutageIsMergedBackAfterIt(t *testing.T) {
+	srv := redistest.Start(t)
+	stA, stB := open(t, srv, nil), open(t, srv, nil)
+	threadsA := bot.NewKVThreads(stA.Shared("threads", bottest.NewMemKV(nil)), 16, time.Hour)
+	threadsB := bot.NewKVThreads(stB.Shared("threads", bottest.NewMemKV(nil)), 16, time.Hour)
+	eventsA := stA.Shared("slack", bottest.NewMemKV(nil))
+	ctx := t.Context()
+	plan := func(q string) planner.Plan { return planner.Plan{Intent: planner.IntentLookup, Question: q} }
+	const thread = "slack/C1/1.1"
+	if err := threadsA.Append(ctx, thread, plan("before")); err != nil {
+		t.Fatal(err)
+	}
+	if first, _ := eventsA.SetIfAbsent(ctx, "event/Ev1", []byte("1"), time.Hour); !first {
+		t.Fatal("a new event is not first")
+	}
+
+	srv.Stop()
+	if got, _ := threadsA.Plans(ctx, thread); len(got) != 1 || got[0].Question != "before" {
+		t.Fatalf("during the outage the thread lost its context: %+v", got)
+	}
+	if first, _ := eventsA.SetIfAbsent(ctx, "event/Ev1", []byte("1"), time.Hour); first {
+		t.Fatal("an event seen before the outage is new again during it")
+	}
+	_ = threadsA.Append(ctx, thread, plan("during on A"))
+	_ = threadsB.Append(ctx, thread, plan("during on B"))
+	if first, _ := eventsA.SetIfAbsent(ctx, "event/Ev2", []byte("1"), time.Hour); !first {
+		t.Fatal("a new event during the outage is not first")
+	}
+
+	// The server comes back empty (no persistence): only the replicas' own
+	// writes can restore it. The "before" plan lived only on the server.
+	srv.Restart()
+	eventually(t, 3*time.Second, "both replicas to find the server", func() bool { return stA.Up() && stB.Up() })
+	got, err := threadsB.Plans(ctx, thread)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []string
+	for _, p := range got {
+		qs = append(qs, p.Question)
+	}
+	if !slices.Contains(qs, "during on A") || !slices.Contains(qs, "during on B") {
+		t.Fatalf("after the outage the thread holds %q; want both replicas' follow-ups", qs)
+	}
+	if first, _ := stB.Shared("slack", bottest.NewMemKV(nil)).SetIfAbsent(ctx, "event/Ev2", []byte("1"), time.Hour); first {
+		t.Fatal("an event answered on A during the outage is new to B after it")
 	}
 }

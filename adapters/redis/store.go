@@ -57,7 +57,8 @@ type Store struct {
 	mu        sync.Mutex // serialises the transitions, so each is logged once
 	reason    string     // why the store is down (under mu); "" while up
 
-	refused    atomic.Uint64 // import records refused (Imports.Get)
+	resumed    []func(context.Context) // run when the store is usable again (under mu)
+	refused    atomic.Uint64           // import records refused (Imports.Get)
 	refusedIDs sync.Map      // their IDs, so each is counted and logged once
 	stop       context.CancelFunc
 	done       chan struct{}
@@ -150,10 +151,22 @@ func (s *Store) Check(ctx context.Context) error {
 	err := s.probeWrite(ctx)
 	if err != nil && ctx.Err() == nil {
 		s.transition(false, err)
-	} else if err == nil {
-		s.transition(true, nil)
+	} else if err == nil && s.transition(true, nil) {
+		s.mu.Lock()
+		hooks := s.resumed
+		s.mu.Unlock()
+		for _, h := range hooks {
+			h(ctx)
+		}
 	}
 	return err
+}
+
+// onResume registers h to run each time the store becomes usable again.
+func (s *Store) onResume(h func(context.Context)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resumed = append(s.resumed, h)
 }
 
 // probeWrite writes a short-lived key in this deployment's space.
@@ -198,19 +211,19 @@ func (s *Store) observe(err error) {
 
 // transition sets the store up or down, logging each change once; a store
 // that stays down for a different reason (out of memory, then unreachable)
-// logs the new reason once too.
-func (s *Store) transition(up bool, err error) {
+// logs the new reason once too. It reports whether the store came up.
+func (s *Store) transition(up bool, err error) bool {
 	reason := ""
 	if !up {
 		reason = failureReason(err)
 	}
 	if up == s.up.Load() && up {
-		return
+		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if up == s.up.Load() && reason == s.reason {
-		return
+		return false
 	}
 	s.up.Store(up)
 	s.reason = reason
@@ -220,6 +233,7 @@ func (s *Store) transition(up bool, err error) {
 		s.log.Error("shared state store not usable; using local state (thread memory, limits and de-duplication are per replica until it is back)",
 			"reason", reason, "err", err)
 	}
+	return up
 }
 
 // ErrMisconfigured is returned by Open when the server refuses this
