@@ -59,7 +59,7 @@ type Store struct {
 
 	resumed    []func(context.Context) // run when the store is usable again (under mu)
 	refused    atomic.Uint64           // import records refused (Imports.Get)
-	refusedIDs sync.Map      // their IDs, so each is counted and logged once
+	refusedIDs sync.Map                // their IDs, so each is counted and logged once
 	stop       context.CancelFunc
 	done       chan struct{}
 }
