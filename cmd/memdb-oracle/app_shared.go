@@ -59,6 +59,26 @@ func (a *app) kv(namespace string) (bot.KV, error) {
 	return sh.Shared(namespace, st.KV(namespace)), nil
 }
 
+// strictKV is a namespace that fails closed: on the shared store with no
+// local fallback when there is one (else in the data directory). The
+// digest's slot markers live there, because a digest posted twice (each
+// replica claiming the slot locally during an outage) is worse than one
+// posted late, once the store is back.
+func (a *app) strictKV(namespace string) (bot.KV, error) {
+	st, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	sh, err := a.shared()
+	if err != nil {
+		return nil, err
+	}
+	if sh == nil {
+		return st.KV(namespace), nil
+	}
+	return sh.KV(namespace), nil
+}
+
 // limiter applies limits with daily counts in the namespace, atomically
 // across replicas when there is a shared store.
 func (a *app) limiter(limits bot.Limits, namespace string) (*bot.Limiter, error) {
