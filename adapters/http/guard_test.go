@@ -84,7 +84,7 @@ func TestForwardedAddressesFromAnUntrustedPeerShareThePeersBucket(t *testing.T) 
 
 func TestAPIKeys(t *testing.T) {
 	limits := bot.Limits{UserPerMinute: 1, UserBurst: 2}
-	base, m := guarded(t, GuardOptions{Keys: []string{"alpha-key", "beta-key"}, Limiter: bot.NewLimiter(limits, nil, nil)})
+	base, m := guarded(t, GuardOptions{Keys: []string{"alpha-key-0123456789abcdef0123456789", "beta-key-0123456789abcdef01234567890"}, Limiter: bot.NewLimiter(limits, nil, nil)})
 	t.Run("a request without a key is refused with a JSON 401", func(t *testing.T) {
 		resp, body := ask(t, base)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `"error":"a valid API key is required`) ||
@@ -93,7 +93,7 @@ func TestAPIKeys(t *testing.T) {
 		}
 	})
 	t.Run("a wrong key or another scheme is refused", func(t *testing.T) {
-		for _, h := range []string{"Bearer gamma-key", "Basic alpha-key", "Bearer", "alpha-key"} {
+		for _, h := range []string{"Bearer gamma-key", "Basic alpha-key-0123456789abcdef0123456789", "Bearer", "alpha-key-0123456789abcdef0123456789"} {
 			if resp, _ := ask(t, base, "Authorization", h); resp.StatusCode != http.StatusUnauthorized {
 				t.Errorf("%q got %d", h, resp.StatusCode)
 			}
@@ -101,15 +101,15 @@ func TestAPIKeys(t *testing.T) {
 	})
 	t.Run("each key has its own bucket", func(t *testing.T) {
 		for range 2 {
-			if resp, body := ask(t, base, "Authorization", "Bearer alpha-key"); resp.StatusCode != http.StatusOK {
+			if resp, body := ask(t, base, "Authorization", "Bearer alpha-key-0123456789abcdef0123456789"); resp.StatusCode != http.StatusOK {
 				t.Fatalf("alpha got %d %s", resp.StatusCode, body)
 			}
 		}
-		resp, body := ask(t, base, "Authorization", "Bearer alpha-key")
+		resp, body := ask(t, base, "Authorization", "Bearer alpha-key-0123456789abcdef0123456789")
 		if resp.StatusCode != http.StatusTooManyRequests {
 			t.Fatalf("alpha's third request got %d %s", resp.StatusCode, body)
 		}
-		if resp, body := ask(t, base, "authorization", "bearer beta-key"); resp.StatusCode != http.StatusOK {
+		if resp, body := ask(t, base, "authorization", "bearer beta-key-0123456789abcdef01234567890"); resp.StatusCode != http.StatusOK {
 			t.Fatalf("beta got %d %s after alpha was limited", resp.StatusCode, body)
 		}
 	})
@@ -226,13 +226,13 @@ func TestClientAddr(t *testing.T) {
 
 func TestAKeyedThreadBelongsToItsKey(t *testing.T) {
 	fb := &fakeBot{}
-	g, err := NewGuard(GuardOptions{Keys: []string{"k1"}})
+	g, err := NewGuard(GuardOptions{Keys: []string{"k1-0123456789abcdef0123456789abcdef"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := startServer(t, fb, Options{Guard: g})
 	req, _ := http.NewRequestWithContext(context.Background(), "POST", base+"/api/ask", strings.NewReader(`{"question":"x","thread":"t1"}`))
-	req.Header.Set("Authorization", "Bearer k1")
+	req.Header.Set("Authorization", "Bearer k1-0123456789abcdef0123456789abcdef")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -241,5 +241,62 @@ func TestAKeyedThreadBelongsToItsKey(t *testing.T) {
 	msgs := fb.messages()
 	if len(msgs) != 1 || !strings.HasPrefix(msgs[0].Thread, "key:") || !strings.HasSuffix(msgs[0].Thread, "/t1") {
 		t.Fatalf("bot got %+v, want the thread scoped by the key", msgs)
+	}
+}
+
+func TestThirtyAddressesOfOneIPv6NetworkShareOneBucket(t *testing.T) {
+	limits := bot.Limits{UserPerMinute: 0.01, UserBurst: 10}
+	base, _ := guarded(t, GuardOptions{Proxies: trustLoopback(t), Limiter: bot.NewLimiter(limits, nil, nil)})
+	admitted := 0
+	for i := range 30 {
+		if resp, _ := ask(t, base, "X-Forwarded-For", fmt.Sprintf("2001:db8:1:2::%x", i+1)); resp.StatusCode == http.StatusOK {
+			admitted++
+		}
+	}
+	if admitted != limits.UserBurst {
+		t.Fatalf("%d of 30 addresses of one /64 admitted; want one bucket's burst of %d", admitted, limits.UserBurst)
+	}
+	if resp, _ := ask(t, base, "X-Forwarded-For", "2001:db8:1:3::1"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the next /64 got %d; want its own bucket", resp.StatusCode)
+	}
+}
+
+// Key guesses from one source are refused with 401 up to the limit, then
+// with 429 without the key being looked at (the right key included) until
+// the minute passes; every refused key is counted, and the log gets a line
+// a minute, not a line a guess.
+func TestGuessingAPIKeysIsLimitedCountedAndLoggedSampled(t *testing.T) {
+	clock := bottest.NewClock(time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC))
+	var logs bytes.Buffer
+	const key = "the-real-key-0123456789abcdef0123456789"
+	base, m := guarded(t, GuardOptions{Keys: []string{key}, MaxKeyFailures: 5, Now: clock.Now,
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	codes := map[int]int{}
+	for i := range 200 {
+		resp, _ := ask(t, base, "Authorization", fmt.Sprintf("Bearer guess-%d", i))
+		codes[resp.StatusCode]++
+	}
+	if codes[http.StatusUnauthorized] != 5 || codes[http.StatusTooManyRequests] != 195 {
+		t.Fatalf("codes %v; want 5 × 401 then 195 × 429", codes)
+	}
+	if resp, body := ask(t, base, "Authorization", "Bearer "+key); resp.StatusCode != http.StatusTooManyRequests ||
+		!strings.Contains(body, "too many refused API keys") {
+		t.Fatalf("the right key while blocked: %d %s", resp.StatusCode, body)
+	}
+	if !strings.Contains(scrape(t, m), "memdb_oracle_http_key_failures_total 5") {
+		t.Error("the refused keys are not counted")
+	}
+	if n := strings.Count(logs.String(), "\n"); n > 2 {
+		t.Errorf("%d log lines for 201 refusals:\n%s", n, logs.String())
+	}
+	clock.Advance(time.Minute)
+	if resp, body := ask(t, base, "Authorization", "Bearer "+key); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the right key a minute later: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestAnAPIKeyShorterThan32CharactersIsAConfigurationError(t *testing.T) {
+	if _, err := NewGuard(GuardOptions{Keys: []string{"x"}}); err == nil || !strings.Contains(err.Error(), "at least 32") {
+		t.Fatalf("err = %v", err)
 	}
 }

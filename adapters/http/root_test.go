@@ -110,7 +110,7 @@ func TestRootCountsEveryResponseAndContainsPanics(t *testing.T) {
 }
 
 func TestAnEmptyKeyIsAConfigurationError(t *testing.T) {
-	if _, err := NewGuard(GuardOptions{Keys: []string{"a", " "}}); err == nil || !strings.Contains(err.Error(), "API key 2 is empty") {
+	if _, err := NewGuard(GuardOptions{Keys: []string{"a-long-enough-key-0123456789abcdef", " "}}); err == nil || !strings.Contains(err.Error(), "API key 2 is empty") {
 		t.Fatalf("err = %v", err)
 	}
 }
