@@ -35,9 +35,17 @@ func (versionCmd) Run(a *app) error {
 	return err
 }
 
-// programVersion is the module version the binary was built from, with the
-// VCS revision when the build recorded one.
+// version is set at link time by release builds (the Dockerfile:
+// -ldflags "-X main.version=v1.2.3"); empty otherwise.
+var version string
+
+// programVersion is the version set at link time, else the module version
+// the binary was built from, with the VCS revision when the build recorded
+// one.
 func programVersion() string {
+	if version != "" {
+		return version
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown)"
