@@ -83,6 +83,12 @@ type Options struct {
 	// state store, say). A failing one makes the status "degraded" but
 	// stays 200: the replica still answers from local state.
 	Health []HealthCheck
+	// Ready lists what GET /readyz needs working before a load balancer
+	// sends this replica traffic (the data store open, the shared state
+	// store usable when one is configured); Drain turns it 503 once the
+	// process begins to stop.
+	Ready []HealthCheck
+	Drain *Drain
 	// RenderChart draws an answer's chart as PNG for ?chart=1; nil means no
 	// renderer is available and the flag is ignored.
 	RenderChart func(ctx context.Context, c bot.Chart) ([]byte, error)
@@ -116,6 +122,7 @@ func NewAPI(h Handler, opts Options) *API {
 // Register adds the API's routes to mux.
 func (api *API) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", api.healthz)
+	mux.HandleFunc("GET /readyz", api.readyz)
 	if api.opts.Metrics != nil {
 		mux.Handle("GET /metrics", api.opts.Metrics.Handler())
 	}

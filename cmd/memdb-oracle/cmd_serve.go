@@ -42,21 +42,32 @@ func (serveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	var health []httpadapter.HealthCheck
+	var health, ready []httpadapter.HealthCheck
 	if sh != nil {
 		health = append(health, httpadapter.HealthCheck{Name: "shared_state", Check: sh.Check})
+		// Ready only with shared state as configured: a replica on local
+		// state answers, but its limits and de-duplication are its own.
+		ready = append(ready, httpadapter.HealthCheck{Name: "shared_state", Check: func(context.Context) error {
+			if !sh.Up() {
+				return fmt.Errorf("shared state store not usable: %s", sh.Reason())
+			}
+			return nil
+		}})
 		a.log.Info("shared state on Redis/Valkey", "replica", a.cfg.State.Replica)
 	}
 	h, err := a.answerer()
 	if err != nil {
 		return err
 	}
-	if st, err := a.store(); err == nil {
+	st, storeErr := a.store()
+	ready = append(ready, httpadapter.HealthCheck{Name: "store", Check: func(context.Context) error { return storeErr }})
+	if storeErr == nil {
 		// A nearly full disk degrades serve (bot state held in memory)
 		// rather than stopping it: /healthz and /metrics say so.
 		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk})
 		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded })
 	}
+	drain := &httpadapter.Drain{}
 	guard, err := a.httpGuard()
 	if err != nil {
 		return err
@@ -67,6 +78,8 @@ func (serveCmd) Run(a *app) error {
 		Metrics: a.metrics(),
 		Guard:   guard,
 		Health:  health,
+		Ready:   ready,
+		Drain:   drain,
 
 		Importer:   importer{a},
 		AdminToken: a.cfg.HTTP.AdminToken,
@@ -121,7 +134,8 @@ func (serveCmd) Run(a *app) error {
 	}
 	httpLog := a.log.With("adapter", "http")
 	runners = append(runners, serveRunner{"http", func(ctx context.Context) error {
-		return httpadapter.Serve(ctx, ln, httpadapter.Root(mux, a.metrics(), httpLog), httpadapter.ServeOptions{Logger: httpLog})
+		return httpadapter.Serve(ctx, ln, httpadapter.Root(mux, a.metrics(), httpLog),
+			httpadapter.ServeOptions{Logger: httpLog, Drain: drain, DrainFor: a.cfg.HTTP.DrainFor})
 	}})
 	err = runAll(a.ctx, runners, a.log)
 	a.log.Info("stopped")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
 	"github.com/memdb-oracle/memdb-oracle/bot"
@@ -19,6 +20,11 @@ type httpConfig struct {
 	Limits bot.Limits
 	// AdminToken enables POST /api/import (MEMDB_ORACLE_ADMIN_TOKEN).
 	AdminToken string
+	// DrainFor is how long serve keeps answering after SIGTERM with
+	// /readyz at 503, so load balancers move away first
+	// (MEMDB_ORACLE_DRAIN; default 0, stopping at once as a terminal run
+	// should; the compose file and the systemd unit set 5s).
+	DrainFor time.Duration
 }
 
 func loadHTTPConfig(getenv func(string) string) (httpConfig, error) {
@@ -35,5 +41,12 @@ func loadHTTPConfig(getenv func(string) string) (httpConfig, error) {
 		return c, err
 	}
 	c.AdminToken = envVar(getenv, "MEMDB_ORACLE_ADMIN_TOKEN")
+	if v := envVar(getenv, "MEMDB_ORACLE_DRAIN"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return c, fmt.Errorf("MEMDB_ORACLE_DRAIN=%q: want a duration such as 5s (0 stops at once)", v)
+		}
+		c.DrainFor = d
+	}
 	return c, nil
 }

@@ -361,6 +361,9 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 	if m := get(t, other.base+"/metrics"); !strings.Contains(m, "memdb_oracle_shared_state_up 0") {
 		t.Errorf("metrics do not show the outage")
 	}
+	if r := get(t, other.base+"/readyz"); !strings.Contains(r, `"status":"not ready"`) || !strings.Contains(r, `"shared_state":"unavailable"`) {
+		t.Errorf("readyz while Redis is down: %s", r)
+	}
 	srv.Restart()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(get(t, other.base+"/healthz"), `"shared_state":"ok"`) {
@@ -368,6 +371,9 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 			t.Fatal("the replica did not recover its shared state")
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	if r := get(t, other.base+"/readyz"); !strings.Contains(r, `"status":"ready"`) {
+		t.Errorf("readyz after Redis is back: %s", r)
 	}
 	if n := strings.Count(other.logs.String(), "shared state store not usable"); n != 1 {
 		t.Errorf("the outage was logged %d times, want once", n)
