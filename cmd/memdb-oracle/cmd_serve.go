@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
@@ -110,6 +111,11 @@ func (serveCmd) Run(a *app) error {
 			continue
 		}
 		a.log.Info("adapter on", "adapter", h.name)
+		if h.name != "digest" {
+			// Slack or Discord unreachable (at start or later) is retried
+			// with backoff while HTTP and the other adapters serve.
+			run = retrying(h.name, run, adapterBackoff, a.log)
+		}
 		runners = append(runners, serveRunner{h.name, run})
 	}
 
@@ -140,6 +146,40 @@ func (serveCmd) Run(a *app) error {
 	err = runAll(a.ctx, runners, a.log)
 	a.log.Info("stopped")
 	return err
+}
+
+// adapterBackoff is the wait before retry n (1-based) of a chat adapter
+// that stopped with an error: 1 s, 2 s, 4 s … up to 2 minutes.
+func adapterBackoff(n int) time.Duration {
+	return min(time.Second<<min(n-1, 7), 2*time.Minute)
+}
+
+// retrying runs run again, after backoff(n) for the n-th failure in a row,
+// whenever it returns an error before ctx ends; a run that lasted a minute
+// resets the count. It returns nil when ctx ends.
+func retrying(name string, run func(context.Context) error, backoff func(int) time.Duration, log *slog.Logger) func(context.Context) error {
+	return func(ctx context.Context) error {
+		for n := 1; ; n++ {
+			started := time.Now()
+			err := run(ctx)
+			if ctx.Err() != nil {
+				return nil
+			}
+			if err == nil {
+				return nil
+			}
+			if time.Since(started) > time.Minute {
+				n = 1
+			}
+			wait := backoff(n)
+			log.Warn("adapter stopped; trying again", "adapter", name, "attempt", n, "in", wait.String(), "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+		}
+	}
 }
 
 // runAll runs every runner until ctx ends or one of them fails; either way

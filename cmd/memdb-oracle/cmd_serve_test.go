@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
@@ -107,4 +109,52 @@ func TestLoadServeConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAChatAdapterThatCannotConnectIsRetriedWithBackoffWhileTheRestServes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		var calls []time.Time
+		start := time.Now()
+		unreachable := func(ctx context.Context) error {
+			calls = append(calls, time.Now())
+			if len(calls) < 4 {
+				return errors.New("dial tcp: connection refused")
+			}
+			<-ctx.Done()
+			return nil
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		served := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- runAll(ctx, []serveRunner{
+				{"discord", retrying("discord", unreachable, adapterBackoff, slog.New(slog.NewTextHandler(&logs, nil)))},
+				{"http", func(ctx context.Context) error { close(served); <-ctx.Done(); return nil }},
+			}, slog.New(slog.DiscardHandler))
+		}()
+		<-served
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if len(calls) != 4 {
+			t.Fatalf("%d connection attempts in a minute, want 4 (after 1 s, 2 s and 4 s)", len(calls))
+		}
+		for i, want := range []time.Duration{0, time.Second, 3 * time.Second, 7 * time.Second} {
+			if got := calls[i].Sub(start); got != want {
+				t.Errorf("attempt %d at %v, want %v", i+1, got, want)
+			}
+		}
+		if n := strings.Count(logs.String(), "adapter stopped; trying again"); n != 3 {
+			t.Errorf("logged %d retries, want 3", n)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v", err)
+		default:
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
 }
