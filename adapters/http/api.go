@@ -96,9 +96,10 @@ type Options struct {
 
 // API serves the HTTP routes.
 type API struct {
-	h    Handler
-	opts Options
-	log  *slog.Logger
+	h      Handler
+	opts   Options
+	log    *slog.Logger
+	charts *chartCache
 }
 
 // NewAPI returns the API answering with h.
@@ -116,7 +117,7 @@ func NewAPI(h Handler, opts Options) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{h: h, opts: opts, log: log}
+	return &API{h: h, opts: opts, log: log, charts: newChartCache(opts.RenderChart)}
 }
 
 // Register adds the API's routes to mux.
@@ -185,7 +186,7 @@ func (api *API) ask(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusInternalServerError, problem{Error: "the answer could not be encoded as JSON"})
 	case wantChart(r) && a.Chart != nil && api.opts.RenderChart != nil:
 		resp := AskResponse{AskJSON: bot.JSON(a)}
-		png, err := api.opts.RenderChart(r.Context(), *a.Chart)
+		png, err := api.charts.png(r.Context(), *a.Chart)
 		if err != nil {
 			api.log.WarnContext(r.Context(), "rendering chart", "err", err)
 		} else {

@@ -67,9 +67,14 @@ func (s *Site) static(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", f.kind)
 	w.Header().Set("ETag", f.etag)
-	if r.URL.Query().Get("v") != "" {
+	switch v := r.URL.Query().Get("v"); {
+	case v != "" && v == f.etag[1:9]:
+		// The URL names these exact bytes: cache it for good.
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
+	case v != "":
+		// An old or made-up version: never pin other bytes under its URL.
+		w.Header().Set("Cache-Control", "no-cache")
+	default:
 		w.Header().Set("Cache-Control", "public, max-age=300")
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))

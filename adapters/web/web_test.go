@@ -339,11 +339,17 @@ func dataPageCases(t *testing.T, env *bottest.Env) {
 
 func staticFileCases(t *testing.T, env *bottest.Env) {
 	mux := siteFor(t, env, Options{})
+	_, home := get(t, mux, "/")
 	for _, name := range []string{"site.css", "ask.js"} {
-		resp, body := get(t, mux, "/static/"+name+"?v=1")
+		v := between(home, "/static/"+name+"?v=", `"`)
+		resp, body := get(t, mux, "/static/"+name+"?v="+v)
 		mustStatus(t, resp, http.StatusOK)
-		if body == "" || resp.Header.Get("ETag") == "" || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
-			t.Errorf("%s: %v", name, resp.Header)
+		if v == "" || body == "" || resp.Header.Get("ETag") == "" || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s at its version %q: %v", name, v, resp.Header)
+		}
+		// A version that is not this file's is never pinned for a year.
+		if resp, _ := get(t, mux, "/static/"+name+"?v=1"); strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s?v=1 (a wrong version) is cached as immutable", name)
 		}
 		r := httptest.NewRequest(http.MethodGet, "/static/"+name, nil)
 		r.Header.Set("If-None-Match", resp.Header.Get("ETag"))
@@ -463,4 +469,14 @@ func refusalCases(t *testing.T, env *bottest.Env) {
 	if !strings.Contains(body, "The server refused the page: a valid API key is required.") || resp.Header.Get("WWW-Authenticate") == "" {
 		t.Errorf("a refused page view is not explained on a page (WWW-Authenticate %q):\n%s", resp.Header.Get("WWW-Authenticate"), body)
 	}
+}
+
+// between returns the text after start up to end in s, or "".
+func between(s, start, end string) string {
+	_, rest, ok := strings.Cut(s, start)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, end)
+	return v
 }
