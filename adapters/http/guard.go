@@ -3,6 +3,7 @@ package http
 import (
 	"cmp"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -59,6 +60,15 @@ type GuardOptions struct {
 	MaxKeyFailures int
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// PageLimiter applies the limits of page views (WrapPages: GET of the
+	// web pages), apart from the questions' Limiter, so browsing runs
+	// after an answer never spends the questions' burst; nil uses Limiter.
+	PageLimiter RateLimiter
+	// PublicPages lets anyone view the pages (read-only) when keys are
+	// set; asking still needs a key (MEMDB_ORACLE_WEB_PUBLIC).
+	PublicPages bool
+	// SessionTTL is how long a browser's sign-in lasts; default 12 hours.
+	SessionTTL time.Duration
 }
 
 // Guard is the gate in front of every route that answers questions or
@@ -73,6 +83,10 @@ type Guard struct {
 	log      *slog.Logger
 	sampler  *bot.LogSampler
 	failures *keyFailures
+	pages    RateLimiter
+	public   bool
+	session  time.Duration
+	now      func() time.Time
 }
 
 // MinKeyLength is the shortest API key accepted: 32 characters, such as
@@ -100,6 +114,7 @@ func NewGuard(opts GuardOptions) (*Guard, error) {
 	if now == nil {
 		now = time.Now
 	}
+	g.now, g.pages, g.public, g.session = now, cmp.Or(opts.PageLimiter, opts.Limiter), opts.PublicPages, cmp.Or(opts.SessionTTL, 12*time.Hour)
 	g.sampler = bot.NewLogSampler(time.Minute, now)
 	g.failures = newKeyFailures(cmp.Or(opts.MaxKeyFailures, 20), time.Minute, now)
 	return g, nil
@@ -127,7 +142,13 @@ func ClientOf(ctx context.Context) Client {
 // Wrap admits a request to next only with a valid key (when keys are set)
 // and within the client's limits. Refusals are JSON: 401 with a
 // WWW-Authenticate challenge, 429 with Retry-After in whole seconds.
-func (g *Guard) Wrap(next http.Handler) http.Handler {
+func (g *Guard) Wrap(next http.Handler) http.Handler { return g.wrap(next, g.limiter, false) }
+
+// WrapPages is Wrap for page views: their own bucket (PageLimiter), and
+// no key needed when PublicPages is set.
+func (g *Guard) WrapPages(next http.Handler) http.Handler { return g.wrap(next, g.pages, g.public) }
+
+func (g *Guard) wrap(next http.Handler, limiter RateLimiter, public bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		source := g.source(r)
 		if len(g.keys) > 0 && g.failures.blocked(source) {
@@ -137,20 +158,20 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 			return
 		}
 		c, ok := g.identify(r, source)
+		if !ok && public && r.Header.Get("Authorization") == "" {
+			c, ok = Client{ID: source}, true
+		}
 		if !ok {
-			g.failures.note(source)
-			if g.metrics != nil {
-				g.metrics.keyFailures.Inc()
-			}
-			if n, log := g.sampler.Note("key/" + source); log {
-				g.log.WarnContext(r.Context(), "API key refused", "client", source, "refused_in_last_minute", n, "path", r.URL.Path)
+			if _, err := r.Cookie(SessionCookie); r.Header.Get("Authorization") != "" || err == nil {
+				// A key or session was presented and is wrong: a guess.
+				g.keyRefused(r, source)
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="memdb-oracle"`)
 			writeJSON(w, http.StatusUnauthorized, problem{Error: "a valid API key is required: send it as \"Authorization: Bearer KEY\""})
 			return
 		}
-		if g.limiter != nil {
-			err := g.limiter.Allow(r.Context(), bot.Message{Platform: "http", Channel: "http", User: c.ID})
+		if limiter != nil {
+			err := limiter.Allow(r.Context(), bot.Message{Platform: "http", Channel: "http", User: c.ID})
 			if rl, limited := errors.AsType[*bot.RateLimitError](err); limited {
 				g.refuse(w, r, c, rl)
 				return
@@ -162,6 +183,18 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, c)))
 	})
+}
+
+// keyRefused counts a wrong key (or session) from source towards its
+// limit and the metric, and logs it sampled.
+func (g *Guard) keyRefused(r *http.Request, source string) {
+	g.failures.note(source)
+	if g.metrics != nil {
+		g.metrics.keyFailures.Inc()
+	}
+	if n, log := g.sampler.Note("key/" + source); log {
+		g.log.WarnContext(r.Context(), "API key refused", "client", source, "refused_in_last_minute", n, "path", r.URL.Path)
+	}
 }
 
 // source names where a request comes from for limits and logs: the
@@ -189,7 +222,7 @@ func (g *Guard) identify(r *http.Request, source string) (Client, bool) {
 	}
 	token, ok := bearer(r.Header.Get("Authorization"))
 	if !ok {
-		return Client{}, false
+		return g.sessionClient(r)
 	}
 	sum := sha256.Sum256([]byte(token))
 	match := 0
@@ -306,4 +339,76 @@ func (k *keyFailures) retry(source string) time.Duration {
 		return w.start.Add(k.window).Sub(k.now())
 	}
 	return 0
+}
+
+// SessionCookie is the cookie a browser signed in with a key carries.
+const SessionCookie = "memdb_oracle_session"
+
+// sessionToken is "EXPIRY.MAC": the expiry in Unix seconds and its
+// HMAC-SHA256 under the key's digest. Every replica holding the key can
+// check it, no session is stored, and removing the key ends its sessions.
+func sessionToken(key [sha256.Size]byte, expires int64) string {
+	mac := hmac.New(sha256.New, key[:])
+	mac.Write([]byte("memdb-oracle session\n" + strconv.FormatInt(expires, 10)))
+	return strconv.FormatInt(expires, 10) + "." + hex.EncodeToString(mac.Sum(nil))
+}
+
+// sessionClient identifies a request by its session cookie.
+func (g *Guard) sessionClient(r *http.Request) (Client, bool) {
+	ck, err := r.Cookie(SessionCookie)
+	if err != nil {
+		return Client{}, false
+	}
+	exp, _, ok := strings.Cut(ck.Value, ".")
+	expires, err := strconv.ParseInt(exp, 10, 64)
+	if !ok || err != nil || g.now().Unix() >= expires {
+		return Client{}, false
+	}
+	for _, k := range g.keys {
+		if hmac.Equal([]byte(ck.Value), []byte(sessionToken(k, expires))) {
+			return Client{ID: "key:" + hex.EncodeToString(k[:6]), Keyed: true}, true
+		}
+	}
+	return Client{}, false
+}
+
+// SignIn is the handler of the web page's sign-in form (POST, field
+// "key"): a valid key sets an HttpOnly, SameSite=Strict session cookie
+// (Secure over HTTPS) and redirects to the field "next" (a path on this
+// site); a wrong one is refused like a wrong bearer key — counted, limited
+// per source and logged sampled.
+func (g *Guard) SignIn(home string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		source := g.source(r)
+		if g.failures.blocked(source) {
+			g.refuse(w, r, Client{ID: source}, &bot.RateLimitError{Scope: "key-failures", Kind: "key-failures",
+				Limit: g.failures.max, Retry: g.failures.retry(source)})
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
+		key := strings.TrimSpace(r.PostFormValue("key"))
+		sum := sha256.Sum256([]byte(key))
+		match := -1
+		for i, k := range g.keys {
+			if subtle.ConstantTimeCompare(sum[:], k[:]) == 1 {
+				match = i
+			}
+		}
+		if key == "" || match < 0 {
+			g.keyRefused(r, source)
+			writeJSON(w, http.StatusUnauthorized, problem{Error: "that API key is not valid"})
+			return
+		}
+		expires := g.now().Add(g.session)
+		http.SetCookie(w, &http.Cookie{
+			Name: SessionCookie, Value: sessionToken(g.keys[match], expires.Unix()), Path: "/",
+			Expires: expires, MaxAge: int(g.session.Seconds()),
+			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"),
+		})
+		next := r.PostFormValue("next")
+		if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") {
+			next = home
+		}
+		http.Redirect(w, r, next, http.StatusSeeOther)
+	})
 }

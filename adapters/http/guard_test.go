@@ -300,3 +300,101 @@ func TestAnAPIKeyShorterThan32CharactersIsAConfigurationError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// guardedSite serves a page behind WrapPages, a question behind Wrap and
+// the sign-in form, as the web pages use them.
+func guardedSite(t *testing.T, opts GuardOptions) (string, *Metrics) {
+	t.Helper()
+	m := NewMetrics()
+	opts.Metrics = m
+	g, err := NewGuard(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok "+ClientOf(r.Context()).ID) })
+	mux.Handle("GET /page", g.WrapPages(ok))
+	mux.Handle("POST /ask", g.Wrap(ok))
+	mux.Handle("POST /signin", g.SignIn("/page"))
+	srv := httptest.NewServer(Root(mux, m, nil))
+	t.Cleanup(srv.Close)
+	return srv.URL, m
+}
+
+func send(t *testing.T, method, url string, body string, cookies ...*http.Cookie) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for _, c := range cookies {
+		req.AddCookie(c)
+	}
+	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
+func TestABrowserSignsInOnceWithAKeyAndCarriesAStrictHttpOnlyCookie(t *testing.T) {
+	const key = "browser-key-0123456789abcdef0123456789"
+	base, m := guardedSite(t, GuardOptions{Keys: []string{key}})
+	if resp := send(t, "GET", base+"/page", ""); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a page without signing in: %d", resp.StatusCode)
+	}
+	if resp := send(t, "POST", base+"/signin", "key=wrong-key-0123456789abcdef0123456789"); resp.StatusCode != http.StatusUnauthorized || len(resp.Cookies()) != 0 {
+		t.Fatalf("a wrong key: %d, cookies %v", resp.StatusCode, resp.Cookies())
+	}
+	resp := send(t, "POST", base+"/signin", "key="+key+"&next=//evil.example/")
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/page" {
+		t.Fatalf("signing in: %d to %q; want 303 to the site's own page", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	var session *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == SessionCookie {
+			session = c
+		}
+	}
+	if session == nil || !session.HttpOnly || session.SameSite != http.SameSiteStrictMode || session.MaxAge <= 0 {
+		t.Fatalf("session cookie %+v; want HttpOnly, SameSite=Strict, with a lifetime", session)
+	}
+	for _, r := range []*http.Response{send(t, "GET", base+"/page", "", session), send(t, "POST", base+"/ask", "q=x", session)} {
+		if r.StatusCode != http.StatusOK {
+			t.Errorf("%s %s with the session: %d", r.Request.Method, r.Request.URL.Path, r.StatusCode)
+		}
+	}
+	forged := &http.Cookie{Name: SessionCookie, Value: "99999999999.00ff"}
+	if r := send(t, "GET", base+"/page", "", forged); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a forged session: %d", r.StatusCode)
+	}
+	if !strings.Contains(scrape(t, m), "memdb_oracle_http_key_failures_total 2") {
+		t.Error("the wrong key at sign-in and the forged session are not counted (a first visit without either is not a guess)")
+	}
+}
+
+func TestPageViewsHaveTheirOwnBucketAndAPublicSiteShowsThemReadOnly(t *testing.T) {
+	base, _ := guardedSite(t, GuardOptions{
+		Limiter:     bot.NewLimiter(bot.Limits{UserPerMinute: 0.01, UserBurst: 1}, nil, nil),
+		PageLimiter: bot.NewLimiter(bot.Limits{UserPerMinute: 0.01, UserBurst: 20}, nil, nil),
+	})
+	if r := send(t, "POST", base+"/ask", "q=x"); r.StatusCode != http.StatusOK {
+		t.Fatalf("the question: %d", r.StatusCode)
+	}
+	for i := range 20 { // the runs linked from the answer
+		if r := send(t, "GET", base+"/page", ""); r.StatusCode != http.StatusOK {
+			t.Fatalf("page view %d after a question: %d", i+1, r.StatusCode)
+		}
+	}
+
+	const key = "public-key-0123456789abcdef0123456789"
+	public, _ := guardedSite(t, GuardOptions{Keys: []string{key}, PublicPages: true})
+	if r := send(t, "GET", public+"/page", ""); r.StatusCode != http.StatusOK {
+		t.Errorf("a public page without a key: %d", r.StatusCode)
+	}
+	if r := send(t, "POST", public+"/ask", "q=x"); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a question on a public site without a key: %d", r.StatusCode)
+	}
+}

@@ -469,6 +469,21 @@ func refusalCases(t *testing.T, env *bottest.Env) {
 	if !strings.Contains(body, "The server refused the page: a valid API key is required.") || resp.Header.Get("WWW-Authenticate") == "" {
 		t.Errorf("a refused page view is not explained on a page (WWW-Authenticate %q):\n%s", resp.Header.Get("WWW-Authenticate"), body)
 	}
+
+	// With signing in offered, the refused page holds the form instead of
+	// asking for a header a browser cannot send.
+	signIn := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusSeeOther) })
+	mux = siteFor(t, env, Options{Guard: guard, SignIn: signIn})
+	resp, body = get(t, mux, "/data")
+	mustStatus(t, resp, http.StatusUnauthorized)
+	for _, want := range []string{`action="/signin"`, `name="key" type="password"`, "Sign in with an API key"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the refused page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "Authorization") {
+		t.Error("the page still tells the browser to send an Authorization header")
+	}
 }
 
 // between returns the text after start up to end in s, or "".
