@@ -42,17 +42,26 @@ var ErrRefused = errors.New("import record refused: not signed with this deploym
 // only the replicas hold: the server stores the records, it does not vouch
 // for them.
 type Imports struct {
-	s   *Store
-	key []byte
+	s        *Store
+	key      []byte
+	previous [][]byte
 }
 
 // Imports returns the feed signed and checked with key, which must be at
-// least MinSharedKey long (MEMDB_ORACLE_SHARED_KEY).
-func (s *Store) Imports(key string) (Imports, error) {
-	if len(key) < MinSharedKey {
-		return Imports{}, fmt.Errorf("the shared key must be at least %d characters (it is %d)", MinSharedKey, len(key))
+// least MinSharedKey long (MEMDB_ORACLE_SHARED_KEY). Records signed with a
+// previous key (MEMDB_ORACLE_SHARED_KEY_PREVIOUS, while rotating) are
+// accepted too, and Publish signs them again with key.
+func (s *Store) Imports(key string, previous ...string) (Imports, error) {
+	f := Imports{s: s, key: []byte(key)}
+	for _, k := range append([]string{key}, previous...) {
+		if len(k) < MinSharedKey {
+			return Imports{}, fmt.Errorf("the shared key must be at least %d characters (it is %d)", MinSharedKey, len(k))
+		}
+		if k != key {
+			f.previous = append(f.previous, []byte(k))
+		}
 	}
-	return Imports{s: s, key: []byte(key)}, nil
+	return f, nil
 }
 
 // Refused counts the distinct records Get refused.
@@ -60,8 +69,10 @@ func (s *Store) Refused() uint64 { return s.refused.Load() }
 
 // sign returns the record's signature: every field, each length-prefixed
 // so no two records share a message.
-func (f Imports) sign(rec ImportRecord) string {
-	mac := hmac.New(sha256.New, f.key)
+func (f Imports) sign(rec ImportRecord) string { return signWith(f.key, rec) }
+
+func signWith(key []byte, rec ImportRecord) string {
+	mac := hmac.New(sha256.New, key)
 	for _, part := range []string{"memdb-oracle import v1", rec.ID, rec.Name, strconv.Itoa(rec.Session), string(rec.CSV)} {
 		mac.Write([]byte(strconv.Itoa(len(part)) + ":"))
 		mac.Write([]byte(part))
@@ -69,11 +80,20 @@ func (f Imports) sign(rec ImportRecord) string {
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
-// verify checks rec's signature in constant time.
-func (f Imports) verify(rec ImportRecord) bool {
+// verify checks rec's signature in constant time, under the key or a
+// previous one; current says it was the key.
+func (f Imports) verify(rec ImportRecord) (ok, current bool) {
 	got, err := hex.DecodeString(rec.Signature)
-	want, _ := hex.DecodeString(f.sign(rec))
-	return err == nil && hmac.Equal(got, want)
+	if err != nil {
+		return false, false
+	}
+	for i, k := range append([][]byte{f.key}, f.previous...) {
+		want, _ := hex.DecodeString(signWith(k, rec))
+		if hmac.Equal(got, want) {
+			return true, i == 0
+		}
+	}
+	return false, false
 }
 
 func (f Imports) channel() string { return f.s.key("imports") }
@@ -89,7 +109,7 @@ func (f Imports) Publish(ctx context.Context, rec ImportRecord) (bool, error) {
 	res, err := f.s.c.SetArgs(ctx, f.s.key("import", rec.ID), raw, goredis.SetArgs{Mode: "NX"}).Result()
 	f.s.observe(err)
 	if err == goredis.Nil {
-		return false, nil
+		return false, f.resign(ctx, rec, raw)
 	}
 	if err != nil {
 		return false, fmt.Errorf("publishing import %s: %w", rec.ID, err)
@@ -99,6 +119,33 @@ func (f Imports) Publish(ctx context.Context, rec ImportRecord) (bool, error) {
 		return true, fmt.Errorf("notifying replicas of import %s: %w", rec.ID, err)
 	}
 	return res == "OK", nil
+}
+
+// resign replaces a published record signed with a previous key by the
+// same record signed with the current one (raw), so the previous key can
+// be dropped once every replica has published what it holds.
+func (f Imports) resign(ctx context.Context, rec ImportRecord, raw []byte) error {
+	if len(f.previous) == 0 {
+		return nil
+	}
+	old, err := f.s.c.Get(ctx, f.s.key("import", rec.ID)).Bytes()
+	f.s.observe(err)
+	if err != nil {
+		return fmt.Errorf("re-signing import %s: %w", rec.ID, err)
+	}
+	var stored ImportRecord
+	if json.Unmarshal(old, &stored) != nil {
+		return nil
+	}
+	if ok, current := f.verify(stored); !ok || current || stored.Name != rec.Name || stored.Session != rec.Session || string(stored.CSV) != string(rec.CSV) {
+		return nil
+	}
+	err = f.s.c.Set(ctx, f.s.key("import", rec.ID), raw, 0).Err()
+	f.s.observe(err)
+	if err != nil {
+		return fmt.Errorf("re-signing import %s: %w", rec.ID, err)
+	}
+	return nil
 }
 
 // IDs lists the published records, sorted.
@@ -132,7 +179,7 @@ func (f Imports) Get(ctx context.Context, id string) (ImportRecord, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return ImportRecord{}, f.refuse(id, fmt.Errorf("%w: undecodable: %v", ErrRefused, err))
 	}
-	if rec.ID != id || !f.verify(rec) {
+	if ok, _ := f.verify(rec); rec.ID != id || !ok {
 		return ImportRecord{}, f.refuse(id, ErrRefused)
 	}
 	return rec, nil

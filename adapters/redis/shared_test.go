@@ -321,3 +321,30 @@ func TestWhatAReplicaWritesDuringAnOutageIsMergedBackAfterIt(t *testing.T) {
 		t.Fatal("an event answered on A during the outage is new to B after it")
 	}
 }
+
+// Rotating the shared key: replicas given the new key and the previous
+// one read records signed with either, sign them again when they publish
+// what they hold, and then the previous key can go.
+func TestRotatingTheSharedKeyKeepsThePublishedRecords(t *testing.T) {
+	srv := redistest.Start(t)
+	oldKey, newKey := strings.Repeat("o", 40), strings.Repeat("n", 40)
+	before, _ := open(t, srv, nil).Imports(oldKey)
+	rec := redis.ImportRecord{ID: "r1", Name: "runs.csv", Session: 2, CSV: []byte("a\n1\n")}
+	if _, err := before.Publish(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	rotating, err := open(t, srv, nil).Imports(newKey, oldKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rotating.Get(t.Context(), "r1"); err != nil {
+		t.Fatalf("during the rotation a record signed with the previous key: %v", err)
+	}
+	if _, err := rotating.Publish(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := open(t, srv, nil).Imports(newKey)
+	if _, err := after.Get(t.Context(), "r1"); err != nil {
+		t.Fatalf("after the rotation: %v", err)
+	}
+}

@@ -34,7 +34,11 @@ func (a *app) feed() (redisadapter.Imports, bool, error) {
 	if err != nil || sh == nil || a.cfg.State.SharedKey == "" {
 		return redisadapter.Imports{}, false, err
 	}
-	f, err := sh.Imports(a.cfg.State.SharedKey)
+	var previous []string
+	if a.cfg.State.PreviousSharedKey != "" {
+		previous = append(previous, a.cfg.State.PreviousSharedKey)
+	}
+	f, err := sh.Imports(a.cfg.State.SharedKey, previous...)
 	if err != nil {
 		return f, false, fmt.Errorf("MEMDB_ORACLE_SHARED_KEY: %w", err)
 	}

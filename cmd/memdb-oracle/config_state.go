@@ -28,6 +28,10 @@ type stateConfig struct {
 	// import feed is off: each replica holds only what was imported into
 	// its own data directory.
 	SharedKey string
+	// PreviousSharedKey is also accepted while rotating the key
+	// (MEMDB_ORACLE_SHARED_KEY_PREVIOUS); records signed with it are signed
+	// again with SharedKey when replicas publish what they hold.
+	PreviousSharedKey string
 	// Lease times the Discord gateway lease (MEMDB_ORACLE_LEASE_TTL,
 	// MEMDB_ORACLE_LEASE_RENEW).
 	Lease bot.LeaseTimings
@@ -40,8 +44,9 @@ func loadStateConfig(getenv func(string) string) (stateConfig, error) {
 		Prefix:  envVar(getenv, "MEMDB_ORACLE_STATE_PREFIX"),
 		Replica: envVar(getenv, "MEMDB_ORACLE_REPLICA_NAME"),
 		// Not trimmed: the key is used byte for byte.
-		SharedKey: getenv("MEMDB_ORACLE_SHARED_KEY"),
-		Lease:     bot.DefaultLeaseTimings(),
+		SharedKey:         getenv("MEMDB_ORACLE_SHARED_KEY"),
+		PreviousSharedKey: getenv("MEMDB_ORACLE_SHARED_KEY_PREVIOUS"),
+		Lease:             bot.DefaultLeaseTimings(),
 	}
 	if c.Replica == "" {
 		host, _ := os.Hostname()
