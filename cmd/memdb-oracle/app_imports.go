@@ -195,7 +195,9 @@ func (a *app) applyImports(ctx context.Context, feed redisadapter.Imports) error
 			a.log.Error("refused an import from another replica: it does not validate here", "file", rec.Name, "id", id, "err", err)
 			continue
 		}
-		if err := kv.Set(ctx, "applied/"+id, []byte{'1'}, 0); err != nil {
+		// Kept like a local import, so this replica publishes it again at
+		// start (re-signing it while the shared key rotates).
+		if err := keepImport(ctx, st, rec); err != nil {
 			return err
 		}
 		a.log.Info("applied an import from another replica", "file", rec.Name, "session", rec.Session,
