@@ -177,8 +177,11 @@ func (g *Guard) wrap(next http.Handler, limiter RateLimiter, public bool) http.H
 				return
 			}
 			if err != nil {
-				// The limiter's store failed: answering beats refusing everyone.
-				g.log.WarnContext(r.Context(), "rate limit not checked", "client", c.ID, "err", err)
+				// The limiter's store failed: answering beats refusing
+				// everyone. One line a minute says so, not one a request.
+				if n, log := g.sampler.Note("limit-error"); log {
+					g.log.WarnContext(r.Context(), "rate limit not checked", "client", c.ID, "err", err, "unchecked_in_last_minute", n)
+				}
 			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, c)))
