@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/memdb-oracle/memdb-oracle/adapters/redis/redistest"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
@@ -157,4 +159,27 @@ func TestAChatAdapterThatCannotConnectIsRetriedWithBackoffWhileTheRestServes(t *
 			t.Fatal(err)
 		}
 	})
+}
+
+// A login the server refuses is a misconfiguration waiting will not fix:
+// serve stops at start with one line saying so, before listening.
+func TestServeWithAWrongSharedStatePasswordStopsAtStartWithOneLine(t *testing.T) {
+	srv := redistest.Start(t)
+	if err := redistest.AddUser(t, srv, "oracle", "right-password"); err != nil {
+		t.Fatal(err)
+	}
+	var stderr lockedBuffer
+	err := run(t.Context(), []string{"--data", t.TempDir(), "serve", "--http-addr", "127.0.0.1:0"},
+		env("MEMDB_ORACLE_STATE_URL", "redis://oracle:wrong-password@"+srv.Addr()), strings.NewReader(""), io.Discard, &stderr)
+	if err == nil {
+		t.Fatal("serve started with a refused login")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "MEMDB_ORACLE_STATE_URL") || !strings.Contains(msg, "login refused") ||
+		strings.Contains(msg, "wrong-password") || strings.Contains(msg, "\n") {
+		t.Errorf("serve said %q; want one line naming the setting and the refused login, without the password", msg)
+	}
+	if strings.Contains(stderr.String(), "http listening") {
+		t.Error("serve listened before failing")
+	}
 }
