@@ -122,6 +122,7 @@ func (s *Site) Register(mux *http.ServeMux) {
 	route("GET "+b+"/runs", s.runsPage, pageGuard)
 	route("GET "+b+"/data", s.dataPage, pageGuard)
 	route("GET "+b+"/static/{name}", s.static, nil)
+	route("GET "+b+"/static/{v}/{name}", s.static, nil)
 	route("GET "+b+"/charts/{file}", s.chartImage, nil)
 	if s.opts.SignIn != nil {
 		mux.Handle("POST "+b+"/signin", secured(s.pageRefusals(s.opts.SignIn)))
