@@ -490,4 +490,3 @@ func refusalCases(t *testing.T, env *bottest.Env) {
 		t.Error("the page still tells the browser to send an Authorization header")
 	}
 }
-
