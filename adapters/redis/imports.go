@@ -150,6 +150,9 @@ func (f Imports) resign(ctx context.Context, rec ImportRecord, raw []byte) error
 
 // IDs lists the published records, sorted.
 func (f Imports) IDs(ctx context.Context) ([]string, error) {
+	if err := f.s.usable(); err != nil {
+		return nil, err
+	}
 	prefix := f.s.key("import", "")
 	var ids []string
 	iter := f.s.c.Scan(ctx, 0, escapeGlob(prefix)+"*", 500).Iterator()

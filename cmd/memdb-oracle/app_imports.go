@@ -120,7 +120,9 @@ func (a *app) syncImports(ctx context.Context, feed redisadapter.Imports) error 
 	tick := time.NewTicker(importSyncEvery)
 	defer tick.Stop()
 	for {
-		if err := a.applyImports(ctx, feed); err != nil && ctx.Err() == nil {
+		// While the shared store is not usable its outage is logged once
+		// by the store; the sync just waits for it.
+		if err := a.applyImports(ctx, feed); err != nil && ctx.Err() == nil && !errors.Is(err, redisadapter.ErrUnavailable) {
 			a.log.Warn("applying imports from other replicas", "err", err)
 		}
 		select {
