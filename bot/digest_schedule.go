@@ -99,7 +99,7 @@ func (p *DigestPublisher) Run(ctx context.Context, sched DigestSchedule) error {
 		return err
 	}
 	now := time.Now().In(ps.location)
-	if err := p.catchUp(ctx, ps, sched.CatchUp, now); err != nil {
+	if err := p.catchUp(ctx, ps, sched.CatchUp, now); err != nil && ctx.Err() == nil {
 		// The state store may be unusable at start: try again beside the
 		// schedule until the next slot, which the schedule posts itself.
 		p.log.Error("digest catch-up failed; trying again", "err", err)
