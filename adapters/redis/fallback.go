@@ -2,6 +2,7 @@ package redis
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -54,11 +55,11 @@ type pendingWrite struct {
 
 // use runs op on the server when it is usable and answers; otherwise (or
 // when it fails) it runs local on the replica's own store and reports that
-// it did (onLocal).
+// it did.
 func use[T any](f *fallbackKV, op func() (T, error), local func() (T, error)) (T, bool, error) {
 	if f.s.usable() == nil {
 		v, err := op()
-		if !failed(err) {
+		if !failed(err) && !errors.Is(err, ErrUnavailable) { // it may have gone down since
 			return v, false, err
 		}
 	}
