@@ -114,7 +114,10 @@ func NewGuard(opts GuardOptions) (*Guard, error) {
 	if now == nil {
 		now = time.Now
 	}
-	g.now, g.pages, g.public, g.session = now, cmp.Or(opts.PageLimiter, opts.Limiter), opts.PublicPages, cmp.Or(opts.SessionTTL, 12*time.Hour)
+	g.now, g.pages, g.public, g.session = now, opts.PageLimiter, opts.PublicPages, cmp.Or(opts.SessionTTL, 12*time.Hour)
+	if g.pages == nil {
+		g.pages = opts.Limiter
+	}
 	g.sampler = bot.NewLogSampler(time.Minute, now)
 	g.failures = newKeyFailures(cmp.Or(opts.MaxKeyFailures, 20), time.Minute, now)
 	return g, nil
