@@ -183,3 +183,34 @@ func TestServeWithAWrongSharedStatePasswordStopsAtStartWithOneLine(t *testing.T)
 		t.Error("serve listened before failing")
 	}
 }
+
+// Discord unreachable at start: serve keeps answering over HTTP while the
+// Discord adapter tries again.
+func TestServeAnswersOverHTTPWhileDiscordIsUnreachable(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	logs := newLogWatch()
+	exited := make(chan struct{})
+	var served error
+	go func() {
+		defer close(exited)
+		served = run(ctx, []string{"--data", t.TempDir(), "serve", "--http-addr", "127.0.0.1:0"},
+			env("DISCORD_BOT_TOKEN", "unreachable.discord", "DISCORD_APP_ID", "800", "DISCORD_API_BASE", "http://127.0.0.1:1"),
+			strings.NewReader(""), io.Discard, logs)
+	}()
+	defer func() { cancel(); <-exited }()
+	addr, ok := logs.addr(exited)
+	if !ok {
+		t.Fatalf("serve stopped before listening: %v\n%s", served, logs.String())
+	}
+	if !awaitLog(logs, `"msg":"adapter stopped; trying again","adapter":"discord"`) {
+		t.Fatalf("no retry of the unreachable Discord adapter:\n%s", logs.String())
+	}
+	if h := get(t, "http://"+addr+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
+		t.Fatalf("healthz while Discord is unreachable: %s", h)
+	}
+	select {
+	case <-exited:
+		t.Fatalf("serve stopped: %v", served)
+	default:
+	}
+}
