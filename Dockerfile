@@ -1,17 +1,29 @@
 # memdb-oracle: a static binary on a distroless base, run as non-root.
-#   docker build -t memdb-oracle .
+#   docker build --build-arg VERSION=$(git describe --tags --always) -t memdb-oracle .
 #   docker run -p 8080:8080 -v memdb-oracle:/data memdb-oracle
 # Two replicas with Valkey: deploy/compose.yaml.
+#
+# The base images are build arguments so a release pins them by digest
+# (docs/operations.md, "Building an image"):
+#   docker buildx imagetools inspect golang:1.26-bookworm   # → sha256:…
+#   docker build --build-arg GO_IMAGE=golang:1.26-bookworm@sha256:… \
+#                --build-arg BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:… .
+# .dockerignore keeps deploy/.env (secrets), .git and data out of the context.
+ARG GO_IMAGE=golang:1.26-bookworm
+ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot
 
-FROM golang:1.26-bookworm AS build
+FROM ${GO_IMAGE} AS build
+ARG VERSION=dev
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/memdb-oracle ./cmd/memdb-oracle \
+# The version is set at link time: the build context has no .git, so Go's
+# own VCS stamp is absent (memdb-oracle version prints it).
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.releaseVersion=${VERSION}" -o /out/memdb-oracle ./cmd/memdb-oracle \
 	&& mkdir -p /out/data
 
-FROM gcr.io/distroless/static-debian12:nonroot
+FROM ${BASE_IMAGE}
 COPY --from=build /out/memdb-oracle /usr/local/bin/memdb-oracle
 # The data directory (Badger store, one per replica) belongs to the
 # distroless nonroot user (65532).
@@ -21,6 +33,7 @@ ENV MEMDB_ORACLE_DATA=/data \
 VOLUME ["/data"]
 EXPOSE 8080
 USER nonroot:nonroot
+STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
 	CMD ["/usr/local/bin/memdb-oracle", "healthcheck"]
 ENTRYPOINT ["/usr/local/bin/memdb-oracle"]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
@@ -145,8 +146,13 @@ func CompileFilterContext(ctx context.Context, filter string) (*Filter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if f, ok := compileExact(filter); ok {
-		return f, nil // bounded work: no goroutine to abandon it from
+	// The exact reading is bounded work (no goroutine to abandon it from),
+	// but only within the same length limit as every other path: a
+	// 500 KB filter of pins is refused here too.
+	if utf8.RuneCountInString(filter) <= MaxFilterChars {
+		if f, ok := compileExact(filter); ok {
+			return f, nil
+		}
 	}
 	type result struct {
 		f   *Filter

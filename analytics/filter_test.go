@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest"
@@ -248,4 +249,21 @@ func BenchmarkDeeplyNestedFilterRefused(b *testing.B) {
 			}
 		}
 	})
+}
+
+// Every way in compiles within the same length limit: an exact filter
+// (only cell-field == literal pins, read without expr) is no exception.
+func TestALongExactFilterIsRefusedOnEveryPath(t *testing.T) {
+	long := `engine == "` + strings.Repeat("v", 500_000) + `"` // one pin, 500 KB
+	if utf8.RuneCountInString(long) <= analytics.MaxFilterChars {
+		t.Fatalf("the filter is only %d characters", utf8.RuneCountInString(long))
+	}
+	_, errPlain := analytics.CompileFilter(long)
+	_, errCtx := analytics.CompileFilterContext(t.Context(), long)
+	for name, err := range map[string]error{"CompileFilter": errPlain, "CompileFilterContext": errCtx} {
+		var fe *analytics.FilterError
+		if !errors.As(err, &fe) || !strings.Contains(fe.Msg, "filter too long") {
+			t.Errorf("%s: %v, want the length limit", name, err)
+		}
+	}
 }

@@ -34,6 +34,8 @@ type DigestPublisher struct {
 	attempts int
 	backoff  func(attempt int) time.Duration
 	render   func(Chart) ([]byte, error)
+	stale    time.Duration
+	retry    time.Duration
 }
 
 // DigestPublisherConfig configures NewDigestPublisher.
@@ -54,6 +56,14 @@ type DigestPublisherConfig struct {
 	// a ChartPoster; nil posts text only. A chart that fails to render or
 	// post is logged and never fails the digest.
 	RenderChart func(Chart) ([]byte, error)
+	// ClaimStale is how long a slot claimed but not finished (its holder
+	// crashed between posts) stays with that holder before another run
+	// completes it; default 2 minutes, far above the seconds a post takes.
+	ClaimStale time.Duration
+	// RetryEvery is the first wait before a scheduled slot that could not
+	// be posted (the state store unusable, every post failed) is tried
+	// again, doubling up to 2 minutes, until the next slot; default 15 s.
+	RetryEvery time.Duration
 }
 
 // NewDigestPublisher builds a publisher.
@@ -61,6 +71,13 @@ func NewDigestPublisher(cfg DigestPublisherConfig) *DigestPublisher {
 	p := &DigestPublisher{
 		composer: cfg.Composer, kv: cfg.KV, targets: cfg.Targets, log: cfg.Logger,
 		attempts: cfg.Attempts, backoff: cfg.Backoff, render: cfg.RenderChart,
+		stale: cfg.ClaimStale, retry: cfg.RetryEvery,
+	}
+	if p.stale <= 0 {
+		p.stale = 2 * time.Minute
+	}
+	if p.retry <= 0 {
+		p.retry = 15 * time.Second
 	}
 	if p.log == nil {
 		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -76,9 +93,11 @@ func NewDigestPublisher(cfg DigestPublisherConfig) *DigestPublisher {
 
 // TargetResult is what happened at one target.
 type TargetResult struct {
-	Target   string `json:"target"`
-	Posted   bool   `json:"posted"`
-	Skipped  bool   `json:"skipped"` // this slot was already posted there
+	Target  string `json:"target"`
+	Posted  bool   `json:"posted"`
+	Skipped bool   `json:"skipped"` // this slot was already posted there
+	// Pending says another run holds this slot there and has not finished.
+	Pending  bool   `json:"pending,omitempty"`
 	Attempts int    `json:"attempts"`
 	Err      string `json:"error,omitempty"`
 	// Chart says the headline chart followed the details into the thread.
@@ -137,11 +156,14 @@ func (p *DigestPublisher) Publish(ctx context.Context, slot time.Time) (PublishR
 	wg.Wait()
 
 	posted := false
-	var failed []string
+	var failed, pending []string
 	for _, r := range rep.Results {
 		posted = posted || r.Posted
 		if r.Err != "" {
 			failed = append(failed, r.Target)
+		}
+		if r.Pending {
+			pending = append(pending, r.Target)
 		}
 	}
 	if posted {
@@ -154,7 +176,74 @@ func (p *DigestPublisher) Publish(ctx context.Context, slot time.Time) (PublishR
 	if len(failed) > 0 {
 		return rep, fmt.Errorf("digest not posted to %v", failed)
 	}
+	if len(pending) > 0 {
+		return rep, fmt.Errorf("%w: %v", ErrSlotInProgress, pending)
+	}
 	return rep, nil
+}
+
+// ErrSlotInProgress is returned by Publish when another run holds a slot
+// at a target and has not finished it yet.
+var ErrSlotInProgress = errors.New("digest slot being posted by another run")
+
+// PublishUntilPosted publishes slot and, while that fails (the state store
+// unusable, every post failed, another run still holding it), tries again
+// with a doubling wait until posting would start after until (the next
+// slot). It returns the last error, or nil once every target has it.
+func (p *DigestPublisher) PublishUntilPosted(ctx context.Context, slot, until time.Time) error {
+	for wait := p.retry; ; wait = min(2*wait, 2*time.Minute) {
+		_, err := p.Publish(ctx, slot)
+		if err == nil || errors.Is(err, ErrNoTargets) || !time.Now().Add(wait).Before(until) {
+			return err
+		}
+		p.log.Info("digest slot not posted yet; trying again", "slot", slot, "in", wait.String(), "err", err)
+		if sleepCtx(ctx, wait) != nil {
+			return err
+		}
+	}
+}
+
+// slotClaim is a slot marker's value: how far posting there got, so a run
+// that finds it unfinished after its holder crashed completes it.
+type slotClaim struct {
+	State string    `json:"state"` // claimStarted, claimHeadline or claimPosted
+	At    time.Time `json:"at"`
+	Ref   string    `json:"ref,omitempty"` // the headline's reference, once posted
+}
+
+const (
+	claimStarted  = "started"
+	claimHeadline = "headline"
+	claimPosted   = "posted"
+)
+
+func (c slotClaim) encode() []byte {
+	b, _ := json.Marshal(c)
+	return b
+}
+
+// takeOver decides what to do with a slot whose marker exists: nothing
+// (posted, or an older marker without progress), wait (another run holds
+// it and may still be posting), or complete it from where a crashed run
+// stopped — one run wins the takeover.
+func (p *DigestPublisher) takeOver(ctx context.Context, marker string) (claim slotClaim, resume, pending bool, err error) {
+	raw, ok, err := p.kv.Get(ctx, marker)
+	if err != nil || !ok {
+		return claim, false, err == nil, err // vanished: released by a failing run; the next try claims it
+	}
+	if json.Unmarshal(raw, &claim) != nil || claim.State == claimPosted || claim.State == "" {
+		return claim, false, false, nil
+	}
+	if time.Since(claim.At) < p.stale {
+		return claim, false, true, nil
+	}
+	won, err := p.kv.SetIfAbsent(ctx, marker+"/takeover/"+claim.At.UTC().Format(time.RFC3339Nano), []byte{'1'}, 24*time.Hour)
+	if err != nil || !won {
+		return claim, false, err == nil, err
+	}
+	p.log.Warn("completing a digest post a crashed run left unfinished", "marker", marker, "state", claim.State)
+	claim.At = time.Now().UTC()
+	return claim, true, false, p.kv.Set(ctx, marker, claim.encode(), 0)
 }
 
 func (p *DigestPublisher) saveState(ctx context.Context, st DigestState, slot time.Time) error {
@@ -178,23 +267,47 @@ func (p *DigestPublisher) saveState(ctx context.Context, st DigestState, slot ti
 func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.Time, d Digest, png []byte) TargetResult {
 	res := TargetResult{Target: t.String()}
 	marker := ""
+	ref := "" // kept across attempts: a failed reply is retried without re-posting the headline
 	if !slot.IsZero() {
 		marker = "slot/" + slot.UTC().Format(time.RFC3339) + "/" + t.String()
-		first, err := p.kv.SetIfAbsent(ctx, marker, []byte(time.Now().UTC().Format(time.RFC3339)), 0)
+		first, err := p.kv.SetIfAbsent(ctx, marker, slotClaim{State: claimStarted, At: time.Now().UTC()}.encode(), 0)
 		if err != nil {
 			res.Err = err.Error()
 			p.log.Error("digest slot marker", "target", res.Target, "err", err)
 			return res
 		}
 		if !first {
-			res.Skipped = true
-			return res
+			claim, resume, pending, err := p.takeOver(ctx, marker)
+			switch {
+			case err != nil:
+				res.Err = err.Error()
+				p.log.Error("digest slot marker", "target", res.Target, "err", err)
+				return res
+			case pending:
+				res.Pending = true
+				return res
+			case !resume:
+				res.Skipped = true
+				return res
+			}
+			ref = claim.Ref
+		}
+	}
+	// Each step is recorded before the next, so a crash leaves the marker
+	// saying how far it got.
+	progress := func(c slotClaim) {
+		if marker == "" {
+			return
+		}
+		c.At = time.Now().UTC()
+		if err := p.kv.Set(context.WithoutCancel(ctx), marker, c.encode(), 0); err != nil {
+			p.log.Warn("recording digest progress", "target", res.Target, "state", c.State, "err", err)
 		}
 	}
 	var err error
-	ref := "" // kept across attempts: a failed reply is retried without re-posting the headline
 	for res.Attempts = 1; ; res.Attempts++ {
-		if ref, err = p.postOnce(ctx, t, d, ref); err == nil {
+		if ref, err = p.postOnce(ctx, t, d, ref, progress); err == nil {
+			progress(slotClaim{State: claimPosted, Ref: ref})
 			res.Posted = true
 			res.Chart = p.postChart(ctx, t, ref, d.Chart, png)
 			return res
@@ -219,13 +332,14 @@ func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.
 
 // postOnce posts the headline (unless an earlier attempt already did and
 // returned ref) and then the details in its thread.
-func (p *DigestPublisher) postOnce(ctx context.Context, t DigestTarget, d Digest, ref string) (string, error) {
+func (p *DigestPublisher) postOnce(ctx context.Context, t DigestTarget, d Digest, ref string, progress func(slotClaim)) (string, error) {
 	if ref == "" {
 		r, err := t.Poster.PostTop(ctx, t.Channel, d.Headline)
 		if err != nil {
 			return "", fmt.Errorf("posting the headline: %w", err)
 		}
 		ref = r
+		progress(slotClaim{State: claimHeadline, Ref: ref})
 	}
 	if err := t.Poster.PostReply(ctx, t.Channel, ref, d.Details); err != nil {
 		return ref, fmt.Errorf("posting the details: %w", err)

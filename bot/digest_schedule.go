@@ -99,8 +99,21 @@ func (p *DigestPublisher) Run(ctx context.Context, sched DigestSchedule) error {
 		return err
 	}
 	now := time.Now().In(ps.location)
-	if err := p.catchUp(ctx, ps, sched.CatchUp, now); err != nil {
-		p.log.Error("digest catch-up failed", "err", err)
+	if err := p.catchUp(ctx, ps, sched.CatchUp, now); err != nil && ctx.Err() == nil {
+		// The state store may be unusable at start: try again beside the
+		// schedule until the next slot, which the schedule posts itself.
+		p.log.Error("digest catch-up failed; trying again", "err", err)
+		go func() {
+			for wait := p.retry; time.Now().Add(wait).Before(ps.next.Next(now)); wait = min(2*wait, 2*time.Minute) {
+				if sleepCtx(ctx, wait) != nil {
+					return
+				}
+				if err = p.catchUp(ctx, ps, sched.CatchUp, now); err == nil {
+					return
+				}
+			}
+			p.log.Error("digest catch-up failed", "err", err)
+		}()
 	}
 
 	s, err := gocron.NewScheduler(gocron.WithLocation(ps.location))
@@ -111,7 +124,7 @@ func (p *DigestPublisher) Run(ctx context.Context, sched DigestSchedule) error {
 		gocron.CronJob(ps.spec, false),
 		gocron.NewTask(func() {
 			slot := time.Now().In(ps.location).Truncate(time.Minute)
-			if _, err := p.Publish(ctx, slot); err != nil {
+			if err := p.PublishUntilPosted(ctx, slot, ps.next.Next(slot)); err != nil {
 				p.log.Error("digest post failed", "slot", slot, "err", err)
 			}
 		}),
@@ -155,8 +168,7 @@ func (p *DigestPublisher) catchUp(ctx context.Context, ps parsedSchedule, enable
 		return nil
 	}
 	p.log.Info("posting a digest slot missed while down", "slot", slot)
-	_, err = p.Publish(ctx, slot)
-	return err
+	return p.PublishUntilPosted(ctx, slot, ps.next.Next(now))
 }
 
 func (p *DigestPublisher) timeAt(ctx context.Context, key string) (time.Time, error) {

@@ -35,11 +35,13 @@ const (
 
 // KVThreads is the ThreadStore over a KV space (analytics.Store.KV by
 // default, or a shared Redis/Valkey-backed KV on several replicas). Each
-// thread is one JSON value, so Append is a read-modify-write: two replicas
-// appending to the same thread at the same instant may lose one plan, which
-// only weakens that one follow-up.
+// thread is a list of plans appended atomically: by the KV itself when it
+// is an Appender (the shared store, across replicas), else by a LocalList
+// serialising the appends of this process. Concurrent follow-ups in one
+// thread are all kept.
 type KVThreads struct {
 	kv     KV
+	list   Appender
 	max    int
 	ttl    time.Duration
 	prefix string
@@ -55,7 +57,11 @@ func NewKVThreads(kv KV, maxPlans int, ttl time.Duration) *KVThreads {
 	if ttl <= 0 {
 		ttl = DefaultThreadTTL
 	}
-	return &KVThreads{kv: kv, max: maxPlans, ttl: ttl, prefix: "thread/"}
+	list, ok := kv.(Appender)
+	if !ok {
+		list = NewLocalList(kv)
+	}
+	return &KVThreads{kv: kv, list: list, max: maxPlans, ttl: ttl, prefix: "thread/"}
 }
 
 // Plans returns the thread's plans, oldest first.
@@ -63,19 +69,20 @@ func (s *KVThreads) Plans(ctx context.Context, key string) ([]planner.Plan, erro
 	if key == "" {
 		return []planner.Plan{}, nil
 	}
-	raw, ok, err := s.kv.Get(ctx, s.prefix+key)
+	entries, err := s.list.List(ctx, s.prefix+key)
 	if err != nil {
 		return nil, fmt.Errorf("thread %q: %w", key, err)
 	}
-	if !ok {
-		return []planner.Plan{}, nil
+	plans := make([]planner.Plan, 0, len(entries))
+	for _, e := range entries {
+		var p planner.Plan
+		if err := json.Unmarshal(e, &p); err != nil {
+			return nil, fmt.Errorf("thread %q: decoding: %w", key, err)
+		}
+		plans = append(plans, p)
 	}
-	var plans []planner.Plan
-	if err := json.Unmarshal(raw, &plans); err != nil {
-		return nil, fmt.Errorf("thread %q: decoding: %w", key, err)
-	}
-	if plans == nil {
-		plans = []planner.Plan{}
+	if len(plans) > s.max {
+		plans = plans[len(plans)-s.max:]
 	}
 	return plans, nil
 }
@@ -85,19 +92,11 @@ func (s *KVThreads) Append(ctx context.Context, key string, p planner.Plan) erro
 	if key == "" {
 		return errors.New("thread: empty key")
 	}
-	plans, err := s.Plans(ctx, key)
-	if err != nil {
-		return err
-	}
-	plans = append(plans, p)
-	if len(plans) > s.max {
-		plans = plans[len(plans)-s.max:]
-	}
-	raw, err := json.Marshal(plans)
+	raw, err := json.Marshal(p)
 	if err != nil {
 		return fmt.Errorf("thread %q: encoding: %w", key, err)
 	}
-	if err := s.kv.Set(ctx, s.prefix+key, raw, s.ttl); err != nil {
+	if err := s.list.AppendBounded(ctx, s.prefix+key, raw, s.max, s.ttl); err != nil {
 		return fmt.Errorf("thread %q: %w", key, err)
 	}
 	return nil

@@ -26,6 +26,15 @@ func TestKVThreadsOverTheBadgerKVConformsToThreadStore(t *testing.T) {
 	})
 }
 
+func TestFiftyConcurrentFollowUpsOnTheBadgerStoreLoseNone(t *testing.T) {
+	st := analyticstest.OpenStore(t)
+	bottest.TestConcurrentFollowUps(t, 50, bot.NewKVThreads(st.KV("threads"), 64, time.Hour))
+}
+
+func TestFiftyConcurrentFollowUpsInMemoryLoseNone(t *testing.T) {
+	bottest.TestConcurrentFollowUps(t, 50, bot.NewKVThreads(bottest.NewMemKV(nil), 64, time.Hour))
+}
+
 func TestMemKVConformsToKV(t *testing.T) {
 	bottest.TestKV(t, func(t *testing.T) bottest.KVHarness {
 		clock := bottest.NewClock(time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC))

@@ -83,6 +83,12 @@ type Options struct {
 	// state store, say). A failing one makes the status "degraded" but
 	// stays 200: the replica still answers from local state.
 	Health []HealthCheck
+	// Ready lists what GET /readyz needs working before a load balancer
+	// sends this replica traffic (the data store open, the shared state
+	// store usable when one is configured); Drain turns it 503 once the
+	// process begins to stop.
+	Ready []HealthCheck
+	Drain *Drain
 	// RenderChart draws an answer's chart as PNG for ?chart=1; nil means no
 	// renderer is available and the flag is ignored.
 	RenderChart func(ctx context.Context, c bot.Chart) ([]byte, error)
@@ -90,9 +96,10 @@ type Options struct {
 
 // API serves the HTTP routes.
 type API struct {
-	h    Handler
-	opts Options
-	log  *slog.Logger
+	h      Handler
+	opts   Options
+	log    *slog.Logger
+	charts *chartCache
 }
 
 // NewAPI returns the API answering with h.
@@ -110,12 +117,13 @@ func NewAPI(h Handler, opts Options) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{h: h, opts: opts, log: log}
+	return &API{h: h, opts: opts, log: log, charts: newChartCache(opts.RenderChart)}
 }
 
 // Register adds the API's routes to mux.
 func (api *API) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", api.healthz)
+	mux.HandleFunc("GET /readyz", api.readyz)
 	if api.opts.Metrics != nil {
 		mux.Handle("GET /metrics", api.opts.Metrics.Handler())
 	}
@@ -178,7 +186,7 @@ func (api *API) ask(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusInternalServerError, problem{Error: "the answer could not be encoded as JSON"})
 	case wantChart(r) && a.Chart != nil && api.opts.RenderChart != nil:
 		resp := AskResponse{AskJSON: bot.JSON(a)}
-		png, err := api.opts.RenderChart(r.Context(), *a.Chart)
+		png, err := api.charts.png(r.Context(), *a.Chart)
 		if err != nil {
 			api.log.WarnContext(r.Context(), "rendering chart", "err", err)
 		} else {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
@@ -242,5 +243,26 @@ func TestRoutes(t *testing.T) {
 				t.Errorf("got %d %.200s, want %d with %q", resp.StatusCode, b, tt.wantStatus, tt.wantInBody)
 			}
 		})
+	}
+}
+
+func TestAChartIsDrawnOncePerAnswer(t *testing.T) {
+	var draws atomic.Int64
+	render := func(context.Context, bot.Chart) ([]byte, error) { draws.Add(1); return []byte("png"), nil }
+	base := startServer(t, &fakeBot{}, Options{RenderChart: render})
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			resp, err := http.Post(base+"/api/ask?chart=1", "application/json", strings.NewReader(`{"question":"Dragonfly"}`))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	if draws.Load() != 1 {
+		t.Fatalf("the same chart was drawn %d times for 20 requests", draws.Load())
 	}
 }

@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,4 +36,38 @@ func (api *API) healthz(w http.ResponseWriter, r *http.Request) {
 		report[c.Name] = "ok"
 	}
 	writeJSON(w, http.StatusOK, report)
+}
+
+// Drain says the process is stopping: /readyz answers 503 from Begin on,
+// so load balancers move traffic away while requests in flight finish.
+// The zero Drain is not draining; it is safe for concurrent use.
+type Drain struct{ on atomic.Bool }
+
+// Begin starts the drain.
+func (d *Drain) Begin() { d.on.Store(true) }
+
+// Draining reports whether Begin was called.
+func (d *Drain) Draining() bool { return d != nil && d.on.Load() }
+
+// readyz is 200 "ready" when every Ready check passes and the process is
+// not draining, else 503 naming what is missing: unlike /healthz (alive,
+// perhaps degraded), it tells a load balancer whether to send traffic.
+func (api *API) readyz(w http.ResponseWriter, r *http.Request) {
+	if api.opts.Drain.Draining() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining"})
+		return
+	}
+	report := map[string]string{"status": "ready"}
+	code := http.StatusOK
+	for _, c := range api.opts.Ready {
+		ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
+		err := c.Check(ctx)
+		cancel()
+		if err != nil {
+			report[c.Name], report["status"], code = "unavailable", "not ready", http.StatusServiceUnavailable
+			continue
+		}
+		report[c.Name] = "ok"
+	}
+	writeJSON(w, code, report)
 }

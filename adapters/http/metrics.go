@@ -24,6 +24,7 @@ type Metrics struct {
 	rateLimited *prometheus.CounterVec
 	errors      *prometheus.CounterVec
 	requests    *prometheus.CounterVec
+	keyFailures prometheus.Counter
 	model       modelMetrics
 }
 
@@ -56,9 +57,13 @@ func NewMetrics() *Metrics {
 			Name: "memdb_oracle_http_requests_total",
 			Help: "HTTP API requests, by route and status code.",
 		}, []string{"route", "code"}),
+		keyFailures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "memdb_oracle_http_key_failures_total",
+			Help: "HTTP requests refused because they carried no valid API key.",
+		}),
 		model: newModelMetrics(),
 	}
-	m.reg.MustRegister(m.questions, m.latency, m.refusals, m.rateLimited, m.errors, m.requests,
+	m.reg.MustRegister(m.questions, m.latency, m.refusals, m.rateLimited, m.errors, m.requests, m.keyFailures,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -136,6 +141,27 @@ func (m *Metrics) WatchSharedState(up func() bool, fallbacks func() uint64) {
 			Help: "Shared-state operations served by this replica's local state because the store was unreachable.",
 		}, func() float64 { return float64(fallbacks()) }),
 	)
+}
+
+// WatchRejected adds memdb_oracle_rejected_requests_total{reason}: requests
+// an adapter refused before reading them (a bad Slack signature), counted
+// by the adapter.
+func (m *Metrics) WatchRejected(reason string, count func() uint64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name:        "memdb_oracle_rejected_requests_total",
+		Help:        "Requests refused before they were read, by reason.",
+		ConstLabels: prometheus.Labels{"reason": reason},
+	}, func() float64 { return float64(count()) }))
+}
+
+// WatchImportFeed adds memdb_oracle_shared_imports_refused_total: the
+// import records found on the shared store without this deployment's
+// signature, each counted once and never applied.
+func (m *Metrics) WatchImportFeed(refused func() uint64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "memdb_oracle_shared_imports_refused_total",
+		Help: "Import records on the shared state store refused because their signature is missing or wrong.",
+	}, func() float64 { return float64(refused()) }))
 }
 
 // WatchDisk adds memdb_oracle_disk_degraded: 1 while the data directory is

@@ -15,11 +15,20 @@ import (
 // (nil: not counted) by route pattern and status; paths and methods the mux
 // has no route for get a JSON 404 or 405; a panic in any handler becomes a
 // JSON 500 with a reference, logged with the same reference and the stack.
+// A POST a browser sends from another site (Origin or Sec-Fetch-Site
+// say so) is refused with 403 before any handler sees it — requests
+// without those headers (curl, Slack's webhooks) pass. Text responses are
+// gzipped for clients that accept it.
 func Root(mux *http.ServeMux, m *Metrics, log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusForbidden, problem{Error: "cross-origin request refused: post from this site's own pages"})
+	}))
+	next := cop.Handler(mux)
+	return compressed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, pattern := mux.Handler(r)
 		route := routeLabel(pattern)
 		sw := &statusWriter{ResponseWriter: w, unmatched: pattern == ""}
@@ -39,8 +48,8 @@ func Root(mux *http.ServeMux, m *Metrics, log *slog.Logger) http.Handler {
 				m.requests.WithLabelValues(route, strconv.Itoa(sw.status())).Inc()
 			}
 		}()
-		mux.ServeHTTP(sw, r)
-	})
+		next.ServeHTTP(sw, r)
+	}))
 }
 
 // routeLabel is a route pattern without its method ("POST /api/ask" →

@@ -2,6 +2,7 @@ package http
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -110,7 +111,74 @@ func TestRootCountsEveryResponseAndContainsPanics(t *testing.T) {
 }
 
 func TestAnEmptyKeyIsAConfigurationError(t *testing.T) {
-	if _, err := NewGuard(GuardOptions{Keys: []string{"a", " "}}); err == nil || !strings.Contains(err.Error(), "API key 2 is empty") {
+	if _, err := NewGuard(GuardOptions{Keys: []string{"a-long-enough-key-0123456789abcdef", " "}}); err == nil || !strings.Contains(err.Error(), "API key 2 is empty") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestAPostFromAnotherSiteIsRefusedAndOneFromTheSameSiteOrAToolIsNot(t *testing.T) {
+	base := startServer(t, &fakeBot{}, Options{})
+	post := func(headers ...string) int {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(t.Context(), "POST", base+"/api/ask", strings.NewReader(`{"question":"x"}`))
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, tc := range []struct {
+		name    string
+		headers []string
+		want    int
+	}{
+		{"a tool without browser headers", nil, http.StatusOK},
+		{"the site's own page", []string{"Origin", base}, http.StatusOK},
+		{"another site's page (Origin)", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
+		{"another site's page (Sec-Fetch-Site)", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+	} {
+		if got := post(tc.headers...); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestTextResponsesAreGzippedForClientsThatAcceptIt(t *testing.T) {
+	m := NewMetrics()
+	base := startServer(t, &fakeBot{}, Options{Metrics: m})
+	for _, path := range []string{"/healthz", "/metrics", "/nope"} {
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", base+path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := http.DefaultTransport.RoundTrip(req) // no transparent decompression
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: Content-Encoding %q", path, resp.Header.Get("Content-Encoding"))
+		}
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		body, err := io.ReadAll(zr)
+		resp.Body.Close()
+		if err != nil || len(body) == 0 {
+			t.Errorf("%s: %d bytes, %v", path, len(body), err)
+		}
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", base+"/healthz", nil)
+	req.Header.Set("Accept-Encoding", "identity")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "" || !strings.Contains(string(body), `"status"`) {
+		t.Errorf("a client without gzip got %q %q", resp.Header.Get("Content-Encoding"), body)
 	}
 }

@@ -17,6 +17,11 @@ type ServeOptions struct {
 	// ShutdownGrace is how long requests in flight may take to finish once
 	// the context ends; default 10s. After it, connections are closed.
 	ShutdownGrace time.Duration
+	// Drain, when set, is begun as soon as the context ends, and serving
+	// goes on for DrainFor (readiness 503, requests still answered) before
+	// the graceful shutdown, so load balancers stop sending traffic first.
+	Drain    *Drain
+	DrainFor time.Duration
 
 	onShutdown func() // tests: called when graceful shutdown begins
 }
@@ -53,6 +58,17 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, opts ServeOptio
 	case err := <-errc:
 		return fmt.Errorf("serving http on %s: %w", ln.Addr(), err)
 	case <-ctx.Done():
+	}
+	if opts.Drain != nil {
+		opts.Drain.Begin()
+		if opts.DrainFor > 0 {
+			log.Info("http draining: /readyz is 503, requests are still served", "for", opts.DrainFor.String())
+			select {
+			case err := <-errc:
+				return fmt.Errorf("serving http on %s: %w", ln.Addr(), err)
+			case <-time.After(opts.DrainFor):
+			}
+		}
 	}
 	log.Info("http shutting down", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)

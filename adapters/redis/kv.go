@@ -13,7 +13,9 @@ import (
 )
 
 // KV is a bot.KV in one namespace of the shared server. Its errors are the
-// server's; Shared wraps it with the local fallback.
+// server's, and ErrUnavailable at once while the store is known to be
+// unusable; Shared wraps it with the local fallback. Used alone it fails
+// closed (the digest's slot markers).
 type KV struct {
 	s      *Store
 	prefix string
@@ -26,6 +28,9 @@ func (s *Store) KV(namespace string) *KV {
 
 // Get returns the value and whether it exists.
 func (kv *KV) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	if err := kv.s.usable(); err != nil {
+		return nil, false, err
+	}
 	v, err := kv.s.c.Get(ctx, kv.prefix+key).Bytes()
 	kv.s.observe(err)
 	if err == goredis.Nil {
@@ -42,6 +47,9 @@ func (kv *KV) Get(ctx context.Context, key string) ([]byte, bool, error) {
 
 // Set writes the value; ttl 0 means no expiry.
 func (kv *KV) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	if err := kv.s.usable(); err != nil {
+		return err
+	}
 	err := kv.s.c.Set(ctx, kv.prefix+key, value, ttl).Err()
 	kv.s.observe(err)
 	if err != nil {
@@ -53,6 +61,9 @@ func (kv *KV) Set(ctx context.Context, key string, value []byte, ttl time.Durati
 // SetIfAbsent writes the value only if the key is absent, atomically on
 // the server, so exactly one replica wins.
 func (kv *KV) SetIfAbsent(ctx context.Context, key string, value []byte, ttl time.Duration) (bool, error) {
+	if err := kv.s.usable(); err != nil {
+		return false, err
+	}
 	res, err := kv.s.c.SetArgs(ctx, kv.prefix+key, value, goredis.SetArgs{Mode: "NX", TTL: ttl}).Result()
 	kv.s.observe(err)
 	if err == goredis.Nil {
@@ -66,6 +77,9 @@ func (kv *KV) SetIfAbsent(ctx context.Context, key string, value []byte, ttl tim
 
 // Delete removes the key; a missing key is fine.
 func (kv *KV) Delete(ctx context.Context, key string) error {
+	if err := kv.s.usable(); err != nil {
+		return err
+	}
 	err := kv.s.c.Del(ctx, kv.prefix+key).Err()
 	kv.s.observe(err)
 	if err != nil {
@@ -77,6 +91,9 @@ func (kv *KV) Delete(ctx context.Context, key string) error {
 // Keys lists the keys with the prefix, sorted (SCAN, never KEYS, so a
 // large server is not blocked).
 func (kv *KV) Keys(ctx context.Context, prefix string) ([]string, error) {
+	if err := kv.s.usable(); err != nil {
+		return nil, err
+	}
 	var keys []string
 	iter := kv.s.c.Scan(ctx, 0, escapeGlob(kv.prefix+prefix)+"*", 500).Iterator()
 	for iter.Next(ctx) {

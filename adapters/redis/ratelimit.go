@@ -80,7 +80,7 @@ func (r rateStore) Admit(ctx context.Context, limits []bot.RateLimit) (bot.RateD
 	res, err := admitScript.Run(ctx, r.s.c, keys, args...).Slice()
 	r.s.observe(err)
 	if err != nil {
-		if unreachable(err) {
+		if failed(err) {
 			r.s.fallbacks.Add(1)
 		}
 		return bot.RateDecision{}, fmt.Errorf("shared rate limits: %w", err)

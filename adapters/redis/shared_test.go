@@ -3,6 +3,7 @@ package redis_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/adapters/redis/redistest"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
+	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
 func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.T) {
@@ -25,8 +27,8 @@ func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.
 	if ok, err := kv.SetIfAbsent(ctx, "event/1", []byte("1"), time.Hour); !ok || err != nil {
 		t.Fatalf("on the server: %v %v", ok, err)
 	}
-	if _, ok, _ := local.Get(ctx, "event/1"); ok {
-		t.Fatal("written locally while the server was up")
+	if _, ok, _ := st.KV("slack").Get(ctx, "event/1"); !ok {
+		t.Fatal("not written to the server while it was up")
 	}
 
 	srv.Stop()
@@ -41,7 +43,7 @@ func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.
 	if _, ok, _ := local.Get(ctx, "event/down"); !ok {
 		t.Fatal("not written locally while the server was down")
 	}
-	if n := strings.Count(logs.String(), "shared state store unreachable"); n != 1 {
+	if n := strings.Count(logs.String(), "shared state store not usable"); n != 1 {
 		t.Fatalf("the outage was logged %d times, want once:\n%s", n, logs.String())
 	}
 
@@ -50,10 +52,10 @@ func TestLosingTheServerFallsBackToLocalStateOnceAndRecoversByItself(t *testing.
 	if ok, err := kv.SetIfAbsent(ctx, "event/back", []byte("1"), time.Hour); !ok || err != nil {
 		t.Fatalf("after recovery: %v %v", ok, err)
 	}
-	if _, ok, _ := local.Get(ctx, "event/back"); ok {
-		t.Fatal("still writing locally after the server came back")
+	if _, ok, _ := st.KV("slack").Get(ctx, "event/back"); !ok {
+		t.Fatal("not writing to the server after it came back")
 	}
-	if !strings.Contains(logs.String(), "shared state store reachable again") {
+	if !strings.Contains(logs.String(), "shared state store usable again") {
 		t.Errorf("the recovery was not logged:\n%s", logs.String())
 	}
 }
@@ -184,8 +186,8 @@ func TestLeases(t *testing.T) {
 
 func TestImportsArePublishedOnceAndAnnounced(t *testing.T) {
 	srv := redistest.Start(t)
-	feed := open(t, srv, nil).Imports()
-	other := open(t, srv, nil).Imports()
+	feed, _ := open(t, srv, nil).Imports(testSharedKey)
+	other, _ := open(t, srv, nil).Imports(testSharedKey)
 	notes := other.Notifications(t.Context())
 	rec := redis.ImportRecord{ID: "abc", Name: "runs.csv", Session: 2, CSV: []byte("a,b\n1,2\n")}
 	if isNew, err := feed.Publish(t.Context(), rec); !isNew || err != nil {
@@ -206,5 +208,145 @@ func TestImportsArePublishedOnceAndAnnounced(t *testing.T) {
 	got, err := other.Get(t.Context(), "abc")
 	if err != nil || got.Name != "runs.csv" || got.Session != 2 || string(got.CSV) != string(rec.CSV) {
 		t.Fatalf("Get = %+v, %v", got, err)
+	}
+}
+
+const testSharedKey = "0123456789abcdef0123456789abcdef-test"
+
+// A record written straight into the server — unsigned, signed with
+// another key, or altered after signing — is refused, logged and counted
+// once; a signed one is read.
+func TestAnImportRecordWithoutTheSharedKeysSignatureIsRefused(t *testing.T) {
+	srv := redistest.Start(t)
+	var logs lockedBuffer
+	st := open(t, srv, &logs)
+	feed, err := st.Imports(testSharedKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Imports("short"); err == nil || !strings.Contains(err.Error(), "at least 32") {
+		t.Fatalf("a short key: %v", err)
+	}
+	csv := []byte("run_id,ops_per_sec\n1,999000000\n")
+	signed := redis.ImportRecord{ID: "good", Name: "runs.csv", Session: 2, CSV: csv}
+	if _, err := feed.Publish(t.Context(), signed); err != nil {
+		t.Fatal(err)
+	}
+	otherKey, _ := open(t, srv, nil).Imports(strings.Repeat("k", 40))
+	if _, err := otherKey.Publish(t.Context(), redis.ImportRecord{ID: "other-key", Name: "x.csv", Session: 2, CSV: csv}); err != nil {
+		t.Fatal(err)
+	}
+	raw := st.KV("import") // the feed's records live at PREFIX:import:ID
+	_ = raw.Set(t.Context(), "unsigned", []byte(`{"id":"unsigned","name":"x.csv","session":2,"csv":"cnVuX2lk"}`), 0)
+	_ = raw.Set(t.Context(), "garbage", []byte(`not json`), 0)
+	good, _, _ := raw.Get(t.Context(), "good")
+	_ = raw.Set(t.Context(), "altered", []byte(strings.Replace(string(good), `"id":"good"`, `"id":"altered"`, 1)), 0)
+
+	if rec, err := feed.Get(t.Context(), "good"); err != nil || string(rec.CSV) != string(csv) {
+		t.Fatalf("the signed record: %+v, %v", rec, err)
+	}
+	for range 3 { // looked at on every sync: still counted once each
+		for _, id := range []string{"unsigned", "garbage", "altered", "other-key"} {
+			if _, err := feed.Get(t.Context(), id); !errors.Is(err, redis.ErrRefused) {
+				t.Errorf("%s: Get = %v, want ErrRefused", id, err)
+			}
+		}
+	}
+	if st.Refused() != 4 {
+		t.Errorf("refused %d, want 4", st.Refused())
+	}
+	if n := strings.Count(logs.String(), "refused an import record"); n != 4 {
+		t.Errorf("logged %d refusals, want 4:\n%s", n, logs.String())
+	}
+}
+
+// Two replicas, each with its own local state, append 50 follow-ups to one
+// thread at once on a real server: every one is kept.
+func TestFiftyConcurrentFollowUpsAcrossTwoReplicasLoseNone(t *testing.T) {
+	srv := redistest.Start(t)
+	a := bot.NewKVThreads(open(t, srv, nil).Shared("threads", bottest.NewMemKV(nil)), 64, time.Hour)
+	b := bot.NewKVThreads(open(t, srv, nil).Shared("threads", bottest.NewMemKV(nil)), 64, time.Hour)
+	bottest.TestConcurrentFollowUps(t, 50, a, b)
+}
+
+// Through an outage: a thread started before it keeps its context on the
+// replica during it; what each replica wrote locally during it reaches the
+// server afterwards (follow-ups merged, events marked), so an event
+// answered during the outage is not answered again after it.
+func TestWhatAReplicaWritesDuringAnOutageIsMergedBackAfterIt(t *testing.T) {
+	srv := redistest.Start(t)
+	stA, stB := open(t, srv, nil), open(t, srv, nil)
+	threadsA := bot.NewKVThreads(stA.Shared("threads", bottest.NewMemKV(nil)), 16, time.Hour)
+	threadsB := bot.NewKVThreads(stB.Shared("threads", bottest.NewMemKV(nil)), 16, time.Hour)
+	eventsA := stA.Shared("slack", bottest.NewMemKV(nil))
+	ctx := t.Context()
+	plan := func(q string) planner.Plan { return planner.Plan{Intent: planner.IntentLookup, Question: q} }
+	const thread = "slack/C1/1.1"
+	if err := threadsA.Append(ctx, thread, plan("before")); err != nil {
+		t.Fatal(err)
+	}
+	if first, _ := eventsA.SetIfAbsent(ctx, "event/Ev1", []byte("1"), time.Hour); !first {
+		t.Fatal("a new event is not first")
+	}
+
+	srv.Stop()
+	if got, _ := threadsA.Plans(ctx, thread); len(got) != 1 || got[0].Question != "before" {
+		t.Fatalf("during the outage the thread lost its context: %+v", got)
+	}
+	if first, _ := eventsA.SetIfAbsent(ctx, "event/Ev1", []byte("1"), time.Hour); first {
+		t.Fatal("an event seen before the outage is new again during it")
+	}
+	_ = threadsA.Append(ctx, thread, plan("during on A"))
+	_ = threadsB.Append(ctx, thread, plan("during on B"))
+	if first, _ := eventsA.SetIfAbsent(ctx, "event/Ev2", []byte("1"), time.Hour); !first {
+		t.Fatal("a new event during the outage is not first")
+	}
+
+	// The server comes back empty (no persistence): only the replicas' own
+	// writes can restore it. The "before" plan lived only on the server.
+	srv.Restart()
+	eventually(t, 3*time.Second, "both replicas to find the server", func() bool { return stA.Up() && stB.Up() })
+	var qs []string
+	eventually(t, 3*time.Second, "both replicas' follow-ups to reach the shared thread", func() bool {
+		got, err := threadsB.Plans(ctx, thread)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs = qs[:0]
+		for _, p := range got {
+			qs = append(qs, p.Question)
+		}
+		return slices.Contains(qs, "during on A") && slices.Contains(qs, "during on B")
+	})
+	eventually(t, 3*time.Second, "the event answered on A during the outage to be marked for B", func() bool {
+		_, ok, _ := stB.KV("slack").Get(ctx, "event/Ev2")
+		return ok
+	})
+}
+
+// Rotating the shared key: replicas given the new key and the previous
+// one read records signed with either, sign them again when they publish
+// what they hold, and then the previous key can go.
+func TestRotatingTheSharedKeyKeepsThePublishedRecords(t *testing.T) {
+	srv := redistest.Start(t)
+	oldKey, newKey := strings.Repeat("o", 40), strings.Repeat("n", 40)
+	before, _ := open(t, srv, nil).Imports(oldKey)
+	rec := redis.ImportRecord{ID: "r1", Name: "runs.csv", Session: 2, CSV: []byte("a\n1\n")}
+	if _, err := before.Publish(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	rotating, err := open(t, srv, nil).Imports(newKey, oldKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rotating.Get(t.Context(), "r1"); err != nil {
+		t.Fatalf("during the rotation a record signed with the previous key: %v", err)
+	}
+	if _, err := rotating.Publish(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := open(t, srv, nil).Imports(newKey)
+	if _, err := after.Get(t.Context(), "r1"); err != nil {
+		t.Fatalf("after the rotation: %v", err)
 	}
 }

@@ -9,9 +9,12 @@ package redis
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,8 +55,13 @@ type Store struct {
 	up        atomic.Bool
 	fallbacks atomic.Uint64
 	mu        sync.Mutex // serialises the transitions, so each is logged once
-	stop      context.CancelFunc
-	done      chan struct{}
+	reason    string     // why the store is down (under mu); "" while up
+
+	resumed    []func(context.Context) // run when the store is usable again (under mu)
+	refused    atomic.Uint64           // import records refused (Imports.Get)
+	refusedIDs sync.Map                // their IDs, so each is counted and logged once
+	stop       context.CancelFunc
+	done       chan struct{}
 }
 
 // Open parses the URL and connects. It fails when the URL is bad; an
@@ -94,11 +102,16 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	goredis.SetLogger(debugLogger{log})
 	s := &Store{c: goredis.NewClient(ro), prefix: opts.Prefix, log: log, probe: opts.Probe, done: make(chan struct{})}
 	pctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-	err = s.c.Ping(pctx).Err()
+	err = s.probeWrite(pctx)
 	cancel()
+	if why := misconfigured(err); why != "" {
+		_ = s.c.Close()
+		return nil, fmt.Errorf("%w: %s at %s: %v", ErrMisconfigured, why, ro.Addr, err)
+	}
 	s.up.Store(err == nil)
 	if err != nil {
-		log.Warn("shared state store unreachable; using local state until it answers", "addr", ro.Addr, "err", err)
+		s.reason = failureReason(err)
+		log.Warn("shared state store not usable; using local state until it answers", "addr", ro.Addr, "reason", s.reason, "err", err)
 	} else {
 		log.Info("shared state store connected", "addr", ro.Addr)
 	}
@@ -130,15 +143,43 @@ func (s *Store) Up() bool { return s.up.Load() }
 // could not be reached.
 func (s *Store) Fallbacks() uint64 { return s.fallbacks.Load() }
 
-// Check pings the server, for /healthz.
+// Check proves the server takes a write, for /healthz and the probe: a
+// PING is answered by a server that refuses every write (out of memory, a
+// read-only replica, a failing disk), so it would say healthy when the
+// replica's state is not being kept.
 func (s *Store) Check(ctx context.Context) error {
-	err := s.c.Ping(ctx).Err()
+	err := s.probeWrite(ctx)
 	if err != nil && ctx.Err() == nil {
-		s.transition(false, err) // a refused login counts as down here too
-	} else if err == nil {
-		s.transition(true, nil)
+		s.transition(false, err)
+	} else if err == nil && s.transition(true, nil) {
+		s.mu.Lock()
+		hooks := s.resumed
+		s.mu.Unlock()
+		for _, h := range hooks {
+			h(ctx)
+		}
 	}
 	return err
+}
+
+// onResume registers h to run each time the store becomes usable again.
+func (s *Store) onResume(h func(context.Context)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resumed = append(s.resumed, h)
+}
+
+// probeWrite writes a short-lived key in this deployment's space.
+func (s *Store) probeWrite(ctx context.Context) error {
+	return s.c.Set(ctx, s.key("health"), "1", 10*time.Second).Err()
+}
+
+// Reason says why the store is not used ("out of memory", "unreachable",
+// …), or "" while it is up.
+func (s *Store) Reason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reason
 }
 
 // watch probes a server that went away until it answers again.
@@ -158,40 +199,138 @@ func (s *Store) watch(ctx context.Context) {
 	}
 }
 
-// observe records the outcome of one command: a connection failure marks
-// the store down, any answer (errors from the server included) marks it up.
+// observe records the outcome of one command: a failure (see failed)
+// marks the store down; an answer, or an error that is the command's own
+// (a wrong type, a missing key), leaves it as it is — only the probe and
+// Check bring a store back, after a write they made went through.
 func (s *Store) observe(err error) {
-	s.transition(!unreachable(err), err)
+	if failed(err) {
+		s.transition(false, err)
+	}
 }
 
-// transition sets the store up or down, logging each change once.
-func (s *Store) transition(up bool, err error) {
-	if up == s.up.Load() {
-		return
+// transition sets the store up or down, logging each change once; a store
+// that stays down for a different reason (out of memory, then unreachable)
+// logs the new reason once too. It reports whether the store came up.
+func (s *Store) transition(up bool, err error) bool {
+	reason := ""
+	if !up {
+		reason = failureReason(err)
+	}
+	if up == s.up.Load() && up {
+		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if up == s.up.Load() {
-		return
-	}
-	s.up.Store(up)
-	if up {
-		s.log.Info("shared state store reachable again; shared state resumed")
-	} else {
-		s.log.Error("shared state store unreachable; using local state (thread memory, limits and de-duplication are per replica until it is back)", "err", err)
-	}
-}
-
-// unreachable says whether err means the server could not be reached: any
-// failure that is not a missing key, an error the server replied with, or
-// the caller's own cancellation (go-redis reports the rest — timeouts,
-// refused or broken connections, an exhausted pool — as transport errors).
-func unreachable(err error) bool {
-	if err == nil || errors.Is(err, goredis.Nil) || errors.Is(err, context.Canceled) {
+	if up == s.up.Load() && reason == s.reason {
 		return false
 	}
-	_, replied := errors.AsType[goredis.Error](err)
-	return !replied
+	s.up.Store(up)
+	s.reason = reason
+	if up {
+		s.log.Info("shared state store usable again; shared state resumed")
+	} else {
+		s.log.Error("shared state store not usable; using local state (thread memory, limits and de-duplication are per replica until it is back)",
+			"reason", reason, "err", err)
+	}
+	return up
+}
+
+// ErrMisconfigured is returned by Open when the server refuses this
+// deployment for a reason waiting will not fix: a refused login, a TLS
+// certificate that is not trusted, a host name that does not resolve.
+var ErrMisconfigured = errors.New("shared state store misconfigured")
+
+// refusals are the error replies that mean the server cannot keep state
+// now: each is a failure like a lost connection. The value is the reason
+// logged and shown.
+var refusals = map[string]string{
+	"OOM":         "out of memory (maxmemory reached)",
+	"READONLY":    "read-only replica",
+	"NOAUTH":      "authentication required",
+	"WRONGPASS":   "authentication refused",
+	"NOPERM":      "permission denied (ACL)",
+	"LOADING":     "loading its dataset",
+	"MISCONF":     "persistence failing (MISCONF)",
+	"MASTERDOWN":  "replica without its primary",
+	"BUSY":        "busy running a script",
+	"CLUSTERDOWN": "cluster down",
+	"TRYAGAIN":    "cluster resharding",
+	"NOREPLICAS":  "not enough replicas",
+}
+
+// refusalCode returns the error code of a server reply that is one of the
+// refusals ("" for any other error). A script's error carries the code of
+// the command that failed inside it, after Redis's own prefix.
+func refusalCode(err error) string {
+	e, replied := errors.AsType[goredis.Error](err)
+	if !replied {
+		return ""
+	}
+	msg := e.Error()
+	code, _, _ := strings.Cut(msg, " ")
+	if _, ok := refusals[code]; ok {
+		return code
+	}
+	if strings.HasPrefix(msg, "ERR ") || strings.HasPrefix(msg, "-") {
+		for c := range refusals {
+			if strings.Contains(msg, " "+c+" ") || strings.Contains(msg, "-"+c+" ") {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// failed says whether err means the server cannot be used: it could not be
+// reached (go-redis reports timeouts, refused or broken connections and an
+// exhausted pool as transport errors), or it replied with one of the
+// refusals. A missing key, the caller's own cancellation and any other
+// error reply are the command's own outcome.
+func failed(err error) bool {
+	if err == nil || errors.Is(err, goredis.Nil) || errors.Is(err, context.Canceled) || errors.Is(err, ErrUnavailable) {
+		return false
+	}
+	if _, replied := errors.AsType[goredis.Error](err); replied {
+		return refusalCode(err) != ""
+	}
+	return true
+}
+
+// failureReason names why err made the store unusable.
+func failureReason(err error) string {
+	if code := refusalCode(err); code != "" {
+		return refusals[code]
+	}
+	return "unreachable"
+}
+
+// misconfigured names a failure at start that waiting will not fix, or "".
+func misconfigured(err error) string {
+	if err == nil {
+		return ""
+	}
+	switch refusalCode(err) {
+	case "NOAUTH", "WRONGPASS", "NOPERM":
+		return "login refused (check the user and password in MEMDB_ORACLE_STATE_URL)"
+	}
+	if dns, ok := errors.AsType[*net.DNSError](err); ok && dns.IsNotFound {
+		return "unknown host"
+	}
+	var unknownCA x509.UnknownAuthorityError
+	var badCert x509.CertificateInvalidError
+	var badHost x509.HostnameError
+	var notTLS tls.RecordHeaderError
+	if errors.As(err, &unknownCA) || errors.As(err, &badCert) || errors.As(err, &badHost) {
+		return "TLS certificate not trusted (check MEMDB_ORACLE_STATE_CA_FILE)"
+	}
+	if errors.As(err, &notTLS) {
+		return "the server does not speak TLS (use redis:// or enable TLS on the server)"
+	}
+	if _, ok := errors.AsType[*tls.CertificateVerificationError](err); ok {
+		return "TLS certificate not trusted (check MEMDB_ORACLE_STATE_CA_FILE)"
+	}
+	return ""
 }
 
 // ErrUnavailable is returned while the server is known to be unreachable,

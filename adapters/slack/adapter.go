@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	slackgo "github.com/slack-go/slack"
@@ -95,7 +96,16 @@ type Adapter struct {
 
 	mu        sync.Mutex
 	botUserID string
+
+	// rejected counts requests refused for their signature; rejections
+	// samples their log lines (one per source a minute, with a count).
+	rejected   atomic.Uint64
+	rejections *bot.LogSampler
 }
+
+// Rejected counts the HTTP requests refused because their signature or
+// timestamp did not verify.
+func (a *Adapter) Rejected() uint64 { return a.rejected.Load() }
 
 // New checks the configuration and returns an Adapter. Nothing connects
 // until Run.
@@ -139,11 +149,12 @@ func New(cfg Config) (*Adapter, error) {
 		return nil, err
 	}
 	a := &Adapter{
-		cfg:       cfg,
-		log:       log.With("platform", "slack"),
-		api:       api,
-		jobs:      make(chan job, cfg.Queue),
-		botUserID: cfg.BotUserID,
+		cfg:        cfg,
+		log:        log.With("platform", "slack"),
+		api:        api,
+		jobs:       make(chan job, cfg.Queue),
+		botUserID:  cfg.BotUserID,
+		rejections: bot.NewLogSampler(time.Minute, nil),
 	}
 	a.out = &outbound{api: api, http: cfg.HTTPClient, retries: cfg.Retries, sleep: cfg.Sleep, log: a.log, lanes: newLanes()}
 	return a, nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 
@@ -53,7 +54,13 @@ func (a *Adapter) verified(next func(w http.ResponseWriter, r *http.Request, bod
 			err = sv.Ensure()
 		}
 		if err != nil {
-			a.log.Warn("slack request rejected", "path", r.URL.Path, "reason", err, "remote", r.RemoteAddr)
+			// A flood of forged requests is counted exactly and logged a
+			// line per source a minute, not a line a request.
+			a.rejected.Add(1)
+			source, _, _ := net.SplitHostPort(r.RemoteAddr)
+			if n, log := a.rejections.Note(source); log {
+				a.log.Warn("slack request rejected", "path", r.URL.Path, "reason", err, "remote", source, "rejected_in_last_minute", n)
+			}
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
@@ -121,6 +128,6 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request, body 
 		http.Error(w, "bad interaction payload", http.StatusBadRequest)
 		return
 	}
-	a.onInteraction(cb)
+	a.onInteraction(context.WithoutCancel(r.Context()), cb)
 	w.WriteHeader(http.StatusOK)
 }

@@ -1,9 +1,13 @@
 package slack
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -415,5 +419,71 @@ func TestAnExampleButtonInHelpAsksItsQuestion(t *testing.T) {
 	c := fs.waitFor("chat.postMessage")
 	if !strings.Contains(c.textOf(t), "<@U1> asked:* What's Garnet's peak throughput?") {
 		t.Fatalf("button question not asked in the channel:\n%s", c.textOf(t))
+	}
+}
+
+// A flood of forged requests — 10,000 bad signatures from ten sources,
+// well inside ten seconds — is counted exactly and logs a line per source,
+// not a line a request.
+func TestAFloodOfBadSignaturesIsCountedExactlyAndLoggedSampled(t *testing.T) {
+	var logs bytes.Buffer
+	a, err := New(Config{BotToken: NewSecret(testBotToken), SigningSecret: NewSecret(testSecret),
+		Handler: newFakeBot(), Store: newMemStore(), Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	if err := a.Mount(mux); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"type":"event_callback"}`
+	hdr := signed("not-the-secret", time.Now(), body)
+	start := time.Now()
+	for i := range 10_000 {
+		req := httptest.NewRequest(http.MethodPost, EventsPath, strings.NewReader(body))
+		req.Header = hdr.Clone()
+		req.RemoteAddr = fmt.Sprintf("203.0.113.%d:4000", i%10)
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, req)
+		if rec.Code != http.StatusUnauthorized {
+			t.Fatalf("request %d: %d", i, rec.Code)
+		}
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Logf("the flood took %v (a slow machine); the sampling is per minute either way", took)
+	}
+	if a.Rejected() != 10_000 {
+		t.Errorf("counted %d rejections, want 10000", a.Rejected())
+	}
+	if n := strings.Count(logs.String(), "slack request rejected"); n > 20 || n == 0 {
+		t.Errorf("%d log lines for 10,000 rejections, want at most 20", n)
+	}
+}
+
+func TestAReplayedButtonClickIsAnsweredOnce(t *testing.T) {
+	fs := newFakeSlack(t)
+	fb := newFakeBot()
+	store := newMemStore()
+	h := newHarness(t, fs, store, fb)
+	other := newHarness(t, fs, store, fb) // a second replica on the same store
+	click := func(trigger, actionTS string) string {
+		payload := `{"type":"block_actions","trigger_id":"` + trigger + `","user":{"id":"U1"},"channel":{"id":"C1"},"response_url":"` + fs.responseURL("btn") + `",` +
+			`"actions":[{"type":"button","action_id":"oracle_ask_2","block_id":"oracle_examples","action_ts":"` + actionTS + `","value":"What's Garnet's peak throughput?"}]}`
+		return "payload=" + urlEscape(payload)
+	}
+	for _, hh := range []*harness{h, h, other} {
+		form := click("TR1", "1700000000.1")
+		if resp := hh.send(InteractivityPath, "application/x-www-form-urlencoded", form, signed(testSecret, time.Now(), form)); resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	fresh := click("TR2", "1700000001.1")
+	h.send(InteractivityPath, "application/x-www-form-urlencoded", fresh, signed(testSecret, time.Now(), fresh))
+	fs.waitAnswer()
+	fs.waitAnswer()
+	h.stop()
+	other.stop()
+	if n := len(fb.messages()); n != 2 {
+		t.Fatalf("the bot was asked %d times; want the replayed click once and the fresh one once", n)
 	}
 }

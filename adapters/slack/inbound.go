@@ -2,6 +2,8 @@ package slack
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
 	"strings"
 	"sync"
@@ -150,13 +152,21 @@ func (a *Adapter) onCommand(ctx context.Context, cmd slackgo.SlashCommand, repla
 
 // onInteraction handles a click on an example question in help: the
 // question is asked as if typed in the slash command.
-func (a *Adapter) onInteraction(cb slackgo.InteractionCallback) {
+//
+// A click is answered once: its trigger ID and action timestamp are
+// recorded like an event's ID, so a replayed or redelivered click (to this
+// replica or another) is ignored.
+func (a *Adapter) onInteraction(ctx context.Context, cb slackgo.InteractionCallback) {
 	if cb.Type != slackgo.InteractionTypeBlockActions {
 		return
 	}
 	for _, act := range cb.ActionCallback.BlockActions {
 		if !strings.HasPrefix(act.ActionID, askAction) || strings.TrimSpace(act.Value) == "" {
 			continue
+		}
+		if !a.firstTime(ctx, "action", clickID(cb, act)) {
+			a.log.Info("replayed button click ignored", "user", cb.User.ID)
+			return
 		}
 		q := strings.TrimSpace(act.Value)
 		channel := cb.Channel.ID
@@ -228,4 +238,14 @@ func questionText(text, me string) string {
 		return m
 	})
 	return strings.Join(strings.Fields(unescape(text)), " ")
+}
+
+// clickID identifies one click: Slack's trigger ID is unique per
+// interaction, its action timestamp per action.
+func clickID(cb slackgo.InteractionCallback, act *slackgo.BlockAction) string {
+	if cb.TriggerID == "" && act.ActionTs == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte("click\n" + cb.TriggerID + "\n" + act.ActionTs))
+	return hex.EncodeToString(sum[:])
 }

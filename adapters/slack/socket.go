@@ -59,7 +59,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, client *socketmode.Client, 
 		cb, ok := evt.Data.(slackgo.InteractionCallback)
 		a.ack(client, evt, nil)
 		if ok {
-			a.onInteraction(cb)
+			a.onInteraction(ctx, cb)
 		}
 	}
 }

@@ -48,6 +48,9 @@ type askPage struct {
 	Last string
 	// Prefill is what the box holds when the page opens.
 	Prefill string
+	// SignIn is the sign-in form's URL when the page was refused for a
+	// missing key and the site offers signing in; "" hides the form.
+	SignIn string
 }
 
 // Carry are the questions the next post sends back as h: the earlier ones

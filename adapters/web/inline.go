@@ -30,7 +30,7 @@ func (l links) Asset(name, v string) string {
 	if v == "" {
 		return l.base + "/static/" + name
 	}
-	return l.base + "/static/" + name + "?v=" + v
+	return l.base + "/static/" + v + "/" + name // named by its content hash
 }
 
 // inlineToken finds what the answers' Markdown marks inline: code spans,

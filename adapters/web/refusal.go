@@ -28,6 +28,15 @@ func (s *Site) pageRefusals(guarded http.Handler) http.Handler {
 		posted := r.Method == http.MethodPost
 		page := askPage{pageBase: s.base("Ask"), Examples: s.opts.Examples,
 			Problem: refusalText(c.status, c.body.Bytes(), w.Header().Get("Retry-After"), posted)}
+		if c.status == http.StatusUnauthorized && s.opts.SignIn != nil {
+			// A browser cannot send the header the API asks for: offer the form.
+			page.SignIn = s.opts.BasePath + "/signin"
+			page.Problem = "Sign in with an API key to use these pages."
+			if r.URL.Path == s.opts.BasePath+"/signin" {
+				page.Problem = "That API key is not valid; check it and sign in again."
+			}
+			posted = false // the sign-in form's fields are not a question
+		}
 		if posted {
 			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 			if r.ParseForm() == nil {

@@ -23,9 +23,9 @@ type staticFile struct {
 	kind string // Content-Type
 }
 
-// staticFiles are the embedded assets by base name. Pages link them with
-// ?v=<hash>, so a changed file gets a new URL and the old one may be cached
-// for good.
+// staticFiles are the embedded assets by base name. Pages link them as
+// /static/<hash>/<name>, so a changed file gets a new URL and the old one
+// may be cached for good; only the URL of a file's own hash is.
 type staticFiles struct{ byName map[string]staticFile }
 
 func loadStatic() (*staticFiles, error) {
@@ -67,9 +67,18 @@ func (s *Site) static(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", f.kind)
 	w.Header().Set("ETag", f.etag)
-	if r.URL.Query().Get("v") != "" {
+	v := r.PathValue("v") // /static/HASH/name, the pages' links
+	if v == "" {
+		v = r.URL.Query().Get("v") // ?v=HASH, links of pages from earlier versions
+	}
+	switch {
+	case v != "" && v == f.etag[1:9]:
+		// The URL names these exact bytes: cache it for good.
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
+	case v != "":
+		// An old or made-up version: never pin other bytes under its URL.
+		w.Header().Set("Cache-Control", "no-cache")
+	default:
 		w.Header().Set("Cache-Control", "public, max-age=300")
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))

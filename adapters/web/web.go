@@ -40,6 +40,16 @@ type Options struct {
 	// (API keys, per-client limits; adapters/http Guard.Wrap); nil leaves
 	// the pages public and unlimited.
 	Guard func(http.Handler) http.Handler
+	// PageGuard wraps the pages that only show (GET of the ask page,
+	// /data, /runs…) with their own, more generous bucket, and lets a
+	// public read-only site show them without a key (adapters/http
+	// Guard.WrapPages); nil uses Guard.
+	PageGuard func(http.Handler) http.Handler
+	// SignIn, when set, handles the sign-in form (POST /signin): a browser
+	// cannot send an Authorization header, so with API keys set it signs
+	// in once with a key and carries a session cookie (adapters/http
+	// Guard.SignIn).
+	SignIn http.Handler
 	// Examples are the questions offered as chips; default bot.Examples()
 	// (at most eight).
 	Examples []string
@@ -108,24 +118,39 @@ func New(ask Asker, data Dataset, opts Options) (*Site, error) {
 // it, so loading a page costs one request of the client's limit.
 func (s *Site) Register(mux *http.ServeMux) {
 	b := s.opts.BasePath
-	route := func(pattern string, h http.HandlerFunc, guarded bool) {
+	pageGuard := cmpGuard(s.opts.PageGuard, s.opts.Guard)
+	route := func(pattern string, h http.HandlerFunc, guard func(http.Handler) http.Handler) {
 		var handler http.Handler = h
-		if guarded && s.opts.Guard != nil {
-			handler = s.pageRefusals(s.opts.Guard(handler))
+		if guard != nil {
+			handler = s.pageRefusals(guard(handler))
 		}
 		mux.Handle(pattern, secured(handler))
 	}
-	route("GET "+b+"/{$}", s.home, true)
-	route("POST "+b+"/{$}", s.askPost, true)
-	route("GET "+b+"/runs/{id}", s.runPage, true)
-	route("GET "+b+"/runs", s.runsPage, true)
-	route("GET "+b+"/data", s.dataPage, true)
-	route("GET "+b+"/static/{name}", s.static, false)
-	route("GET "+b+"/charts/{file}", s.chartImage, false)
+	route("GET "+b+"/{$}", s.home, pageGuard)
+	route("POST "+b+"/{$}", s.askPost, s.opts.Guard)
+	route("GET "+b+"/runs/{id}", s.runPage, pageGuard)
+	route("GET "+b+"/runs", s.runsPage, pageGuard)
+	route("GET "+b+"/data", s.dataPage, pageGuard)
+	route("GET "+b+"/static/{name}", s.static, nil)
+	route("GET "+b+"/static/{v}/{name}", s.static, nil)
+	route("GET "+b+"/charts/{file}", s.chartImage, nil)
+	if s.opts.SignIn != nil {
+		mux.Handle("POST "+b+"/signin", secured(s.pageRefusals(s.opts.SignIn)))
+	}
 	if b != "" {
 		// The bare prefix, as a proxy may forward it, lands on the ask page.
 		mux.Handle("GET "+b, http.RedirectHandler(b+"/", http.StatusMovedPermanently))
 	}
+}
+
+// cmpGuard is the first guard set.
+func cmpGuard(guards ...func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	for _, g := range guards {
+		if g != nil {
+			return g
+		}
+	}
+	return nil
 }
 
 // secured sets the headers every page carries: a Content-Security-Policy

@@ -339,11 +339,22 @@ func dataPageCases(t *testing.T, env *bottest.Env) {
 
 func staticFileCases(t *testing.T, env *bottest.Env) {
 	mux := siteFor(t, env, Options{})
+	_, home := get(t, mux, "/")
 	for _, name := range []string{"site.css", "ask.js"} {
-		resp, body := get(t, mux, "/static/"+name+"?v=1")
+		var v string
+		if m := regexp.MustCompile(`"/static/([0-9a-f]+)/` + regexp.QuoteMeta(name) + `"`).FindStringSubmatch(home); m != nil {
+			v = m[1]
+		}
+		resp, body := get(t, mux, "/static/"+v+"/"+name)
 		mustStatus(t, resp, http.StatusOK)
-		if body == "" || resp.Header.Get("ETag") == "" || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
-			t.Errorf("%s: %v", name, resp.Header)
+		if v == "" || body == "" || resp.Header.Get("ETag") == "" || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s at its version %q: %v", name, v, resp.Header)
+		}
+		// A version that is not this file's is never pinned for a year.
+		for _, wrong := range []string{"/static/" + name + "?v=1", "/static/0123abcd/" + name} {
+			if resp, _ := get(t, mux, wrong); strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+				t.Errorf("%s (a wrong version) is cached as immutable", wrong)
+			}
 		}
 		r := httptest.NewRequest(http.MethodGet, "/static/"+name, nil)
 		r.Header.Set("If-None-Match", resp.Header.Get("ETag"))
@@ -359,7 +370,7 @@ func basePathCases(t *testing.T, env *bottest.Env) {
 		mux := siteFor(t, env, Options{BasePath: "/oracle"})
 		resp, body := get(t, mux, "/oracle/")
 		mustStatus(t, resp, http.StatusOK)
-		mustContain(t, body, `href="/oracle/static/site.css?v=`, `src="/oracle/static/ask.js?v=`, `action="/oracle/"`, `href="/oracle/data"`)
+		mustContain(t, body, `href="/oracle/static/`, `/site.css"`, `src="/oracle/static/`, `/ask.js"`, `action="/oracle/"`, `href="/oracle/data"`)
 		_, body = postForm(t, mux, nil, false) // "/" is outside the base path
 		if strings.Contains(body, "<form") {
 			t.Error("the page answered outside its base path")
@@ -462,5 +473,20 @@ func refusalCases(t *testing.T, env *bottest.Env) {
 	mustStatus(t, resp, http.StatusUnauthorized)
 	if !strings.Contains(body, "The server refused the page: a valid API key is required.") || resp.Header.Get("WWW-Authenticate") == "" {
 		t.Errorf("a refused page view is not explained on a page (WWW-Authenticate %q):\n%s", resp.Header.Get("WWW-Authenticate"), body)
+	}
+
+	// With signing in offered, the refused page holds the form instead of
+	// asking for a header a browser cannot send.
+	signIn := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusSeeOther) })
+	mux = siteFor(t, env, Options{Guard: guard, SignIn: signIn})
+	resp, body = get(t, mux, "/data")
+	mustStatus(t, resp, http.StatusUnauthorized)
+	for _, want := range []string{`action="/signin"`, `name="key" type="password"`, "Sign in with an API key"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the refused page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "Authorization") {
+		t.Error("the page still tells the browser to send an Authorization header")
 	}
 }

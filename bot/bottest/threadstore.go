@@ -2,6 +2,7 @@ package bottest
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -107,4 +108,40 @@ func TestThreadStore(t *testing.T, open func(t *testing.T) ThreadHarness) {
 			t.Fatalf("thread did not expire: %d plans", len(got))
 		}
 	})
+}
+
+// TestConcurrentFollowUps appends n follow-ups at once to one thread,
+// spread over replicas (ThreadStores over the same backing state, each
+// bounded to at least n plans), and fails when any of them is lost.
+func TestConcurrentFollowUps(t *testing.T, n int, replicas ...bot.ThreadStore) {
+	t.Helper()
+	const key = "slack/C1/1700000000.000100"
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			p := planner.Plan{Intent: planner.IntentLookup, Question: fmt.Sprintf("follow-up %d", i)}
+			errs <- replicas[i%len(replicas)].Append(t.Context(), key, p)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for r, s := range replicas {
+		got, err := s.Plans(t.Context(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, p := range got {
+			seen[p.Question] = true
+		}
+		if len(seen) != n {
+			t.Fatalf("replica %d sees %d of %d concurrent follow-ups (%d lost)", r, len(seen), n, n-len(seen))
+		}
+	}
 }

@@ -31,7 +31,7 @@ func (a *app) digestPublisher() (*bot.DigestPublisher, error) {
 	if err != nil {
 		return nil, err
 	}
-	kv, err := a.kv("digest")
+	kv, err := a.strictKV("digest")
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -57,11 +58,11 @@ func (a *app) importRuns(ctx context.Context, name string, session int, csv []by
 	if err := keepImport(ctx, st, rec); err != nil {
 		return res, err
 	}
-	sh, err := a.shared()
-	if err != nil || sh == nil {
+	feed, on, err := a.feed()
+	if err != nil || !on {
 		return res, err
 	}
-	if _, err := sh.Imports().Publish(ctx, rec); err != nil {
+	if _, err := feed.Publish(ctx, rec); err != nil {
 		a.log.Warn("import not yet published to the other replicas; it will be at the next start or sync", "file", name, "err", err)
 		return res, nil
 	}
@@ -113,14 +114,15 @@ func (i importer) Import(ctx context.Context, name string, session int, csv []by
 // by every replica: at start it publishes the files imported here while
 // the replica was stopped and applies what it lacks, then again on each
 // notification and every importSyncEvery.
-func (a *app) syncImports(ctx context.Context, sh *redisadapter.Store) error {
-	feed := sh.Imports()
+func (a *app) syncImports(ctx context.Context, feed redisadapter.Imports) error {
 	notes := feed.Notifications(ctx)
 	a.publishLocalImports(ctx, feed)
 	tick := time.NewTicker(importSyncEvery)
 	defer tick.Stop()
 	for {
-		if err := a.applyImports(ctx, feed); err != nil && ctx.Err() == nil {
+		// While the shared store is not usable its outage is logged once
+		// by the store; the sync just waits for it.
+		if err := a.applyImports(ctx, feed); err != nil && ctx.Err() == nil && !errors.Is(err, redisadapter.ErrUnavailable) {
 			a.log.Warn("applying imports from other replicas", "err", err)
 		}
 		select {
@@ -179,16 +181,25 @@ func (a *app) applyImports(ctx context.Context, feed redisadapter.Imports) error
 			continue
 		}
 		rec, err := feed.Get(ctx, id)
+		if errors.Is(err, redisadapter.ErrRefused) {
+			continue // logged and counted by the feed, once
+		}
 		if err != nil {
 			return err
 		}
-		rep, err := st.Import(ctx, rec.Name, bytes.NewReader(rec.CSV), rec.Session)
-		if err != nil {
-			// Validated where it was imported; failing here is this store's problem.
-			a.log.Error("applying an import from another replica", "file", rec.Name, "id", id, "err", err)
+		if importID(rec.Name, rec.Session, rec.CSV) != id {
+			a.log.Error("refused an import from another replica: its fingerprint does not match its content", "file", rec.Name, "id", id)
 			continue
 		}
-		if err := kv.Set(ctx, "applied/"+id, []byte{'1'}, 0); err != nil {
+		// Validated exactly as a local import is: all rows or none.
+		rep, err := st.Import(ctx, rec.Name, bytes.NewReader(rec.CSV), rec.Session)
+		if err != nil {
+			a.log.Error("refused an import from another replica: it does not validate here", "file", rec.Name, "id", id, "err", err)
+			continue
+		}
+		// Kept like a local import, so this replica publishes it again at
+		// start (re-signing it while the shared key rotates).
+		if err := keepImport(ctx, st, rec); err != nil {
 			return err
 		}
 		a.log.Info("applied an import from another replica", "file", rec.Name, "session", rec.Session,

@@ -22,8 +22,27 @@ func (a *app) shared() (*redisadapter.Store, error) {
 	}
 	a.closers = append(a.closers, s.Close)
 	a.metrics().WatchSharedState(s.Up, s.Fallbacks)
+	a.metrics().WatchImportFeed(s.Refused)
 	a.sh = s
 	return s, nil
+}
+
+// feed is the import feed replicas share, and false when it is off: no
+// shared store, or no MEMDB_ORACLE_SHARED_KEY to sign it with.
+func (a *app) feed() (redisadapter.Imports, bool, error) {
+	sh, err := a.shared()
+	if err != nil || sh == nil || a.cfg.State.SharedKey == "" {
+		return redisadapter.Imports{}, false, err
+	}
+	var previous []string
+	if a.cfg.State.PreviousSharedKey != "" {
+		previous = append(previous, a.cfg.State.PreviousSharedKey)
+	}
+	f, err := sh.Imports(a.cfg.State.SharedKey, previous...)
+	if err != nil {
+		return f, false, fmt.Errorf("MEMDB_ORACLE_SHARED_KEY: %w", err)
+	}
+	return f, true, nil
 }
 
 // kv is the bot-state namespace: on the shared store (falling back to the
@@ -42,6 +61,26 @@ func (a *app) kv(namespace string) (bot.KV, error) {
 		return st.KV(namespace), nil
 	}
 	return sh.Shared(namespace, st.KV(namespace)), nil
+}
+
+// strictKV is a namespace that fails closed: on the shared store with no
+// local fallback when there is one (else in the data directory). The
+// digest's slot markers live there, because a digest posted twice (each
+// replica claiming the slot locally during an outage) is worse than one
+// posted late, once the store is back.
+func (a *app) strictKV(namespace string) (bot.KV, error) {
+	st, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	sh, err := a.shared()
+	if err != nil {
+		return nil, err
+	}
+	if sh == nil {
+		return st.KV(namespace), nil
+	}
+	return sh.KV(namespace), nil
 }
 
 // limiter applies limits with daily counts in the namespace, atomically

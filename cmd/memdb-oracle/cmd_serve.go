@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
@@ -47,21 +48,32 @@ func (serveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	var health []httpadapter.HealthCheck
+	var health, ready []httpadapter.HealthCheck
 	if sh != nil {
 		health = append(health, httpadapter.HealthCheck{Name: "shared_state", Check: sh.Check})
+		// Ready only with shared state as configured: a replica on local
+		// state answers, but its limits and de-duplication are its own.
+		ready = append(ready, httpadapter.HealthCheck{Name: "shared_state", Check: func(context.Context) error {
+			if !sh.Up() {
+				return fmt.Errorf("shared state store not usable: %s", sh.Reason())
+			}
+			return nil
+		}})
 		a.log.Info("shared state on Redis/Valkey", "replica", a.cfg.State.Replica)
 	}
 	h, err := a.answerer()
 	if err != nil {
 		return err
 	}
-	if st, err := a.store(); err == nil {
+	st, storeErr := a.store()
+	ready = append(ready, httpadapter.HealthCheck{Name: "store", Check: func(context.Context) error { return storeErr }})
+	if storeErr == nil {
 		// A nearly full disk degrades serve (bot state held in memory)
 		// rather than stopping it: /healthz and /metrics say so.
 		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk})
 		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded })
 	}
+	drain := &httpadapter.Drain{}
 	guard, err := a.httpGuard()
 	if err != nil {
 		return err
@@ -72,6 +84,8 @@ func (serveCmd) Run(a *app) error {
 		Metrics: a.metrics(),
 		Guard:   guard,
 		Health:  health,
+		Ready:   ready,
+		Drain:   drain,
 
 		Importer:   importer{a},
 		AdminToken: a.cfg.HTTP.AdminToken,
@@ -102,6 +116,11 @@ func (serveCmd) Run(a *app) error {
 			continue
 		}
 		a.log.Info("adapter on", "adapter", h.name)
+		if h.name != "digest" {
+			// Slack or Discord unreachable (at start or later) is retried
+			// with backoff while HTTP and the other adapters serve.
+			run = retrying(h.name, run, adapterBackoff, a.log)
+		}
 		runners = append(runners, serveRunner{h.name, run})
 	}
 
@@ -113,8 +132,12 @@ func (serveCmd) Run(a *app) error {
 		}})
 	}
 
-	if sh != nil {
-		runners = append(runners, serveRunner{"imports", func(ctx context.Context) error { return a.syncImports(ctx, sh) }})
+	if feed, on, err := a.feed(); err != nil {
+		return err
+	} else if on {
+		runners = append(runners, serveRunner{"imports", func(ctx context.Context) error { return a.syncImports(ctx, feed) }})
+	} else if sh != nil {
+		a.log.Info("import feed off: imports stay on the replica that made them (set MEMDB_ORACLE_SHARED_KEY on every replica to share them, signed)")
 	}
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
@@ -127,11 +150,46 @@ func (serveCmd) Run(a *app) error {
 	}
 	httpLog := a.log.With("adapter", "http")
 	runners = append(runners, serveRunner{"http", func(ctx context.Context) error {
-		return httpadapter.Serve(ctx, ln, httpadapter.Root(mux, a.metrics(), httpLog), httpadapter.ServeOptions{Logger: httpLog})
+		return httpadapter.Serve(ctx, ln, httpadapter.Root(mux, a.metrics(), httpLog),
+			httpadapter.ServeOptions{Logger: httpLog, Drain: drain, DrainFor: a.cfg.HTTP.DrainFor})
 	}})
 	err = runAll(a.ctx, runners, a.log)
 	a.log.Info("stopped")
 	return err
+}
+
+// adapterBackoff is the wait before retry n (1-based) of a chat adapter
+// that stopped with an error: 1 s, 2 s, 4 s … up to 2 minutes.
+func adapterBackoff(n int) time.Duration {
+	return min(time.Second<<min(n-1, 7), 2*time.Minute)
+}
+
+// retrying runs run again, after backoff(n) for the n-th failure in a row,
+// whenever it returns an error before ctx ends; a run that lasted a minute
+// resets the count. It returns nil when ctx ends.
+func retrying(name string, run func(context.Context) error, backoff func(int) time.Duration, log *slog.Logger) func(context.Context) error {
+	return func(ctx context.Context) error {
+		for n := 1; ; n++ {
+			started := time.Now()
+			err := run(ctx)
+			if ctx.Err() != nil {
+				return nil
+			}
+			if err == nil {
+				return nil
+			}
+			if time.Since(started) > time.Minute {
+				n = 1
+			}
+			wait := backoff(n)
+			log.Warn("adapter stopped; trying again", "adapter", name, "attempt", n, "in", wait.String(), "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+		}
+	}
 }
 
 // runAll runs every runner until ctx ends or one of them fails; either way

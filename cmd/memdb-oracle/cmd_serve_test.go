@@ -3,11 +3,16 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/alecthomas/kong"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
+	"github.com/alecthomas/kong"
+
+	"github.com/memdb-oracle/memdb-oracle/adapters/redis/redistest"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
@@ -133,4 +138,106 @@ func resolvedSettingsWith(t *testing.T, args []string, env, file map[string]stri
 		t.Fatal(err)
 	}
 	return c.Settings.lookup(getenv)
+}
+
+func TestAChatAdapterThatCannotConnectIsRetriedWithBackoffWhileTheRestServes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		var calls []time.Time
+		start := time.Now()
+		unreachable := func(ctx context.Context) error {
+			calls = append(calls, time.Now())
+			if len(calls) < 4 {
+				return errors.New("dial tcp: connection refused")
+			}
+			<-ctx.Done()
+			return nil
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		served := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- runAll(ctx, []serveRunner{
+				{"discord", retrying("discord", unreachable, adapterBackoff, slog.New(slog.NewTextHandler(&logs, nil)))},
+				{"http", func(ctx context.Context) error { close(served); <-ctx.Done(); return nil }},
+			}, slog.New(slog.DiscardHandler))
+		}()
+		<-served
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if len(calls) != 4 {
+			t.Fatalf("%d connection attempts in a minute, want 4 (after 1 s, 2 s and 4 s)", len(calls))
+		}
+		for i, want := range []time.Duration{0, time.Second, 3 * time.Second, 7 * time.Second} {
+			if got := calls[i].Sub(start); got != want {
+				t.Errorf("attempt %d at %v, want %v", i+1, got, want)
+			}
+		}
+		if n := strings.Count(logs.String(), "adapter stopped; trying again"); n != 3 {
+			t.Errorf("logged %d retries, want 3", n)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v", err)
+		default:
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// A login the server refuses is a misconfiguration waiting will not fix:
+// serve stops at start with one line saying so, before listening.
+func TestServeWithAWrongSharedStatePasswordStopsAtStartWithOneLine(t *testing.T) {
+	srv := redistest.Start(t)
+	if err := redistest.AddUser(t, srv, "oracle", "right-password"); err != nil {
+		t.Fatal(err)
+	}
+	var stderr lockedBuffer
+	err := run(t.Context(), []string{"--data", t.TempDir(), "serve", "--http-addr", "127.0.0.1:0"},
+		env("MEMDB_ORACLE_STATE_URL", "redis://oracle:wrong-password@"+srv.Addr()), strings.NewReader(""), io.Discard, &stderr)
+	if err == nil {
+		t.Fatal("serve started with a refused login")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "MEMDB_ORACLE_STATE_URL") || !strings.Contains(msg, "login refused") ||
+		strings.Contains(msg, "wrong-password") || strings.Contains(msg, "\n") {
+		t.Errorf("serve said %q; want one line naming the setting and the refused login, without the password", msg)
+	}
+	if strings.Contains(stderr.String(), "http listening") {
+		t.Error("serve listened before failing")
+	}
+}
+
+// Discord unreachable at start: serve keeps answering over HTTP while the
+// Discord adapter tries again.
+func TestServeAnswersOverHTTPWhileDiscordIsUnreachable(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	logs := newLogWatch()
+	exited := make(chan struct{})
+	var served error
+	go func() {
+		defer close(exited)
+		served = run(ctx, []string{"--data", t.TempDir(), "serve", "--http-addr", "127.0.0.1:0"},
+			env("DISCORD_BOT_TOKEN", "unreachable.discord", "DISCORD_APP_ID", "800", "DISCORD_API_BASE", "http://127.0.0.1:1"),
+			strings.NewReader(""), io.Discard, logs)
+	}()
+	defer func() { cancel(); <-exited }()
+	addr, ok := logs.addr(exited)
+	if !ok {
+		t.Fatalf("serve stopped before listening: %v\n%s", served, logs.String())
+	}
+	if !awaitLog(logs, `"msg":"adapter stopped; trying again","adapter":"discord"`) {
+		t.Fatalf("no retry of the unreachable Discord adapter:\n%s", logs.String())
+	}
+	if h := get(t, "http://"+addr+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
+		t.Fatalf("healthz while Discord is unreachable: %s", h)
+	}
+	select {
+	case <-exited:
+		t.Fatalf("serve stopped: %v", served)
+	default:
+	}
 }

@@ -37,7 +37,8 @@ func (versionCmd) Run(a *app) error {
 }
 
 // releaseVersion is set by a release build (-ldflags "-X
-// main.releaseVersion=1.2.3", .goreleaser.yaml); empty otherwise.
+// main.releaseVersion=1.2.3": .goreleaser.yaml and the Dockerfile); empty
+// otherwise.
 var releaseVersion string
 
 // programVersion is the release version, else the module version the

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	redisadapter "github.com/memdb-oracle/memdb-oracle/adapters/redis"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
@@ -22,6 +23,15 @@ type stateConfig struct {
 	// Replica names this process in leases and logs
 	// (MEMDB_ORACLE_REPLICA_NAME; default host name and process ID).
 	Replica string
+	// SharedKey signs the runs replicas share through the server
+	// (MEMDB_ORACLE_SHARED_KEY, at least 32 characters). Without it the
+	// import feed is off: each replica holds only what was imported into
+	// its own data directory.
+	SharedKey string
+	// PreviousSharedKey is also accepted while rotating the key
+	// (MEMDB_ORACLE_SHARED_KEY_PREVIOUS); records signed with it are signed
+	// again with SharedKey when replicas publish what they hold.
+	PreviousSharedKey string
 	// Lease times the Discord gateway lease (MEMDB_ORACLE_LEASE_TTL,
 	// MEMDB_ORACLE_LEASE_RENEW).
 	Lease bot.LeaseTimings
@@ -33,7 +43,10 @@ func loadStateConfig(getenv func(string) string) (stateConfig, error) {
 		CAFile:  envVar(getenv, "MEMDB_ORACLE_STATE_CA_FILE"),
 		Prefix:  envVar(getenv, "MEMDB_ORACLE_STATE_PREFIX"),
 		Replica: envVar(getenv, "MEMDB_ORACLE_REPLICA_NAME"),
-		Lease:   bot.DefaultLeaseTimings(),
+		// Not trimmed: the key is used byte for byte.
+		SharedKey:         getenv("MEMDB_ORACLE_SHARED_KEY"),
+		PreviousSharedKey: getenv("MEMDB_ORACLE_SHARED_KEY_PREVIOUS"),
+		Lease:             bot.DefaultLeaseTimings(),
 	}
 	if c.Replica == "" {
 		host, _ := os.Hostname()
@@ -53,6 +66,10 @@ func loadStateConfig(getenv func(string) string) (stateConfig, error) {
 			}
 			*d.dst = x
 		}
+	}
+	if c.SharedKey != "" && len(c.SharedKey) < redisadapter.MinSharedKey {
+		return c, fmt.Errorf("MEMDB_ORACLE_SHARED_KEY: want at least %d characters (it has %d); generate one with: openssl rand -hex 32",
+			redisadapter.MinSharedKey, len(c.SharedKey))
 	}
 	if c.Lease.Every >= c.Lease.TTL {
 		return c, fmt.Errorf("MEMDB_ORACLE_LEASE_RENEW (%s) must be shorter than MEMDB_ORACLE_LEASE_TTL (%s)", c.Lease.Every, c.Lease.TTL)

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,7 +94,7 @@ func TestDeployFilesUseOnlySettingsTheBinaryKnows(t *testing.T) {
 			if len(s.Command) == 0 || !knownCommand(t, s.Command[0]) {
 				t.Errorf("service %s runs %v, not a command of the binary", name, s.Command)
 			}
-			if !strings.HasPrefix(s.Environment["MEMDB_ORACLE_STATE_URL"], "redis://valkey:") {
+			if u := s.Environment["MEMDB_ORACLE_STATE_URL"]; !strings.HasPrefix(u, "redis://") || !strings.Contains(u, "@valkey:6379") {
 				t.Errorf("service %s does not share state on the valkey service", name)
 			}
 			volumes = append(volumes, s.Volumes...)
@@ -162,5 +165,134 @@ func TestHealthcheckExitsZeroOnlyWhenServeAnswers(t *testing.T) {
 	srv.Close()
 	if _, _, err := runInProcess(t, env("HOME", t.TempDir()), "", "healthcheck", "--addr", addr); err == nil {
 		t.Fatal("a stopped serve passes the health check")
+	}
+}
+
+// composeService is the part of a compose service the hardening review
+// reads (a YAML schema check where `docker compose config` is missing).
+type composeService struct {
+	Image           string   `yaml:"image"`
+	Command         []string `yaml:"command"`
+	User            string   `yaml:"user"`
+	ReadOnly        bool     `yaml:"read_only"`
+	CapDrop         []string `yaml:"cap_drop"`
+	SecurityOpt     []string `yaml:"security_opt"`
+	StopGracePeriod string   `yaml:"stop_grace_period"`
+	Deploy          struct {
+		Resources struct {
+			Limits struct {
+				CPUs   string `yaml:"cpus"`
+				Memory string `yaml:"memory"`
+			} `yaml:"limits"`
+		} `yaml:"resources"`
+	} `yaml:"deploy"`
+	Logging struct {
+		Driver  string            `yaml:"driver"`
+		Options map[string]string `yaml:"options"`
+	} `yaml:"logging"`
+	Healthcheck struct {
+		Test []string `yaml:"test"`
+	} `yaml:"healthcheck"`
+}
+
+func TestTheComposeFilePassesAHardeningReview(t *testing.T) {
+	raw, err := os.ReadFile("../../deploy/compose.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compose struct {
+		Services map[string]composeService `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(raw, &compose); err != nil {
+		t.Fatalf("compose.yaml: %v", err)
+	}
+	if len(compose.Services) != 3 {
+		t.Fatalf("services %v, want valkey and two replicas", slices.Sorted(func(yield func(string) bool) {
+			for k := range compose.Services {
+				yield(k)
+			}
+		}))
+	}
+	for name, s := range compose.Services {
+		t.Run(name, func(t *testing.T) {
+			if !s.ReadOnly {
+				t.Error("the root file system is writable (read_only: true)")
+			}
+			if !slices.Equal(s.CapDrop, []string{"ALL"}) {
+				t.Errorf("cap_drop %v, want [ALL]", s.CapDrop)
+			}
+			if !slices.Contains(s.SecurityOpt, "no-new-privileges:true") {
+				t.Errorf("security_opt %v lacks no-new-privileges:true", s.SecurityOpt)
+			}
+			if l := s.Deploy.Resources.Limits; l.CPUs == "" || l.Memory == "" {
+				t.Errorf("no CPU or memory limit: %+v", l)
+			}
+			if s.Logging.Options["max-size"] == "" || s.Logging.Options["max-file"] == "" {
+				t.Errorf("logs are not rotated: %+v", s.Logging)
+			}
+			if s.StopGracePeriod == "" {
+				t.Error("no stop_grace_period: the default 10 s cuts the drain short")
+			}
+			if len(s.Healthcheck.Test) < 2 {
+				t.Error("no healthcheck")
+			}
+		})
+	}
+	valkey := compose.Services["valkey"]
+	if !regexp.MustCompile(`@sha256:[0-9a-f]{64}$`).MatchString(valkey.Image) {
+		t.Errorf("valkey image %q is not pinned by digest", valkey.Image)
+	}
+	args := strings.Join(valkey.Command, " ")
+	for _, want := range []string{"--requirepass ${VALKEY_PASSWORD:?", "--maxmemory ", "--maxmemory-policy noeviction"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("valkey's command %q lacks %q (a password, a memory bound, and a policy that never evicts the feed or a lease)", args, want)
+		}
+	}
+
+	// Where Docker Compose is installed, it validates the file too.
+	if out, err := exec.Command("docker", "compose", "version").CombinedOutput(); err != nil {
+		t.Logf("docker compose is not installed (%s): the YAML review above stands in for `docker compose config`", bytes.TrimSpace(out))
+		return
+	}
+	cmd := exec.Command("docker", "compose", "-f", "../../deploy/compose.yaml", "config", "--quiet")
+	cmd.Env = append(os.Environ(), "VALKEY_PASSWORD=0123456789abcdef")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("docker compose config: %v\n%s", err, out)
+	}
+}
+
+func TestTheDockerBuildKeepsSecretsOutAndStampsTheVersion(t *testing.T) {
+	raw, err := os.ReadFile("../../.dockerignore")
+	if err != nil {
+		t.Fatalf("no .dockerignore: deploy/.env (secrets) enters the build context: %v", err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	for _, want := range []string{".git", "**/.env", "deploy/"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf(".dockerignore lacks %q", want)
+		}
+	}
+	df, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-X main.releaseVersion=${VERSION}", "FROM ${GO_IMAGE} AS build", "FROM ${BASE_IMAGE}"} {
+		if !strings.Contains(string(df), want) {
+			t.Errorf("the Dockerfile lacks %q", want)
+		}
+	}
+}
+
+func TestTheSystemdUnitIsExposedAtMostTwo(t *testing.T) {
+	if _, err := exec.LookPath("systemd-analyze"); err != nil {
+		t.Skip("systemd-analyze is not installed (apt-get install systemd): the unit's exposure is not measured")
+	}
+	out, err := exec.Command("systemd-analyze", "security", "--offline=yes", "../../deploy/memdb-oracle.service").CombinedOutput()
+	m := regexp.MustCompile(`Overall exposure level for memdb-oracle\.service: ([0-9.]+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("systemd-analyze security: %v\n%s", err, out)
+	}
+	if score, _ := strconv.ParseFloat(string(m[1]), 64); score > 2.0 {
+		t.Errorf("exposure %.1f, want at most 2.0:\n%s", score, out)
 	}
 }

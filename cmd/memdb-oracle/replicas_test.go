@@ -22,6 +22,9 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/adapters/redis/redistest"
 )
 
+// replicasSharedKey signs the import feed of the replicas under test.
+const replicasSharedKey = "replicas-shared-key-0123456789abcdef"
+
 // replica is one `memdb-oracle serve` process of the built binary.
 type replica struct {
 	name string
@@ -194,7 +197,7 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 	identified := record(t, discord.identified)
 	const secret = "replica-signing-secret"
 	env := []string{
-		"MEMDB_ORACLE_STATE_URL=" + srv.URL(),
+		"MEMDB_ORACLE_STATE_URL=" + srv.URL(), "MEMDB_ORACLE_SHARED_KEY=" + replicasSharedKey,
 		"MEMDB_ORACLE_LEASE_TTL=2s", "MEMDB_ORACLE_LEASE_RENEW=300ms",
 		"MEMDB_ORACLE_HTTP_RATE_BURST=2", "MEMDB_ORACLE_HTTP_RATE_PER_MINUTE=0.01",
 		"MEMDB_ORACLE_ADMIN_TOKEN=admin-token",
@@ -282,6 +285,34 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 		t.Errorf("the import did not reach B within 10 s (%v)", time.Since(imported))
 	}
 
+	// A run written straight into Redis, unsigned, is refused by both
+	// replicas, counted, and never answered from.
+	planted := header + "\n" + strings.Replace(strings.Replace(row, "126094.44", "999000000.00", 1), "20261201-000001", "20261201-000666", 1) + "\n"
+	plantedID := importID("planted.csv", 2, []byte(planted))
+	raw, _ := json.Marshal(redisadapter.ImportRecord{ID: plantedID, Name: "planted.csv", Session: 2, CSV: []byte(planted)})
+	plant, err := redisadapter.Open(t.Context(), redisadapter.Options{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plant.KV("import").Set(t.Context(), plantedID, raw, 0); err != nil {
+		t.Fatal(err)
+	}
+	plant.Close()
+	for _, r := range []*replica{a, b} {
+		if !awaitLog(r.logs, "refused an import record from the shared state store") {
+			t.Errorf("replica %s did not refuse the planted run", r.name)
+		}
+		if m := get(t, r.base+"/metrics"); !strings.Contains(m, "memdb_oracle_shared_imports_refused_total 1") {
+			t.Errorf("replica %s does not count the planted run", r.name)
+		}
+	}
+	postSigned(t, b.base+"/slack/events", secret, "application/json",
+		slackEvent("EvTop", "C5", "U5", "1700000060.000100", "", "<@UBOT> What is KeyDB throughput at 4 cores without pipelining in session 2?"))
+	top := calls.await(t, "the answer about the highest throughput", 1, posts(func(c slackCall) bool { return c.Form.Get("thread_ts") == "1700000060.000100" }))
+	if text := textOf(top); strings.Contains(text, "999") || strings.Contains(text, "20261201-000666") {
+		t.Errorf("answered from the planted run: %s", text)
+	}
+
 	// Discord: one replica holds the gateway; killing it hands over.
 	identified.await(t, "the first gateway session", 1, func(map[string]any) bool { return true })
 	holder, other := a, b
@@ -330,6 +361,9 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 	if m := get(t, other.base+"/metrics"); !strings.Contains(m, "memdb_oracle_shared_state_up 0") {
 		t.Errorf("metrics do not show the outage")
 	}
+	if r := get(t, other.base+"/readyz"); !strings.Contains(r, `"status":"not ready"`) || !strings.Contains(r, `"shared_state":"unavailable"`) {
+		t.Errorf("readyz while Redis is down: %s", r)
+	}
 	srv.Restart()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(get(t, other.base+"/healthz"), `"shared_state":"ok"`) {
@@ -338,7 +372,10 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if n := strings.Count(other.logs.String(), "shared state store unreachable"); n != 1 {
+	if r := get(t, other.base+"/readyz"); !strings.Contains(r, `"status":"ready"`) {
+		t.Errorf("readyz after Redis is back: %s", r)
+	}
+	if n := strings.Count(other.logs.String(), "shared state store not usable"); n != 1 {
 		t.Errorf("the outage was logged %d times, want once", n)
 	}
 

@@ -21,12 +21,18 @@ func (a *app) httpGuard() (*httpadapter.Guard, error) {
 	if err != nil {
 		return nil, err
 	}
+	pages, err := a.limiter(a.cfg.HTTP.PageLimits, kvHTTPRateLimit+"-pages")
+	if err != nil {
+		return nil, err
+	}
 	g, err := httpadapter.NewGuard(httpadapter.GuardOptions{
-		Keys:    a.cfg.HTTP.Keys,
-		Proxies: a.cfg.HTTP.Proxies,
-		Limiter: limiter,
-		Metrics: a.metrics(),
-		Logger:  a.log.With("adapter", "http"),
+		Keys:        a.cfg.HTTP.Keys,
+		Proxies:     a.cfg.HTTP.Proxies,
+		Limiter:     limiter,
+		PageLimiter: pages,
+		PublicPages: a.cfg.HTTP.PublicPages,
+		Metrics:     a.metrics(),
+		Logger:      a.log.With("adapter", "http"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("MEMDB_ORACLE_API_KEYS: %w", err)

@@ -58,6 +58,7 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 		if err := ad.Mount(mux); err != nil {
 			return nil, "", err
 		}
+		a.metrics().WatchRejected("slack_bad_signature", ad.Rejected)
 	}
 	mode := "Events API on /slack/events, /slack/commands, /slack/interactivity"
 	switch {

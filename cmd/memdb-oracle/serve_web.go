@@ -24,10 +24,17 @@ func (a *app) serveWeb(mux *http.ServeMux, h handler, guard *httpadapter.Guard) 
 	if err != nil {
 		return err
 	}
+	base := a.cfg.Getenv("MEMDB_ORACLE_BASE_PATH")
+	var signIn http.Handler
+	if len(a.cfg.HTTP.Keys) > 0 {
+		signIn = guard.SignIn(base + "/")
+	}
 	site, err := web.New(h, bot.NewDataset(st, kb), web.Options{
-		BasePath: a.cfg.Getenv("MEMDB_ORACLE_BASE_PATH"),
-		Logger:   a.log.With("adapter", "web"),
-		Guard:    guard.Wrap,
+		BasePath:  base,
+		Logger:    a.log.With("adapter", "web"),
+		Guard:     guard.Wrap,
+		PageGuard: guard.WrapPages,
+		SignIn:    signIn,
 		RenderChart: func(_ context.Context, c bot.Chart) ([]byte, error) {
 			return chart.Render(c)
 		},

@@ -10,7 +10,7 @@ import (
 )
 
 func TestServeWebPages(t *testing.T) {
-	t.Run("the pages sit on the API's listener under the base path and share its limits", func(t *testing.T) {
+	t.Run("the pages sit on the API's listener under the base path; questions share one limit, page views have their own", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		logs := newLogWatch()
 		exited := make(chan struct{})
@@ -18,7 +18,7 @@ func TestServeWebPages(t *testing.T) {
 		go func() {
 			defer close(exited)
 			served = run(ctx, []string{"--data", t.TempDir(), "serve", "--http-addr", "127.0.0.1:0"},
-				env("MEMDB_ORACLE_BASE_PATH", "/oracle", "MEMDB_ORACLE_HTTP_RATE_BURST", "4", "MEMDB_ORACLE_HTTP_RATE_PER_MINUTE", "0.01"),
+				env("MEMDB_ORACLE_BASE_PATH", "/oracle", "MEMDB_ORACLE_HTTP_RATE_BURST", "2", "MEMDB_ORACLE_HTTP_RATE_PER_MINUTE", "0.01"),
 				strings.NewReader(""), io.Discard, logs)
 		}()
 		defer func() { cancel(); <-exited }()
@@ -55,7 +55,10 @@ func TestServeWebPages(t *testing.T) {
 		}
 		resp.Body.Close()
 		if code, _ := post(); code != http.StatusTooManyRequests {
-			t.Errorf("fifth request (two pages, a page question, an API question) with a burst of 4: %d, want 429 — the pages and the API share one limit", code)
+			t.Errorf("third question (one on the page, one on the API) with a burst of 2: %d, want 429 — the pages and the API share one question limit", code)
+		}
+		if page := get(t, base+"/oracle/data"); !strings.Contains(page, "478 measured runs") {
+			t.Errorf("a page view once the questions are spent: %.300s — page views have their own bucket", page)
 		}
 	})
 

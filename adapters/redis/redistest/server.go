@@ -24,6 +24,10 @@ type Server struct {
 	// tls, when set, makes the server speak TLS only, with a certificate
 	// from a test CA (CAFile).
 	tls *testTLS
+	// args are added to the command line (StartWith).
+	args []string
+	// password, once set with RequirePass, is sent by Command.
+	password string
 }
 
 // Start runs redis-server on a free loopback port and stops it when the
@@ -34,6 +38,26 @@ type Server struct {
 func Start(tb testing.TB) *Server {
 	tb.Helper()
 	return start(tb, &Server{tb: tb})
+}
+
+// StartWith is Start with extra redis-server arguments ("--dir", DIR, …),
+// kept for Restart.
+func StartWith(tb testing.TB, args ...string) *Server {
+	tb.Helper()
+	return start(tb, &Server{tb: tb, args: args})
+}
+
+// Require skips the test when redis-server is not installed (fails it
+// under CI), for tests that start servers their own way.
+func Require(tb testing.TB) {
+	tb.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		const msg = "redis-server is not installed: install the redis-server package (apt-get install redis-server; brew install redis on macOS)"
+		if InCI(os.Getenv) {
+			tb.Fatal(msg + "; CI is set, so this fails instead of skipping")
+		}
+		tb.Skip("skipped: " + msg)
+	}
 }
 
 // StartTLS is Start for a server that speaks only TLS (rediss://), with a
@@ -53,13 +77,7 @@ func (s *Server) CAFile() string { return s.tls.caFile }
 
 func start(tb testing.TB, s *Server) *Server {
 	tb.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		const msg = "redis-server is not installed: install the redis-server package (apt-get install redis-server; brew install redis on macOS)"
-		if InCI(os.Getenv) {
-			tb.Fatal(msg + "; CI is set, so this fails instead of skipping")
-		}
-		tb.Skip("skipped: " + msg)
-	}
+	Require(tb)
 	var err error
 	for range 5 { // a port found free may be taken before redis binds it
 		if s.Port, err = freePort(); err != nil {
@@ -104,6 +122,7 @@ func (s *Server) start() error {
 			"--tls-cert-file", s.tls.certFile, "--tls-key-file", s.tls.keyFile,
 			"--tls-ca-cert-file", s.tls.caFile, "--tls-auth-clients", "no")
 	}
+	args = append(args, s.args...)
 	cmd := exec.Command("redis-server", args...)
 	if err := cmd.Start(); err != nil {
 		return err
@@ -120,7 +139,7 @@ func (s *Server) start() error {
 			return fmt.Errorf("redis-server on port %d exited at start", s.Port)
 		default:
 		}
-		if s.ping() == nil {
+		if err := s.ping(); err == nil || strings.Contains(err.Error(), "LOADING") || strings.Contains(err.Error(), "NOAUTH") {
 			s.cmd, s.exited = cmd, exited
 			return nil
 		}
@@ -148,6 +167,13 @@ func (s *Server) Restart() {
 	if err := s.start(); err != nil {
 		s.tb.Fatalf("restarting redis-server: %v", err)
 	}
+}
+
+// RestartWith is Restart with more arguments, kept for later restarts.
+func (s *Server) RestartWith(args ...string) {
+	s.tb.Helper()
+	s.args = append(s.args, args...)
+	s.Restart()
 }
 
 func (s *Server) ping() error {
@@ -184,6 +210,35 @@ func freePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Command runs one command on the server with redis-cli and returns its
+// output, trimmed.
+func Command(tb testing.TB, s *Server, args ...string) (string, error) {
+	tb.Helper()
+	base := []string{"-p", strconv.Itoa(s.Port)}
+	if s.password != "" {
+		base = append(base, "--no-auth-warning", "-a", s.password)
+	}
+	out, err := exec.Command("redis-cli", append(base, args...)...).CombinedOutput()
+	text := strings.TrimSpace(string(out))
+	if err != nil || strings.HasPrefix(text, "ERR") || strings.HasPrefix(text, "(error)") {
+		return text, fmt.Errorf("redis-cli %v: %v %s", args, err, text)
+	}
+	return text, nil
+}
+
+// RequirePass sets a password on the default user and drops every client
+// connection, so clients without it are refused from their next command.
+func RequirePass(tb testing.TB, s *Server, password string) {
+	tb.Helper()
+	if _, err := Command(tb, s, "CONFIG", "SET", "requirepass", password); err != nil {
+		tb.Fatal(err)
+	}
+	s.password = password
+	if _, err := Command(tb, s, "CLIENT", "KILL", "TYPE", "normal"); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // AddUser creates an ACL user with a password and every permission.
