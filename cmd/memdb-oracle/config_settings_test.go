@@ -97,6 +97,9 @@ func TestEveryConfigurationErrorExits2BeforeTheDataDirectoryIsCreated(t *testing
 		{"a state URL of another scheme", map[string]string{"MEMDB_ORACLE_STATE_URL": "http://valkey:6379"}, nil, "MEMDB_ORACLE_STATE_URL"},
 		{"a CA file without a TLS state URL", map[string]string{"MEMDB_ORACLE_STATE_URL": "redis://valkey:6379", "MEMDB_ORACLE_STATE_CA_FILE": "/etc/ssl/certs/ca-certificates.crt"}, nil, "not a rediss://"},
 		{"a CA file that does not exist", map[string]string{"MEMDB_ORACLE_STATE_URL": "rediss://valkey:6379", "MEMDB_ORACLE_STATE_CA_FILE": "/nonexistent/ca.pem"}, nil, "MEMDB_ORACLE_STATE_CA_FILE"},
+		{"a shared key too short to sign with", map[string]string{"MEMDB_ORACLE_STATE_URL": "redis://valkey:6379", "MEMDB_ORACLE_SHARED_KEY": "short"}, nil, "MEMDB_ORACLE_SHARED_KEY: want at least 32 characters"},
+		{"a drain that is not a duration", map[string]string{"MEMDB_ORACLE_DRAIN": "a while"}, nil, "MEMDB_ORACLE_DRAIN"},
+		{"public pages that are neither on nor off", map[string]string{"MEMDB_ORACLE_WEB_PUBLIC": "maybe"}, nil, "MEMDB_ORACLE_WEB_PUBLIC"},
 		{"a malformed trusted proxy", map[string]string{"MEMDB_ORACLE_TRUSTED_PROXIES": "10.0.0.0/99"}, nil, "MEMDB_ORACLE_TRUSTED_PROXIES"},
 		{"a base path with a trailing slash", map[string]string{"MEMDB_ORACLE_BASE_PATH": "/oracle/"}, nil, "MEMDB_ORACLE_BASE_PATH"},
 		{"digest channels without their token", map[string]string{"MEMDB_ORACLE_DIGEST_DISCORD_CHANNELS": "123"}, nil, "DISCORD_BOT_TOKEN is not"},
@@ -295,5 +298,20 @@ func TestOnlyTheInjectedEnvironmentIsRead(t *testing.T) {
 	}
 	if got := get("MEMDB_ORACLE_HTTP_ADDR"); got != ":9" {
 		t.Errorf("MEMDB_ORACLE_HTTP_ADDR = %q, want the injected :9", got)
+	}
+}
+
+func TestTheSharedKeysArePassedOnByteForByte(t *testing.T) {
+	// Every replica must sign with the same bytes, so the keys are not
+	// trimmed like the other settings.
+	get := resolvedSettings(t, []string{"serve"}, map[string]string{
+		"MEMDB_ORACLE_SHARED_KEY": " new-key ", "MEMDB_ORACLE_SHARED_KEY_PREVIOUS": "old-key\t", "MEMDB_ORACLE_STATE_PREFIX": " p: ",
+	})
+	for name, want := range map[string]string{
+		"MEMDB_ORACLE_SHARED_KEY": " new-key ", "MEMDB_ORACLE_SHARED_KEY_PREVIOUS": "old-key\t", "MEMDB_ORACLE_STATE_PREFIX": "p:",
+	} {
+		if got := get(name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -36,9 +36,11 @@ type settings struct {
 
 	HTTPAddr       string `name:"http-addr" env:"MEMDB_ORACLE_HTTP_ADDR" group:"http" default:"${http_addr}" placeholder:"HOST:PORT" help:"Where serve listens for the web pages, /api/ask, /healthz, /metrics and the Slack endpoints (port 0 picks a free one). Default: ${default}."`
 	BasePath       string `name:"base-path" env:"MEMDB_ORACLE_BASE_PATH" group:"http" placeholder:"/PATH" help:"Path prefix of the web pages behind a reverse proxy that forwards a sub-path unchanged, e.g. /oracle."`
-	APIKeys        string `name:"api-keys" env:"MEMDB_ORACLE_API_KEYS" group:"http" placeholder:"KEY,..." help:"Comma-separated bearer keys for the HTTP API and pages; none leaves them open, limited per client address."`
+	APIKeys        string `name:"api-keys" env:"MEMDB_ORACLE_API_KEYS" group:"http" placeholder:"KEY,..." help:"Comma-separated bearer keys for the HTTP API and pages, each at least 32 characters; none leaves them open, limited per client address."`
 	AdminToken     string `name:"admin-token" env:"MEMDB_ORACLE_ADMIN_TOKEN" group:"http" placeholder:"TOKEN" help:"Enables POST /api/import and import --remote with this bearer token."`
 	TrustedProxies string `name:"trusted-proxies" env:"MEMDB_ORACLE_TRUSTED_PROXIES" group:"http" placeholder:"CIDR,..." help:"Reverse proxies whose Forwarded / X-Forwarded-For headers name the client."`
+	WebPublic      string `name:"web-public" env:"MEMDB_ORACLE_WEB_PUBLIC" group:"http" placeholder:"BOOL" help:"With API keys set, show the web pages read-only without a key; asking still needs one."`
+	Drain          string `name:"drain" env:"MEMDB_ORACLE_DRAIN" group:"http" placeholder:"DURATION" help:"How long serve keeps answering after SIGTERM with /readyz at 503, so load balancers move away first (default 0: stop at once)."`
 
 	HTTPRatePerMinute      string `name:"http-rate-per-minute" env:"MEMDB_ORACLE_HTTP_RATE_PER_MINUTE" group:"limits" default:"${http_rate_per_minute}" placeholder:"N" help:"Questions per minute per HTTP client (its key, or its address); 0 switches the limit off. Default: ${default}."`
 	HTTPRateBurst          string `name:"http-rate-burst" env:"MEMDB_ORACLE_HTTP_RATE_BURST" group:"limits" default:"${http_rate_burst}" placeholder:"N" help:"Burst per HTTP client. Default: ${default}."`
@@ -75,9 +77,12 @@ type settings struct {
 	StateURL    string `name:"state-url" env:"MEMDB_ORACLE_STATE_URL" group:"state" placeholder:"URL" help:"redis://[user:password@]host:6379[/db] or rediss://...: serve shares threads, limits, de-duplication and digest slots with its replicas there; empty keeps them in the data directory."`
 	StateCAFile string `name:"state-ca-file" env:"MEMDB_ORACLE_STATE_CA_FILE" group:"state" placeholder:"FILE" help:"PEM file of the CAs a rediss:// state URL trusts instead of the system's."`
 	StatePrefix string `name:"state-prefix" env:"MEMDB_ORACLE_STATE_PREFIX" group:"state" placeholder:"PREFIX" help:"Prefix of every key on the state server (default memdb-oracle:)."`
-	ReplicaName string `name:"replica-name" env:"MEMDB_ORACLE_REPLICA_NAME" group:"state" placeholder:"NAME" help:"This replica's name in leases and logs (default host name and process id)."`
-	LeaseTTL    string `name:"lease-ttl" env:"MEMDB_ORACLE_LEASE_TTL" group:"state" default:"${lease_ttl}" placeholder:"DURATION" help:"How long the Discord gateway lease lasts unrenewed. Default: ${default}."`
-	LeaseRenew  string `name:"lease-renew" env:"MEMDB_ORACLE_LEASE_RENEW" group:"state" default:"${lease_renew}" placeholder:"DURATION" help:"How often the lease's holder renews it (shorter than the TTL). Default: ${default}."`
+	// The shared keys are used byte for byte (verbatim): not trimmed.
+	SharedKey         string `name:"shared-key" env:"MEMDB_ORACLE_SHARED_KEY" group:"state" verbatim:"true" placeholder:"KEY" help:"Signs the runs replicas share through the state server (at least 32 characters: openssl rand -hex 32); empty: imports stay on the replica that made them."`
+	SharedKeyPrevious string `name:"shared-key-previous" env:"MEMDB_ORACLE_SHARED_KEY_PREVIOUS" group:"state" verbatim:"true" placeholder:"KEY" help:"While rotating the shared key: the old key, still accepted; records signed with it are signed again with the new one."`
+	ReplicaName       string `name:"replica-name" env:"MEMDB_ORACLE_REPLICA_NAME" group:"state" placeholder:"NAME" help:"This replica's name in leases and logs (default host name and process id)."`
+	LeaseTTL          string `name:"lease-ttl" env:"MEMDB_ORACLE_LEASE_TTL" group:"state" default:"${lease_ttl}" placeholder:"DURATION" help:"How long the Discord gateway lease lasts unrenewed. Default: ${default}."`
+	LeaseRenew        string `name:"lease-renew" env:"MEMDB_ORACLE_LEASE_RENEW" group:"state" default:"${lease_renew}" placeholder:"DURATION" help:"How often the lease's holder renews it (shorter than the TTL). Default: ${default}."`
 }
 
 // settingGroups are the headings --help and docs/configuration.md list
@@ -166,13 +171,18 @@ func secretSetting(env string) bool {
 	return false
 }
 
-// values returns the resolved settings by environment variable name.
+// values returns the resolved settings by environment variable name,
+// trimmed unless the field is tagged verbatim.
 func (s settings) values() map[string]string {
 	v := reflect.ValueOf(s)
 	t := v.Type()
 	out := make(map[string]string, t.NumField())
 	for i := range t.NumField() {
-		out[t.Field(i).Tag.Get("env")] = strings.TrimSpace(v.Field(i).String())
+		val := v.Field(i).String()
+		if t.Field(i).Tag.Get("verbatim") != "true" {
+			val = strings.TrimSpace(val)
+		}
+		out[t.Field(i).Tag.Get("env")] = val
 	}
 	return out
 }
