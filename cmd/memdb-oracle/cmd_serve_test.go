@@ -221,7 +221,7 @@ func TestServeAnswersOverHTTPWhileDiscordIsUnreachable(t *testing.T) {
 	go func() {
 		defer close(exited)
 		served = run(ctx, []string{"--data", t.TempDir(), "serve", "--http-addr", "127.0.0.1:0"},
-			env("DISCORD_BOT_TOKEN", "unreachable.discord", "DISCORD_APP_ID", "800", "DISCORD_API_BASE", "http://127.0.0.1:1"),
+			env("DISCORD_BOT_TOKEN", "unreachable.discord.test", "DISCORD_APP_ID", "800", "DISCORD_API_BASE", "http://127.0.0.1:1"),
 			strings.NewReader(""), io.Discard, logs)
 	}()
 	defer func() { cancel(); <-exited }()
