@@ -19,13 +19,11 @@ import (
 // repoRoot is the repository, seen from this package's directory.
 const repoRoot = "../.."
 
-// pendingDocs are pages other issues write (storage: issue 27; operations:
-// issue 29). Until one exists, links to it are logged, not failed; once it
-// exists its anchors are checked like any page's. Remove an entry when its
-// page has landed.
+// pendingDocs are pages other issues write (storage: issue 27). Until one
+// exists, links to it are logged, not failed; once it exists its anchors
+// are checked like any page's. Remove an entry when its page has landed.
 var pendingDocs = map[string]string{
-	"docs/storage.md":    "issue 27",
-	"docs/operations.md": "issue 29",
+	"docs/storage.md": "issue 27",
 }
 
 // pendingDesignRefs are directories whose comments still cite the old
