@@ -103,6 +103,9 @@ func (a *Adapter) refused(ctx context.Context, p place, err error) error {
 
 // private reports whether an answer is for the asker's eyes only.
 func private(ans bot.Answer) bool {
+	if ans.Kind == bot.KindClarify {
+		return false // its choices are picked in the thread, by anyone in it
+	}
 	return ans.Ephemeral || ans.Kind == bot.KindError || ans.Kind == bot.KindRateLimited || ans.Kind == bot.KindHelp
 }
 

@@ -88,7 +88,10 @@ func renderReply(a bot.Answer, r bot.Reply, where shown) message {
 	if text := strings.Join(lines, "\n"); text != "" {
 		b.section(text)
 	}
-	if len(a.Examples) > 0 {
+	switch {
+	case len(a.Choices) > 0:
+		b.choices(a.Choices)
+	case a.Kind == bot.KindHelp && len(a.Examples) > 0:
 		b.buttons(a.Examples)
 	}
 	if r.Details != "" {
@@ -140,11 +143,7 @@ func evidenceBlocks(a bot.Answer, where shown, tables bool) []slackgo.Block {
 		b.context(terms...)
 	}
 	if len(a.Examples) > 0 {
-		label := "*Try asking:*"
-		if a.Kind == bot.KindClarify {
-			label = "*Did you mean:*"
-		}
-		b.section(label + "\n" + bullets(a.Examples))
+		b.section("*Try asking:*\n" + bullets(a.Examples))
 	}
 	if a.Kind == bot.KindHelp && where.Command != "" {
 		b.context("In Slack: `" + escape(where.Command) + " QUESTION` anywhere, a mention in a channel (answered in a thread), or a direct message. Follow-ups in my threads need no mention when they ask something; thanks and chatter get no reply.")
@@ -369,6 +368,27 @@ func (b *builder) buttons(questions []string) {
 	}
 	if len(elems) > 0 {
 		b.blocks = append(b.blocks, slackgo.NewActionBlock("oracle_examples", elems...))
+	}
+}
+
+// choiceAction is the action_id prefix of a clarify's choice buttons; it
+// starts with askAction, so a click asks the choice's question.
+const choiceAction = askAction + "_choice_"
+
+// choices offers a clarify's readings as numbered buttons that ask them;
+// typing the number in the thread does the same.
+func (b *builder) choices(questions []string) {
+	var elems []slackgo.BlockElement
+	for i, q := range questions {
+		if len(elems) == maxButtons || len(q) > maxButtonValue {
+			break
+		}
+		label := truncate(strconv.Itoa(i+1)+". "+q, maxButtonLabel)
+		elems = append(elems, slackgo.NewButtonBlockElement(choiceAction+strconv.Itoa(i+1), q,
+			slackgo.NewTextBlockObject(slackgo.PlainTextType, label, false, false)))
+	}
+	if len(elems) > 0 {
+		b.blocks = append(b.blocks, slackgo.NewActionBlock("oracle_choices", elems...))
 	}
 }
 
