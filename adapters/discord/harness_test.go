@@ -101,6 +101,15 @@ type harness struct {
 // message the bot sent could ping anyone.
 func startBot(t *testing.T, h *memoryHandler, charts ChartRenderer, configure ...func(*Config)) *harness {
 	t.Helper()
+	hs := startWith(t, h, charts, configure...)
+	hs.h = h
+	return hs
+}
+
+// startWith runs the adapter as startBot does, over any handler (the
+// real bot, for instance).
+func startWith(t *testing.T, h Handler, charts ChartRenderer, configure ...func(*Config)) *harness {
+	t.Helper()
 	fd := newFakeDiscord(t)
 	client := fd.serve()
 	logs := &syncBuffer{}
@@ -138,7 +147,7 @@ func startBot(t *testing.T, h *memoryHandler, charts ChartRenderer, configure ..
 		}
 	})
 	fd.waitFor(t, "the slash command registration", is(http.MethodPost, "/commands"))
-	return &harness{fd: fd, a: a, h: h, logs: logs}
+	return &harness{fd: fd, a: a, logs: logs}
 }
 
 // restOnly is an adapter wired to a fake Discord's REST API without the

@@ -39,7 +39,12 @@ func slashCommand(name string) *discordgo.ApplicationCommand {
 // memory. Help is shown only to the asker.
 func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	defer a.recoverEvent("INTERACTION_CREATE", a.tellInteraction(i))
-	if i.Type != discordgo.InteractionApplicationCommand {
+	switch i.Type {
+	case discordgo.InteractionMessageComponent:
+		a.onComponent(ctx, i)
+		return
+	case discordgo.InteractionApplicationCommand:
+	default:
 		return
 	}
 	data := i.ApplicationCommandData()

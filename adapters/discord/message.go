@@ -86,8 +86,10 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 		ans := a.ask(ctx, m.ChannelID, q)
 		if private(ans) {
 			// Notices (rate limits, errors, help, chatter) never open a
-			// public thread: a brief reply in place, once per burst.
-			if a.bursts.first(m.ChannelID+"/"+m.Author.ID, time.Now()) {
+			// public thread: a brief reply in place. Only a repeat within
+			// a burst goes unanswered: the same notice to the same
+			// message, or a second rate-limit notice.
+			if a.bursts.first(noticeKey(m.ChannelID, m.Author.ID, q.Text, ans), time.Now()) {
 				if err := a.postAnswer(ctx, m.ChannelID, ans, "", reply(m)); err != nil {
 					a.reportPostFailure(m.ChannelID, err)
 				}
@@ -104,8 +106,21 @@ func private(ans bot.Answer) bool {
 	switch ans.Kind {
 	case bot.KindError, bot.KindRateLimited, bot.KindHelp, bot.KindChatter:
 		return true
+	case bot.KindClarify:
+		return false // its choices are picked in a thread
 	}
 	return ans.Ephemeral
+}
+
+// noticeKey is what makes a notice a repeat within a burst: a limited
+// user gets one rate-limit notice whatever they send; any other notice is
+// a repeat only for the same words and the same kind of answer.
+func noticeKey(channel, user, text string, ans bot.Answer) string {
+	key := channel + "/" + user + "/" + string(ans.Kind)
+	if ans.Kind == bot.KindRateLimited {
+		return key
+	}
+	return key + "/" + strings.ToLower(strings.Join(strings.Fields(text), " "))
 }
 
 // mentionsOthers reports whether the message mentions someone other than

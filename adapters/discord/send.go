@@ -144,6 +144,7 @@ func (a *Adapter) send(ctx context.Context, channel string, m outMessage, chart 
 	data := &discordgo.MessageSend{
 		Content:         m.Content,
 		Embeds:          m.Embeds,
+		Components:      m.Components,
 		AllowedMentions: noMentions(),
 		Reference:       ref,
 	}
