@@ -63,6 +63,20 @@ func choiceNumber(text string) (int, bool) {
 	return n, found
 }
 
+// ChoiceFor reads text as a pick among choices (a clarify's, in the order
+// shown) and returns the chosen question; false when text is more than a
+// pick or names no choice.
+func ChoiceFor(text string, choices []string) (string, bool) {
+	n, ok := choiceNumber(text)
+	if n == -1 {
+		n = len(choices)
+	}
+	if !ok || n < 1 || n > len(choices) {
+		return "", false
+	}
+	return choices[n-1], true
+}
+
 // pickedChoice reads text as a pick among the choices of the thread's
 // last answer, when that was a clarify. It returns the chosen question and
 // the plan the thread had before the clarify (nil when there was none).
@@ -74,16 +88,13 @@ func pickedChoice(text string, plans []planner.Plan) (string, *planner.Plan, boo
 	if last.Intent != planner.IntentClarify || len(last.Options) == 0 {
 		return "", nil, false
 	}
-	n, ok := choiceNumber(text)
-	if n == -1 {
-		n = len(last.Options)
-	}
-	if !ok || n < 1 || n > len(last.Options) {
+	q, ok := ChoiceFor(text, last.Options)
+	if !ok {
 		return "", nil, false
 	}
 	var prev *planner.Plan
 	if len(plans) > 1 {
 		prev = &plans[len(plans)-2]
 	}
-	return last.Options[n-1], prev, true
+	return q, prev, true
 }
