@@ -30,7 +30,7 @@ const (
 // line budgets, in characters.
 const (
 	cardLeadBudget    = 300
-	cardAssumedBudget = 110
+	cardAssumedBudget = 210
 	cardNoteBudget    = 160
 )
 
@@ -107,7 +107,13 @@ func NewCard(a Answer) Card {
 		}
 		return c
 	}
-	if as := assumed(a.Interpretation, c.Lead); as != "" {
+	if a.Parts >= 2 {
+		// A compound answer: the lead answers the first ask, the body
+		// opens with one line for each next one.
+		for i := 0; i < a.Parts-1 && i < len(a.Body); i++ {
+			add(flattenParagraph(a.Body[i]), cardLeadBudget)
+		}
+	} else if as := assumed(a.Interpretation, c.Lead); as != "" {
 		add(as, cardAssumedBudget)
 	}
 	if a.Kind == KindNoData && len(a.Nearest) > 0 {
@@ -192,8 +198,52 @@ func hasWordPrefix(s string, prefixes ...string) bool {
 // part of an interpretation, without the notes on where a session's
 // engines were measured. Empty when the question set everything.
 func assumed(interpretation, lead string) string {
+	corrected := ""
+	if rest, ok := strings.CutPrefix(interpretation, "Corrected ("); ok {
+		if i := strings.Index(rest, "): "); i >= 0 {
+			corrected, interpretation = "corrected "+rest[:i], rest[i+3:]
+		}
+	}
+	// The conditions the question stated that the lead does not name.
+	var stated []string
+	for _, item := range strings.Split(strings.SplitN(interpretation, "; ", 2)[0], ", ") {
+		item = strings.TrimSpace(item)
+		if conditionItem.MatchString(item) && !strings.Contains(lead, item) {
+			stated = append(stated, strings.TrimSpace(item))
+		}
+	}
+	line := assumedDefaults(interpretation, lead)
+	if line == "" && corrected == "" {
+		return ""
+	}
+	var parts []string
+	if corrected != "" {
+		parts = append(parts, corrected)
+	}
+	if len(stated) > 0 {
+		parts = append(parts, strings.Join(stated, ", "))
+	}
+	if line != "" {
+		parts = append(parts, line)
+	}
+	return "Read as: " + strings.Join(parts, "; ") + "."
+}
+
+// conditionItem is one condition of a reading ("8 cores", "pipeline 1",
+// "SET:GET 1:1 (mixed)", "1 KB (1024 B) values", "session 2").
+var conditionItem = regexp.MustCompile(`^(?:\d+ cores|pipeline \d+|SET:GET [\d:]+(?: \([a-z-]+\))?|[\d.]+ K?B(?: \(\d+ B\))? values|session \d+|MGET of \d+ keys|MSET of \d+ keys)$`)
+
+// assumedDefaults is the defaults and kept slots part of a reading.
+func assumedDefaults(interpretation, lead string) string {
+	kept := ""
+	if _, k, ok := strings.Cut(interpretation, "kept from the previous question: "); ok {
+		kept = strings.TrimSuffix(strings.TrimSpace(strings.SplitN(k, "; ", 2)[0]), ".")
+	}
 	_, defaults, ok := strings.Cut(interpretation, "defaults: ")
 	if !ok {
+		if kept != "" {
+			return kept + " kept from the previous question"
+		}
 		return ""
 	}
 	if i := strings.Index(defaults, "; "); i >= 0 {
@@ -208,10 +258,17 @@ func assumed(interpretation, lead string) string {
 	for _, d := range strings.Split(defaults, ", ") {
 		said = said && strings.Contains(lead, d)
 	}
+	line := strings.TrimSuffix(defaults, ".") + " (defaults)"
 	if said {
-		return ""
+		line = ""
 	}
-	return "Read as: " + strings.TrimSuffix(defaults, ".") + " (defaults)."
+	if kept != "" {
+		if line == "" {
+			return kept + " kept from the previous question"
+		}
+		line += "; " + kept + " kept from the previous question"
+	}
+	return line
 }
 
 var whereMeasuredNote = regexp.MustCompile(` \(where [^)]*\)`)
@@ -339,6 +396,10 @@ func shortOps(v float64) string {
 	}
 	return fmt.Sprintf("%.0f", v)
 }
+
+// ShortSeries is a series as cards and chart legends name it: "Dragonfly",
+// "Redis Cluster (realistic)", "Redis Cluster (ceiling)", "Garnet (floor)".
+func ShortSeries(engine, mode string) string { return cardSeries(engine, mode) }
 
 // cardSeries is a series as a card names it: "Dragonfly", "Redis Cluster
 // (realistic)", "Redis Cluster (ceiling)", "Garnet (floor)".
@@ -519,9 +580,14 @@ func lowerFirst(s string) string {
 }
 
 // Fingerprint identifies an answer by what it says and rests on: its
-// kind, headline, filters and run IDs (12 hex digits).
+// kind, headline, reading, claim, filters and run IDs (12 hex digits).
 func Fingerprint(a Answer) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", a.Kind, a.Headline, strings.Join(a.Sources.Filters, "\x01"), strings.Join(a.Sources.RunIDs, "\x01"))
+	claim := ""
+	if a.Claim != nil {
+		claim = a.Claim.ID
+	}
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", a.Kind, a.Headline, a.Interpretation, claim,
+		strings.Join(a.Sources.Filters, "\x01"), strings.Join(a.Sources.RunIDs, "\x01"))
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }

@@ -155,6 +155,9 @@ func (a *Adapter) onInteraction(cb slackgo.InteractionCallback) {
 		return
 	}
 	for _, act := range cb.ActionCallback.BlockActions {
+		if a.onCardAction(cb, act) {
+			return
+		}
 		if !strings.HasPrefix(act.ActionID, askAction) || strings.TrimSpace(act.Value) == "" {
 			continue
 		}

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,6 +36,12 @@ type shown struct {
 	// Seen are the filters and run IDs this thread's earlier answers
 	// already listed: a follow-up's sources list only what is new.
 	Seen map[string]bool
+	// Web is the public URL of the web pages: run IDs and filters link
+	// there, and the card opens its question there. Empty: code text.
+	Web string
+	// InlineChart draws the chart inside the card as Slack's own chart
+	// block (the PNG follows only where the block is refused).
+	InlineChart bool
 }
 
 // askAction is the action_id of the example-question buttons in help.
@@ -56,14 +63,19 @@ func render(a bot.Answer, where shown) []message {
 	if l.EvidenceEmpty() {
 		return out
 	}
-	fallback := fallbackText(l.Reply)
-	ev := l.Evidence
+	return append(out, evidencePages(l.Evidence, fallbackText(l.Reply), where)...)
+}
+
+// evidencePages lays out an evidence layer as messages for the thread:
+// its blocks, then the sources the thread has not seen, paginated.
+func evidencePages(ev bot.Answer, fallback string, where shown) []message {
+	var out []message
 	for _, page := range paginate(evidenceBlocks(ev, where, true)) {
 		m := message{Text: truncate("Details: "+fallback, maxFallbackText), Blocks: page}
 		m.Plain = plainMessages(m)
 		out = append(out, m)
 	}
-	for _, page := range paginate(sources(ev.Sources, where.Seen)) {
+	for _, page := range paginate(sources(ev.Sources, where)) {
 		out = append(out, message{Text: truncate("Sources: "+fallback, maxFallbackText), Blocks: page})
 	}
 	return out
@@ -156,8 +168,9 @@ func evidenceBlocks(a bot.Answer, where shown, tables bool) []slackgo.Block {
 
 // sources lays out the filters (verbatim), the run IDs (the first eight,
 // then "and N more") and the knowledge entries an answer rests on.
-func sources(s bot.Sources, seen map[string]bool) []slackgo.Block {
-	s = unseen(s, seen)
+func sources(s bot.Sources, where shown) []slackgo.Block {
+	s = unseen(s, where.Seen)
+	web := strings.TrimRight(where.Web, "/")
 	if len(s.Filters) == 0 && len(s.RunIDs) == 0 && len(s.Entries) == 0 {
 		return nil
 	}
@@ -166,6 +179,10 @@ func sources(s bot.Sources, seen map[string]bool) []slackgo.Block {
 	if len(s.Filters) > 0 {
 		elems := make([]string, 0, len(s.Filters))
 		for _, f := range s.Filters {
+			if web != "" {
+				elems = append(elems, "<"+web+"/runs?filter="+url.QueryEscape(f)+"|Filter>: `"+escape(f)+"`")
+				continue
+			}
 			elems = append(elems, "Filter: `"+escape(f)+"`")
 		}
 		b.context(elems...)
@@ -175,6 +192,9 @@ func sources(s bot.Sources, seen map[string]bool) []slackgo.Block {
 		ids := make([]string, len(shownIDs))
 		for i, id := range shownIDs {
 			ids[i] = "`" + escape(id) + "`"
+			if web != "" {
+				ids[i] = "<" + web + "/runs/" + url.PathEscape(id) + "|" + escape(id) + ">"
+			}
 		}
 		text := fmt.Sprintf("%d %s: %s", n, plural(n, "run", "runs"), strings.Join(ids, ", "))
 		if n > runIDsShown {
