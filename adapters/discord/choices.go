@@ -65,8 +65,9 @@ func buttonQuestion(customID string) (string, bool) {
 // button is (its thread, its DM, or — for a clarify posted in a channel —
 // the memory of the question it answered), as a message would be.
 func (a *Adapter) onComponent(ctx context.Context, i *discordgo.Interaction) {
-	q, ok := buttonQuestion(i.MessageComponentData().CustomID)
-	if !ok {
+	id := i.MessageComponentData().CustomID
+	q, ok := buttonQuestion(id)
+	if !ok && !strings.HasPrefix(id, "oracle:") {
 		return
 	}
 	if !a.firstDelivery(ctx, "interaction", i.ID) {
@@ -74,6 +75,10 @@ func (a *Adapter) onComponent(ctx context.Context, i *discordgo.Interaction) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
 	defer cancel()
+	if !ok {
+		a.onCardButton(ctx, i, id)
+		return
+	}
 	if err := a.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate,
 		Data: &discordgo.InteractionResponseData{AllowedMentions: noMentions()}}, rest(ctx)); err != nil {
 		a.log.Error("discord: acknowledging a button failed", "err", err)
@@ -98,7 +103,7 @@ func (a *Adapter) onComponent(ctx context.Context, i *discordgo.Interaction) {
 		}
 	}
 	ans := a.ask(ctx, i.ChannelID, msg)
-	if err := a.postAnswer(ctx, i.ChannelID, ans, "", nil); err != nil {
+	if err := a.postAnswer(ctx, i.ChannelID, msg, ans, "", nil); err != nil {
 		a.reportPostFailure(i.ChannelID, err)
 	}
 }

@@ -55,6 +55,10 @@ func TestAClarifyOffersItsChoicesAndAClickOrANumberAsksOne(t *testing.T) {
 			buttons := buttonsOf(clarify)
 			second := ""
 			for id, label := range buttons {
+				if !strings.HasPrefix(id, askPrefix) && !strings.HasPrefix(id, pickPrefix) {
+					delete(buttons, id) // the card's own controls
+					continue
+				}
 				if strings.HasPrefix(label, "2. ") {
 					second = id
 				}
@@ -99,7 +103,7 @@ func TestAMentionThenTwoAmbiguousQuestionsGetThreeAnswers(t *testing.T) {
 	fd.dispatch("MESSAGE_CREATE", messageEvent("1003", "100", "700", human, "<@900> garnet, not read-heavy", "900"))
 	second := fd.waitFor(t, "the second clarify", isMessagePost("1003"))
 	for _, r := range []*request{first, second} {
-		if len(buttonsOf(r)) != 3 {
+		if n := countPrefix(buttonsOf(r), askPrefix); n != 3 {
 			t.Errorf("a clarify without its three choices: %v", buttonsOf(r))
 		}
 	}
@@ -131,4 +135,14 @@ func TestARepeatedNoticeIsSentOncePerBurst(t *testing.T) {
 	if counts["Ask me about help"] != 1 || counts["Ask me about what can you do"] != 1 {
 		t.Errorf("notices sent %v, want each once", counts)
 	}
+}
+
+func countPrefix(m map[string]string, prefix string) int {
+	n := 0
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			n++
+		}
+	}
+	return n
 }

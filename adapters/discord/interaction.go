@@ -81,7 +81,7 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	q := bot.Message{Platform: "discord", Channel: i.ChannelID, User: interactionUser(i), Text: question}
 	if help {
 		q.Text = "help"
-		a.respond(ctx, i, a.handle(ctx, q), "", true)
+		a.respond(ctx, i, q, a.handle(ctx, q), "", true)
 		return
 	}
 	startThread := false
@@ -121,18 +121,18 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	if startThread {
 		name = threadName(question)
 	}
-	a.respond(ctx, i, ans, name, false)
+	a.respond(ctx, i, q, ans, name, false)
 }
 
 // respond edits the deferred response into the answer's first message and
 // sends the rest: into a thread started from the answer when thread names
 // one (the channel case), else as follow-ups.
-func (a *Adapter) respond(ctx context.Context, i *discordgo.Interaction, ans bot.Answer, thread string, ephemeral bool) {
+func (a *Adapter) respond(ctx context.Context, i *discordgo.Interaction, q bot.Message, ans bot.Answer, thread string, ephemeral bool) {
 	chart := a.renderChart(ans)
 	if ephemeral {
 		chart = nil
 	}
-	msgs := renderAnswer(ans, chart != nil)
+	msgs := a.cardMessages(ctx, q, ans, chart != nil, "")
 	orig, err := a.editOriginal(ctx, i, msgs[0], chart)
 	if err != nil {
 		a.log.Error("discord: editing the answer in failed", "command", a.cfg.Command, "err", err)
@@ -189,7 +189,11 @@ func (a *Adapter) editOriginal(ctx context.Context, i *discordgo.Interaction, m 
 }
 
 func (a *Adapter) edit(ctx context.Context, i *discordgo.Interaction, m outMessage, chart *chartImage) (*discordgo.Message, error) {
-	data := &discordgo.WebhookEdit{Content: &m.Content, Embeds: &m.Embeds, AllowedMentions: noMentions()}
+	components := m.Components
+	if components == nil {
+		components = []discordgo.MessageComponent{}
+	}
+	data := &discordgo.WebhookEdit{Content: &m.Content, Embeds: &m.Embeds, Components: &components, AllowedMentions: noMentions()}
 	if chart == nil {
 		return a.s.InteractionResponseEdit(i, data, rest(ctx))
 	}
@@ -218,7 +222,7 @@ func (a *Adapter) followUp(ctx context.Context, i *discordgo.Interaction, msgs [
 	}
 	for n, m := range msgs {
 		_, err := a.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
-			Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Flags: flags,
+			Content: m.Content, Embeds: m.Embeds, Components: m.Components, AllowedMentions: noMentions(), Flags: flags,
 		}, rest(ctx))
 		if err != nil {
 			a.log.Error("discord: sending a follow-up failed", "part", n+1, "err", err)

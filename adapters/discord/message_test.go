@@ -146,11 +146,18 @@ func TestAnOversizeAnswerIsSplitAcrossMessagesWithinDiscordsLimits(t *testing.T)
 	t.Parallel()
 	big := hugeAnswer()
 	a, fd := restOnly(t, newMemoryHandler(func(bot.Message, []string) bot.Answer { return big }), nil)
-	want := len(renderAnswer(big, false))
+	want := len(evidenceMessages(big, ""))
 	if want < 3 {
-		t.Fatalf("the test answer renders as %d messages; make it bigger", want)
+		t.Fatalf("the test answer's evidence renders as %d messages; make it bigger", want)
 	}
 	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> tell me everything", "900")))
+	card := fd.waitFor(t, "the card", isMessagePost("1001"))
+	a.onComponent(t.Context(), &discordgo.Interaction{ID: "i1", AppID: "800", Token: "tok", Type: discordgo.InteractionMessageComponent,
+		ChannelID: "1001", GuildID: "700", Message: &discordgo.Message{ID: "card-1"},
+		Data: discordgo.MessageComponentInteractionData{CustomID: evidencePrefix + bot.NewCard(big).ID, ComponentType: discordgo.ButtonComponent}})
+	if n := len(buttonsOf(card)); n == 0 {
+		t.Fatal("the card has no buttons")
+	}
 	var text strings.Builder
 	for i := range want {
 		r := fd.waitFor(t, "part of the answer", isMessagePost("1001"))

@@ -104,10 +104,12 @@ func reply(m *discordgo.Message) *discordgo.MessageReference {
 // postAnswer posts an answer to a channel or thread: the notice (if any)
 // and the chart (if any) on the first message, ref (if any) making the
 // first message a reply.
-func (a *Adapter) postAnswer(ctx context.Context, channel string, ans bot.Answer, notice string, ref *discordgo.MessageReference) error {
+func (a *Adapter) postAnswer(ctx context.Context, channel string, q bot.Message, ans bot.Answer, notice string, ref *discordgo.MessageReference) error {
 	chart := a.renderChart(ans)
-	msgs := renderAnswer(ans, chart != nil)
-	msgs[0].Content = joinContent(notice, msgs[0].Content)
+	msgs := a.cardMessages(ctx, q, ans, chart != nil, notice)
+	if notice != noticeFollowUps {
+		msgs[0].Content = joinContent(notice, msgs[0].Content)
+	}
 	for i, m := range msgs {
 		var err error
 		if i == 0 {
@@ -120,6 +122,25 @@ func (a *Adapter) postAnswer(ctx context.Context, channel string, ans bot.Answer
 		}
 	}
 	return nil
+}
+
+// cardMessages are what an answer posts before anyone clicks: its card
+// (kept for Show evidence and votes), or, for a notice to the asker
+// (help, errors), the whole notice. The follow-ups notice goes in the
+// card's footer.
+func (a *Adapter) cardMessages(ctx context.Context, q bot.Message, ans bot.Answer, chart bool, notice string) []outMessage {
+	if private(ans) && ans.Kind != bot.KindChatter {
+		return renderAnswer(ans, chart)
+	}
+	card := bot.NewCard(ans)
+	if err := a.cards.Remember(ctx, bot.Shown{Card: card, Answer: ans, Question: q.Text, Platform: "discord", Channel: q.Channel, Thread: q.Thread}); err != nil {
+		a.log.Warn("discord: keeping the card's evidence failed", "err", err)
+	}
+	footer := ""
+	if notice == noticeFollowUps {
+		footer = notice
+	}
+	return []outMessage{renderCard(ans, card, chart, footer, a.cfg.PublicURL, q.Text)}
 }
 
 // sendFirst sends the first message of an answer with its chart; when the
