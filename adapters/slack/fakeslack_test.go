@@ -249,6 +249,29 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		var files []map[string]any
 		_ = json.Unmarshal([]byte(c.Form.Get("files")), &files)
 		writeJSON(w, map[string]any{"ok": true, "files": files})
+	case "assistant.threads.setSuggestedPrompts":
+		// Slack's rules: a channel and thread, 1 to 4 prompts, each with a
+		// title and a message.
+		var prompts []map[string]any
+		_ = json.Unmarshal([]byte(c.Form.Get("prompts")), &prompts)
+		if c.JSON != nil {
+			raw, _ := json.Marshal(c.JSON["prompts"])
+			_ = json.Unmarshal(raw, &prompts)
+		}
+		ok := len(prompts) > 0 && len(prompts) <= 4
+		for _, p := range prompts {
+			ok = ok && p["title"] != "" && p["message"] != ""
+		}
+		if !ok {
+			f.record(call{Method: method + " (refused)", Form: c.Form, JSON: c.JSON})
+			writeJSON(w, map[string]any{"ok": false, "error": "invalid_arguments"})
+			return
+		}
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true})
+	case "assistant.threads.setStatus":
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true})
 	case "apps.connections.open":
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
