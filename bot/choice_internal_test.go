@@ -1,6 +1,10 @@
 package bot
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestChoiceNumberReadsOnlyAPick(t *testing.T) {
 	for _, tc := range []struct {
@@ -18,4 +22,31 @@ func TestChoiceNumberReadsOnlyAPick(t *testing.T) {
 			t.Errorf("choiceNumber(%q) = %d, %v; want %d, %v", tc.text, n, ok, tc.n, tc.ok)
 		}
 	}
+}
+
+func TestSuggestionsFollowWhatIsTyped(t *testing.T) {
+	if got := Suggestions("", 25); len(got) == 0 || len(got) > 25 {
+		t.Fatalf("nothing typed: %d suggestions", len(got))
+	}
+	got := Suggestions("how does val", 25)
+	if len(got) == 0 || !containsAll(got, "How does Valkey scale?") {
+		t.Errorf("“how does val”: %q", got)
+	}
+	for _, q := range Suggestions("garn", 5) {
+		if !strings.Contains(q, "Garnet") {
+			t.Errorf("“garn” suggested %q", q)
+		}
+	}
+	if got := Suggestions("zzz", 25); len(got) != 0 {
+		t.Errorf("“zzz” suggested %q", got)
+	}
+}
+
+func containsAll(list []string, want ...string) bool {
+	for _, w := range want {
+		if !slices.Contains(list, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -146,3 +146,46 @@ func countPrefix(m map[string]string, prefix string) int {
 	}
 	return n
 }
+
+// TestTheCommandSuggestsQuestionsAsTheyAreTyped registers /oracle with
+// autocomplete on its question, then types "how does val": Discord gets
+// up to 25 suggestions that really work, Valkey's among them.
+func TestTheCommandSuggestsQuestionsAsTheyAreTyped(t *testing.T) {
+	t.Parallel()
+	h := startBot(t, newMemoryHandler(nil), nil)
+	fd := h.fd
+	reg := fd.requests()
+	var cmd *request
+	for _, r := range reg {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/commands") {
+			cmd = r
+		}
+	}
+	opts, _ := cmd.JSON["options"].([]any)
+	if len(opts) != 1 || opts[0].(map[string]any)["autocomplete"] != true {
+		t.Fatalf("the question option has no autocomplete: %v", cmd.JSON)
+	}
+	ev := commandEvent("6001", "tok-ac", "100", "700", ptr("how does val"))
+	ev["type"] = 4
+	fd.dispatch("INTERACTION_CREATE", ev)
+	cb := fd.waitFor(t, "the suggestions", is(http.MethodPost, "/interactions/6001/tok-ac/callback"))
+	data, _ := cb.JSON["data"].(map[string]any)
+	choices, _ := data["choices"].([]any)
+	if cb.JSON["type"] != float64(8) || len(choices) == 0 || len(choices) > 25 {
+		t.Fatalf("autocomplete answer %v", cb.JSON)
+	}
+	found := false
+	for _, c := range choices {
+		m := c.(map[string]any)
+		if n, _ := m["name"].(string); len(n) > 100 || n == "" {
+			t.Errorf("a choice name of %d characters", len(n))
+		}
+		found = found || m["value"] == "How does Valkey scale?"
+	}
+	if !found {
+		t.Errorf("no Valkey question among %v", choices)
+	}
+	if len(h.h.messages()) != 0 {
+		t.Error("typing asked the bot a question")
+	}
+}

@@ -28,6 +28,8 @@ func slashCommand(name string) *discordgo.ApplicationCommand {
 			Description: "Your question; leave it empty or write help to see what you can ask",
 			Required:    false,
 			MaxLength:   1000,
+			// Questions that really work, suggested as the question is typed.
+			Autocomplete: true,
 		}},
 	}
 }
@@ -42,6 +44,9 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	switch i.Type {
 	case discordgo.InteractionMessageComponent:
 		a.onComponent(ctx, i)
+		return
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		a.onAutocomplete(ctx, i)
 		return
 	case discordgo.InteractionApplicationCommand:
 	default:
@@ -239,4 +244,31 @@ func interactionUser(i *discordgo.Interaction) string {
 		return i.User.ID
 	}
 	return ""
+}
+
+// maxAutocompleteChoices is how many suggestions Discord shows.
+const maxAutocompleteChoices = 25
+
+// onAutocomplete suggests questions that really work for what has been
+// typed into the command's question.
+func (a *Adapter) onAutocomplete(ctx context.Context, i *discordgo.Interaction) {
+	data := i.ApplicationCommandData()
+	if data.Name != a.cfg.Command {
+		return
+	}
+	typed := ""
+	for _, o := range data.Options {
+		if o.Name == questionOption && o.Type == discordgo.ApplicationCommandOptionString {
+			typed = o.StringValue()
+		}
+	}
+	choices := []*discordgo.ApplicationCommandOptionChoice{}
+	for _, q := range bot.Suggestions(typed, maxAutocompleteChoices) {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: q, Value: q})
+	}
+	err := a.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices, AllowedMentions: noMentions()}}, rest(ctx))
+	if err != nil {
+		a.log.Warn("discord: answering autocomplete failed", "err", err)
+	}
 }
