@@ -34,6 +34,7 @@ type DigestPublisher struct {
 	attempts int
 	backoff  func(attempt int) time.Duration
 	render   func(Chart) ([]byte, error)
+	web      string
 }
 
 // DigestPublisherConfig configures NewDigestPublisher.
@@ -54,13 +55,16 @@ type DigestPublisherConfig struct {
 	// a ChartPoster; nil posts text only. A chart that fails to render or
 	// post is logged and never fails the digest.
 	RenderChart func(Chart) ([]byte, error)
+	// PublicURL is where the web pages are served: an unchanged digest's
+	// one line links to the dataset page there.
+	PublicURL string
 }
 
 // NewDigestPublisher builds a publisher.
 func NewDigestPublisher(cfg DigestPublisherConfig) *DigestPublisher {
 	p := &DigestPublisher{
 		composer: cfg.Composer, kv: cfg.KV, targets: cfg.Targets, log: cfg.Logger,
-		attempts: cfg.Attempts, backoff: cfg.Backoff, render: cfg.RenderChart,
+		attempts: cfg.Attempts, backoff: cfg.Backoff, render: cfg.RenderChart, web: cfg.PublicURL,
 	}
 	if p.log == nil {
 		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -196,7 +200,9 @@ func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.
 	for res.Attempts = 1; ; res.Attempts++ {
 		if ref, err = p.postOnce(ctx, t, d, ref); err == nil {
 			res.Posted = true
-			res.Chart = p.postChart(ctx, t, ref, d.Chart, png)
+			if !d.Unchanged {
+				res.Chart = p.postChart(ctx, t, ref, d.Chart, png)
+			}
 			return res
 		}
 		p.log.Warn("digest post failed", "target", res.Target, "attempt", res.Attempts, "err", err)
@@ -220,6 +226,14 @@ func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.
 // postOnce posts the headline (unless an earlier attempt already did and
 // returned ref) and then the details in its thread.
 func (p *DigestPublisher) postOnce(ctx context.Context, t DigestTarget, d Digest, ref string) (string, error) {
+	if d.Unchanged {
+		// The same figures again would be a wall nobody reads: one line.
+		r, err := t.Poster.PostTop(ctx, t.Channel, d.UnchangedLine(p.web))
+		if err != nil {
+			return "", fmt.Errorf("posting the headline: %w", err)
+		}
+		return r, nil
+	}
 	if ref == "" {
 		r, err := t.Poster.PostTop(ctx, t.Channel, d.Headline)
 		if err != nil {
