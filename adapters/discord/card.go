@@ -39,7 +39,8 @@ func renderCard(a bot.Answer, card bot.Card, chart bool, footer, web, question s
 	embed := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: title, Color: color,
 		Description: truncate(strings.Join(lines, "\n"), maxDescription)}
 	if footer != "" {
-		embed.Footer = &discordgo.MessageEmbedFooter{Text: truncate(footer, maxFooter)}
+		// A footer shows no Markdown: the notice goes without its code marks.
+		embed.Footer = &discordgo.MessageEmbedFooter{Text: truncate(strings.ReplaceAll(footer, "`", ""), maxFooter)}
 	}
 	if chart {
 		embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + chartFile}
