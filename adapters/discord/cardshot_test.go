@@ -117,4 +117,3 @@ body{margin:0;background:#313338;color:#dbdee1;font:15px/1.375 "gg sans","Noto S
 	b.WriteString(`</div></div>`)
 	return b.String()
 }
-
