@@ -59,3 +59,30 @@ func TestACardsEvidenceAndFeedbackAreClicks(t *testing.T) {
 		t.Errorf("votes %+v: want U2's last click 👎 and U3's 👍", votes)
 	}
 }
+
+// TestMeasuredRowsAreASortableDataTableOrMonospaceWhereRefused shows the
+// evidence of an answer with measured rows: Slack gets a data_table whose
+// figures are numeric cells; a workspace that refuses the block gets the
+// same rows as a monospace table.
+func TestMeasuredRowsAreASortableDataTableOrMonospaceWhereRefused(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		fs := newFakeSlack(t)
+		fs.noTables = refused
+		a := claimAnswer()
+		a.Table = nil
+		fb := newFakeBot()
+		fb.answer = func(bot.Message) bot.Answer { return a }
+		h := newHarness(t, fs, newMemStore(), fb)
+		h.event(mentionEvent("Ev1", "C1", "U1", "1700000001.000100", "", "<@UBOT> Dragonfly vs Redis"))
+		h.showEvidence(fs.waitAnswer()[0], "U1")
+		blocks := ""
+		for _, c := range fs.waitEvidence() {
+			blocks += c.Form.Get("blocks")
+		}
+		native := strings.Contains(blocks, `"type":"data_table"`) && strings.Contains(blocks, `"type":"raw_number","value":15473658.395,"text":"15.5M"`)
+		mono := strings.Contains(blocks, "```") && strings.Contains(blocks, "15.5M")
+		if refused && (native || !mono) || !refused && !native {
+			t.Errorf("refused=%v: native %v, monospace %v:\n%s", refused, native, mono, blocks)
+		}
+	}
+}

@@ -453,6 +453,49 @@ func slackRules(text, blocksJSON string, noTables bool) string {
 					return "invalid_blocks"
 				}
 			}
+		case "data_table":
+			// Slack's rules: a caption, 2 to 100 rows (the header first, of
+			// raw_text cells only), every row as wide as the header, at
+			// most 20 columns, page_size 1 to 100; one table per message.
+			tables++
+			if noTables || tables > 1 {
+				return "invalid_blocks"
+			}
+			caption, _ := b["caption"].(string)
+			rows, _ := b["rows"].([]any)
+			if caption == "" || len(rows) < 2 || len(rows) > 100 {
+				return "invalid_blocks"
+			}
+			if ps, ok := b["page_size"].(float64); ok && (ps < 1 || ps > 100) {
+				return "invalid_blocks"
+			}
+			width := -1
+			for i, r := range rows {
+				cells, _ := r.([]any)
+				if width == -1 {
+					width = len(cells)
+				}
+				if len(cells) != width || width == 0 || width > 20 {
+					return "invalid_blocks"
+				}
+				for _, c := range cells {
+					m, _ := c.(map[string]any)
+					switch m["type"] {
+					case "raw_text":
+						s, _ := m["text"].(string)
+						total += len([]rune(s))
+					case "raw_number":
+						if i == 0 {
+							return "invalid_blocks"
+						}
+						if _, ok := m["value"].(float64); !ok {
+							return "invalid_blocks"
+						}
+					default:
+						return "invalid_blocks"
+					}
+				}
+			}
 		case "data_visualization":
 			// Decoded and checked against the block's documented rules
 			// (title, 1–6 series, 20 points, 20-character names and

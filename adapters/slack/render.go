@@ -136,10 +136,10 @@ func evidenceBlocks(a bot.Answer, where shown, tables bool) []slackgo.Block {
 	case a.Table != nil && len(a.Table.Rows) > 0:
 		b.table(a.Table.Columns, a.Table.Rows)
 	case len(a.Rows) > 0:
-		b.table(rowsTable(a.Rows))
+		b.dataTable(rowsCaption("Measured rows", a.Rows), a.Rows)
 	case len(a.Nearest) > 0:
 		b.section("*Nearest measured rows* (medians across repetitions)")
-		b.table(rowsTable(a.Nearest))
+		b.dataTable(rowsCaption("Nearest measured rows", a.Nearest), a.Nearest)
 	}
 	if c := a.Claim; c != nil {
 		b.claim(*c)
