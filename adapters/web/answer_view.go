@@ -25,6 +25,8 @@ type answerView struct {
 	// IDs"), the disclosure's label.
 	Details string
 	Failed  bool // rate limited or an internal error
+	// Feedback is the answer's 👍/👎 form (nil: none).
+	Feedback *feedbackView
 }
 
 type chartView struct {

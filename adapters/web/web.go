@@ -43,6 +43,8 @@ type Options struct {
 	// Examples are the questions offered as chips; default bot.Examples()
 	// (at most eight).
 	Examples []string
+	// Feedback stores the 👍/👎 of answers; nil shows no feedback buttons.
+	Feedback *bot.FeedbackStore
 }
 
 // Site serves the pages.
@@ -110,6 +112,7 @@ func (s *Site) Register(mux *http.ServeMux) {
 	route("GET "+b+"/runs/{id}", s.runPage, true)
 	route("GET "+b+"/runs", s.runsPage, true)
 	route("GET "+b+"/data", s.dataPage, true)
+	route("POST "+b+"/feedback", s.feedbackPost, true)
 	route("GET "+b+"/static/{name}", s.static, false)
 	route("GET "+b+"/charts/{file}", s.chartImage, false)
 	if b != "" {

@@ -38,6 +38,7 @@ func TestPages(t *testing.T) {
 		{"the API's gate", guardCases},
 		{"the gate's refusals as pages", refusalCases},
 		{"a clarify's choices", clarifyChoiceCases},
+		{"feedback on an answer", feedbackCases},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, env) })
