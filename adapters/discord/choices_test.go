@@ -189,3 +189,26 @@ func TestTheCommandSuggestsQuestionsAsTheyAreTyped(t *testing.T) {
 		t.Error("typing asked the bot a question")
 	}
 }
+
+// TestAClarifyThroughTheCommandIsPublicWithItsChoices asks an ambiguous
+// question through /oracle with the real bot: the deferred response is
+// edited into the clarify with its three choices (not deleted for a
+// private note), and a thread is started from it for the pick.
+func TestAClarifyThroughTheCommandIsPublicWithItsChoices(t *testing.T) {
+	t.Parallel()
+	env := bottest.NewEnv(t, nil)
+	a, fd := restOnly(t, env.Bot, nil)
+	a.onInteraction(t.Context(), interaction(t, fd, "7001", "tok-c", "100", "700", ptr("dragonfly at 16 cores, not read-heavy")))
+	var edit *request
+	for _, r := range fd.requests() {
+		if r.Method == http.MethodPatch && strings.HasSuffix(r.Path, "/@original") {
+			edit = r
+		}
+		if r.Method == http.MethodDelete {
+			t.Errorf("the clarify was made private: %s %s", r.Method, r.Path)
+		}
+	}
+	if edit == nil || countPrefix(buttonsOf(edit), askPrefix) != 3 {
+		t.Fatalf("the command's clarify does not offer its three choices:\n%s", fd.summary())
+	}
+}

@@ -113,7 +113,7 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 		q.Thread, startThread = orig.ID, true
 	}
 	ans := a.handle(ctx, q)
-	if ans.Ephemeral {
+	if ans.Ephemeral && ans.Kind != bot.KindClarify { // a clarify's choices are picked in its thread
 		// Only the asker should see it: drop the public "thinking…"
 		// message and reply privately.
 		if err := a.s.InteractionResponseDelete(i, rest(ctx)); err != nil {
