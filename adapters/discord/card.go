@@ -64,6 +64,46 @@ func renderCard(a bot.Answer, card bot.Card, chart bool, footer, web, question s
 	return m
 }
 
+// renderCardV2 lays out the card in Discord's components v2: a container
+// in the verdict's colour holding the title and lines (a text display),
+// the chart (a media gallery of the attached image) and, in small print,
+// the thread's one notice; then the choices and the controls. notice, when
+// set, is a text display above the container.
+func renderCardV2(a bot.Answer, card bot.Card, chart *chartImage, footer, notice, web, question string) outMessage {
+	classic := renderCard(a, card, chart != nil, footer, web, question)
+	e := classic.Embeds[0]
+	color := e.Color
+	inner := []discordgo.MessageComponent{discordgo.TextDisplay{Content: "### " + e.Title + "\n" + e.Description}}
+	if chart != nil {
+		alt := chart.alt
+		inner = append(inner, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{
+			Media: discordgo.UnfurledMediaItem{URL: "attachment://" + chartFile}, Description: &alt}}})
+	}
+	if e.Footer != nil {
+		inner = append(inner, discordgo.TextDisplay{Content: "-# " + e.Footer.Text})
+	}
+	var top []discordgo.MessageComponent
+	if notice != "" {
+		top = append(top, discordgo.TextDisplay{Content: notice})
+	}
+	top = append(top, discordgo.Container{AccentColor: &color, Components: inner})
+	return outMessage{Components: append(top, classic.Components...), Flags: discordgo.MessageFlagsIsComponentsV2}
+}
+
+// withNotice adds a notice to a message: above a components-v2 card as a
+// text display, else to its content.
+func withNotice(m outMessage, notice string) outMessage {
+	if notice == "" {
+		return m
+	}
+	if m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0 {
+		m.Components = append([]discordgo.MessageComponent{discordgo.TextDisplay{Content: notice}}, m.Components...)
+		return m
+	}
+	m.Content = joinContent(m.Content, notice)
+	return m
+}
+
 // verdictColor is the embed colour of a verdict: green yes, red no, grey
 // about the same, amber partly; the kind's colour otherwise.
 func verdictColor(verdict string, kind int) int {

@@ -30,6 +30,9 @@ func TestACardsVotesAreStoredLastClickWins(t *testing.T) {
 	a.s.State.Unlock()
 	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
 	card := fd.waitFor(t, "the card", isMessagePost("1001"))
+	if !isV2(card) || len(v2Embeds(card)) != 1 {
+		t.Errorf("the card is not laid out in components v2: %v", card.JSON)
+	}
 	var up, down, web string
 	rows, _ := card.JSON["components"].([]any)
 	for _, row := range rows {

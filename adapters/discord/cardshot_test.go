@@ -18,8 +18,8 @@ import (
 
 // TestTheCardRendersInABrowser lays the card Discord would get for a
 // golden question out as a small HTML mock of Discord's dark message view
-// (the embed with its colour bar, title, description and footer, then the
-// buttons) and screenshots it with headless Chromium at a phone's width.
+// (the components-v2 container with its colour bar, title, lines and small
+// print, then the buttons) and screenshots it with headless Chromium at a phone's width.
 // With -update the picture becomes the README's docs/discord-card.png.
 func TestTheCardRendersInABrowser(t *testing.T) {
 	var chromium string
@@ -38,7 +38,7 @@ func TestTheCardRendersInABrowser(t *testing.T) {
 	env := bottest.NewEnv(t, nil)
 	const q = "Is Dragonfly 25x faster than Redis?"
 	ans := env.Ask(t, "", q)
-	m := renderCard(ans, bot.NewCard(ans), false, noticeFollowUps, "https://oracle.example.com", q)
+	m := renderCardV2(ans, bot.NewCard(ans), nil, noticeFollowUps, "", "https://oracle.example.com", q)
 	page := discordMock(m)
 	for _, want := range []string{"Show evidence", "Open on the web", "👍", "👎", "Not comparable", "Follow-ups"} {
 		if !strings.Contains(page, want) {
@@ -81,15 +81,33 @@ body{margin:0;background:#313338;color:#dbdee1;font:15px/1.375 "gg sans","Noto S
 .row{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}.btn{border-radius:3px;padding:2px 14px;font-size:14px;background:#4e5058;color:#fff;line-height:32px}
 .primary{background:#5865f2}.link::after{content:" ↗"}
 </style><div class="msg"><div class="av">M</div><div><div class="who"><b>memdb-oracle</b><span class="app">APP</span></div>`)
-	for _, e := range m.Embeds {
-		fmt.Fprintf(&b, `<div class="embed" style="border-color:#%06x"><div class="title">%s</div><div>%s</div>`, e.Color,
-			html.EscapeString(e.Title), strings.ReplaceAll(mdBold.ReplaceAllString(html.EscapeString(strings.ReplaceAll(e.Description, `\`, "")), "<b>$1</b>"), "\n", "<br>"))
-		if e.Footer != nil {
-			b.WriteString(`<div class="foot">` + html.EscapeString(e.Footer.Text) + `</div>`)
-		}
-		b.WriteString(`</div>`)
+	text := func(s string) string {
+		s = html.EscapeString(strings.ReplaceAll(s, `\`, ""))
+		return strings.ReplaceAll(mdBold.ReplaceAllString(s, "<b>$1</b>"), "\n", "<br>")
 	}
 	for _, row := range m.Components {
+		if box, ok := row.(discordgo.Container); ok {
+			color := 0
+			if box.AccentColor != nil {
+				color = *box.AccentColor
+			}
+			fmt.Fprintf(&b, `<div class="embed" style="border-color:#%06x">`, color)
+			for _, k := range box.Components {
+				td, ok := k.(discordgo.TextDisplay)
+				switch {
+				case !ok:
+				case strings.HasPrefix(td.Content, "-# "):
+					b.WriteString(`<div class="foot">` + text(strings.TrimPrefix(td.Content, "-# ")) + `</div>`)
+				case strings.HasPrefix(td.Content, "### "):
+					title, rest, _ := strings.Cut(strings.TrimPrefix(td.Content, "### "), "\n")
+					b.WriteString(`<div class="title">` + text(title) + `</div><div>` + text(rest) + `</div>`)
+				default:
+					b.WriteString(`<div>` + text(td.Content) + `</div>`)
+				}
+			}
+			b.WriteString(`</div>`)
+			continue
+		}
 		r, ok := row.(discordgo.ActionsRow)
 		if !ok {
 			continue

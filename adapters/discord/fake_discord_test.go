@@ -394,7 +394,8 @@ func discordRules(body map[string]any) string {
 	if len(embeds) > 10 {
 		return "more than 10 embeds"
 	}
-	if len(embeds) == 0 && runes(body["content"]) == 0 {
+	flags, _ := body["flags"].(float64)
+	if len(embeds) == 0 && runes(body["content"]) == 0 && int(flags)&(1<<15) == 0 {
 		if _, files := body["attachments"]; !files {
 			return "empty message"
 		}

@@ -137,7 +137,7 @@ func (a *Adapter) respond(ctx context.Context, i *discordgo.Interaction, q bot.M
 	if ephemeral {
 		chart = nil
 	}
-	msgs := a.cardMessages(ctx, q, ans, chart != nil, "")
+	msgs := a.cardMessages(ctx, q, ans, chart, "", false)
 	orig, err := a.editOriginal(ctx, i, msgs[0], chart)
 	if err != nil {
 		a.log.Error("discord: editing the answer in failed", "command", a.cfg.Command, "err", err)

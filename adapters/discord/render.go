@@ -37,6 +37,9 @@ type outMessage struct {
 	Content    string
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
+	// Flags carries MessageFlagsIsComponentsV2 for a card laid out in
+	// components (a container and text displays: no content, no embeds).
+	Flags discordgo.MessageFlags
 }
 
 // field is an embed field before it is cut to Discord's limits.

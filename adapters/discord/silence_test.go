@@ -60,12 +60,12 @@ func TestWithoutMessageContentTheFirstAnswerSaysFollowUpsNeedAMention(t *testing
 		s, _ := ft["text"].(string)
 		return s
 	}
-	if c, _ := first.JSON["content"].(string); c != "" || footer(first) != strings.ReplaceAll(noticeFollowUps, "`", "") {
+	if c := contentOf(first); c != "" || footer(first) != strings.ReplaceAll(noticeFollowUps, "`", "") {
 		t.Errorf("the thread's first answer says %q above it and %q in its footer, want the follow-up notice in the footer only", c, footer(first))
 	}
 	a.onMessage(t.Context(), event(t, messageEvent("1002", "1001", "700", human, "<@900> and valkey?", "900")))
 	second := fd.waitFor(t, "the follow-up answer", isMessagePost("1001"))
-	if c, _ := second.JSON["content"].(string); c != "" || footer(second) != "" {
+	if c := contentOf(second); c != "" || footer(second) != "" {
 		t.Errorf("a follow-up repeats the notice: %q %q", c, footer(second))
 	}
 }
