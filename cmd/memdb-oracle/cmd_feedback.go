@@ -11,7 +11,7 @@ import (
 
 // feedbackNamespaces are the bot-state namespaces whose adapters store
 // 👍/👎 (each adapter keeps its votes beside its other state).
-var feedbackNamespaces = []string{"slack", "discord"}
+var feedbackNamespaces = []string{"slack", "discord", "web"}
 
 // feedbackCmd reads the 👍/👎 people gave answers.
 type feedbackCmd struct {
