@@ -19,6 +19,7 @@ func TestTheAppManifestAsksForExactlyWhatTheAdapterUses(t *testing.T) {
 	scopes := yamlList(manifest, "    bot:")
 	wantScopes := []string{
 		"app_mentions:read", // onMention
+		"assistant:write",   // onAssistantThreadStarted, showAnswering
 		"channels:history",  // onMessage: follow-ups in public channels
 		"chat:write",        // outbound.post, outbound.ephemeral
 		"commands",          // onCommand
@@ -30,7 +31,7 @@ func TestTheAppManifestAsksForExactlyWhatTheAdapterUses(t *testing.T) {
 		t.Errorf("manifest scopes %v, want exactly %v", scopes, wantScopes)
 	}
 	events := yamlList(manifest, "    bot_events:")
-	if want := []string{"app_mention", "message.channels", "message.groups", "message.im"}; !slices.Equal(events, want) {
+	if want := []string{"app_mention", "assistant_thread_started", "message.channels", "message.groups", "message.im"}; !slices.Equal(events, want) {
 		t.Errorf("manifest events %v, want exactly %v", events, want)
 	}
 	for _, path := range []string{EventsPath, CommandsPath, InteractivityPath} {
