@@ -5,6 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	slackgo "github.com/slack-go/slack"
+	"gopkg.in/yaml.v3"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // TestTheAppManifestAsksForExactlyWhatTheAdapterUses keeps
@@ -59,4 +64,28 @@ func yamlList(doc, key string) []string {
 		items = append(items, item)
 	}
 	return items
+}
+
+// TestTheManifestDeclaresTheAgentViewWithPromptsThatWork reads the
+// manifest as slack-go's Manifest: the agent and assistant views are
+// declared, each with suggested prompts that are examples the bot really
+// answers.
+func TestTheManifestDeclaresTheAgentViewWithPromptsThatWork(t *testing.T) {
+	raw, err := os.ReadFile("../../deploy/slack-app-manifest.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m slackgo.Manifest
+	if err := yaml.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("the manifest is not a Slack manifest: %v", err)
+	}
+	if m.Features.AgentView == nil || m.Features.AssistantView == nil {
+		t.Fatalf("agent_view %v, assistant_view %v: want both", m.Features.AgentView, m.Features.AssistantView)
+	}
+	examples := bot.Examples()
+	for _, p := range append(m.Features.AgentView.SuggestedPrompts, m.Features.AssistantView.SuggestedPrompts...) {
+		if !slices.Contains(examples, p.Message) {
+			t.Errorf("suggested prompt %q is not one of the examples that really work", p.Message)
+		}
+	}
 }
