@@ -55,8 +55,9 @@ func renderCard(a bot.Answer, card bot.Card, chart bool, footer, web, question s
 	}
 	if card.Rated {
 		controls = append(controls,
-			discordgo.Button{Emoji: &discordgo.ComponentEmoji{Name: "👍"}, Style: discordgo.SecondaryButton, CustomID: votePrefix + "up:" + card.ID},
-			discordgo.Button{Emoji: &discordgo.ComponentEmoji{Name: "👎"}, Style: discordgo.SecondaryButton, CustomID: votePrefix + "down:" + card.ID})
+			// discordgo always sends the label, and Discord refuses an empty one.
+			discordgo.Button{Label: "Useful", Emoji: &discordgo.ComponentEmoji{Name: "👍"}, Style: discordgo.SecondaryButton, CustomID: votePrefix + "up:" + card.ID},
+			discordgo.Button{Label: "Wrong", Emoji: &discordgo.ComponentEmoji{Name: "👎"}, Style: discordgo.SecondaryButton, CustomID: votePrefix + "down:" + card.ID})
 	}
 	if len(controls) > 0 {
 		m.Components = append(m.Components, discordgo.ActionsRow{Components: controls})

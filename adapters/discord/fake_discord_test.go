@@ -446,7 +446,7 @@ func discordRules(body map[string]any) string {
 // components, or "": at most 5 action rows of at most 5 buttons (classic
 // messages); with the components-v2 flag no content or embeds, at most 40
 // components in all and 4,000 characters of text displays; every button
-// with a label of 1–80 characters, a custom_id of 1–100 characters unique
+// with a label of 1–80 characters (or none, with an emoji), a custom_id of 1–100 characters unique
 // in the message (or, for a link button, a URL and no custom_id); a
 // container's accent colour a 24-bit number.
 func componentRules(body map[string]any) string {
@@ -487,8 +487,8 @@ func componentRules(body map[string]any) string {
 					return bad
 				}
 			case 2: // button
-				label, _ := cm["label"].(string)
-				if n := len([]rune(label)); n == 0 && cm["emoji"] == nil || n > 80 {
+				label, hasLabel := cm["label"].(string)
+				if n := len([]rune(label)); hasLabel && n == 0 || !hasLabel && cm["emoji"] == nil || n > 80 {
 					return "button label empty or longer than 80"
 				}
 				style, _ := cm["style"].(float64)
