@@ -116,6 +116,9 @@ func NewCard(a Answer) Card {
 	} else if as := assumed(a.Interpretation, c.Lead); as != "" {
 		add(as, cardAssumedBudget)
 	}
+	if cost := latencyCost(a); cost != "" {
+		add(cost, cardNoteBudget)
+	}
 	if a.Kind == KindNoData && len(a.Nearest) > 0 {
 		add("Nearest measured: "+nearestLine(nearestTo(a.Headline, a.Nearest))+".", cardNoteBudget)
 	}
@@ -290,6 +293,45 @@ func mustNotMiss(a Answer, lead string) string {
 		}
 	}
 	return ""
+}
+
+// effectHeadline is the headline of an answer about what one knob does to
+// throughput.
+var effectHeadline = regexp.MustCompile(`^Effect of [^:]* on throughput`)
+
+// latencyCost is, for an answer about what a knob does to throughput, the
+// p99 latency it costs, from the same measured rows: "p99 cost:
+// Dragonfly 0.547 ms → 2.423 ms." The gain alone would hide the price.
+func latencyCost(a Answer) string {
+	if !effectHeadline.MatchString(a.Headline) || len(a.Rows) < 2 {
+		return ""
+	}
+	type series struct{ engine, mode string }
+	first := map[series]Row{}
+	last := map[series]Row{}
+	var order []series
+	for _, r := range a.Rows {
+		k := series{r.Engine, r.Mode}
+		if _, ok := first[k]; !ok {
+			first[k] = r
+			order = append(order, k)
+		}
+		last[k] = r
+	}
+	var parts []string
+	for _, k := range order {
+		lo, hi := first[k], last[k]
+		// Pipeline depth and value size are two-valued here: their first
+		// and last rows are the headline's "from" and "to".
+		if lo.P99Ms <= 0 || hi.P99Ms <= 0 || lo.Ratio != hi.Ratio || lo.Pipeline == hi.Pipeline && lo.ValueBytes == hi.ValueBytes {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s ms → %s ms", cardSeries(k.engine, k.mode), compactValue(lo.P99Ms), compactValue(hi.P99Ms)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "p99 latency cost: " + strings.Join(parts, "; ") + "."
 }
 
 // coresAsked is the core count a refusal names ("at 128 cores").
