@@ -17,10 +17,10 @@ var choiceButton = regexp.MustCompile(`<button form="ask" type="submit" name="ch
 
 // clarifyChoiceCases ask an ambiguous question: the answer's buttons are
 // its readings, not help's examples; pressing the second (its value
-// posted as the chip, in the same conversation) or typing "2" there
-// answers the second reading.
+// posted as the chip, in the same conversation), typing "2" or "the second
+// one" there answers the second reading.
 func clarifyChoiceCases(t *testing.T, env *bottest.Env) {
-	for _, how := range []string{"button", "2"} {
+	for _, how := range []string{"button", "2", "the second one"} {
 		t.Run(how, func(t *testing.T) {
 			mux := siteFor(t, env, Options{})
 			resp, body := postForm(t, mux, url.Values{"q": {"dragonfly at 16 cores, not read-heavy"}}, false)
