@@ -239,8 +239,10 @@ func parseRow(h *header, rec []string, line, session int, file string) (Run, []R
 		p.bad(colRunID, "must be 1-64 letters, digits, '.', '_' or '-', got %q", clip(r.RunID))
 	}
 	r.Note = p.text(colNote)
-	r.Engine = p.known(colEngine, "engine", Engines)
-	r.Mode = p.known(colMode, "mode", Modes)
+	// Engines and modes are names, not a closed list: a team imports the
+	// engines it benchmarks (the five here are only the ones measured so far).
+	r.Engine = p.name(colEngine, "an engine")
+	r.Mode = p.name(colMode, "a mode")
 	r.Shards = p.int(colShards, 0, maxThreads)
 	r.ServerThreads = p.int(colServerThreads, 0, maxThreads)
 	r.ShardIOThreads = p.int(colShardIOThreads, 0, maxThreads)
@@ -295,14 +297,27 @@ func (p *rowParser) text(col int) string {
 
 // known reads a column whose value must be one of a known list; it returns
 // the list's own string, so rows share one copy of it.
-func (p *rowParser) known(col int, what string, list []string) string {
+// name reads an engine or mode name: 1-32 lower-case letters, digits, '-'
+// or '.', starting with a letter ("pelikan", "cluster-sat", "redis-stack").
+func (p *rowParser) name(col int, what string) string {
 	s := p.str(col)
-	i := slices.Index(list, s)
-	if i < 0 {
-		p.bad(col, "unknown %s %q (known: %s)", what, clip(s), strings.Join(list, ", "))
-		return s
+	if !isName(s) {
+		p.bad(col, "must be %s name of 1-32 lower-case letters, digits, '-' or '.', starting with a letter, got %q", what, clip(s))
 	}
-	return list[i]
+	return s
+}
+
+func isName(s string) bool {
+	if len(s) == 0 || len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // isRunID reports whether s is 1-64 letters, digits, '.', '_' or '-',

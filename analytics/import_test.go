@@ -144,7 +144,7 @@ func TestBadFilesAreRejectedWithEveryProblemAndWriteNothing(t *testing.T) {
 		{
 			name: "every bad line is reported, not just the first",
 			csv: edit(func(recs [][]string) [][]string {
-				recs[2][engine] = "memcached"
+				recs[2][engine] = "Memcached!"
 				recs[10][hit] = "1.5"
 				recs[20][cores] = "0"
 				recs[30][ops] = "NaN"
@@ -152,7 +152,7 @@ func TestBadFilesAreRejectedWithEveryProblemAndWriteNothing(t *testing.T) {
 				return recs
 			}),
 			want: []string{
-				`line 3, column engine: unknown engine "memcached" (known: dragonfly, redis, valkey, keydb, garnet)`,
+				`line 3, column engine: must be an engine name of 1-32 lower-case letters, digits, '-' or '.', starting with a letter, got "Memcached!"`,
 				"line 11, column hit_rate: must be between 0 and 1, got 1.5",
 				"line 21, column cores_used: must be positive, got 0",
 				`line 31, column ops_per_sec: not a finite number: "NaN"`,

@@ -1,7 +1,8 @@
 package analytics
 
 // EngineName is how an engine of the filter vocabulary is written for
-// people ("keydb" → "KeyDB"); an unknown engine is returned as given.
+// people ("keydb" → "KeyDB"); an imported engine the five do not include
+// is written with a capital ("pelikan" → "Pelikan").
 func EngineName(engine string) string {
 	switch engine {
 	case "dragonfly":
@@ -15,7 +16,10 @@ func EngineName(engine string) string {
 	case "garnet":
 		return "Garnet"
 	}
-	return engine
+	if engine == "" || engine[0] < 'a' || engine[0] > 'z' {
+		return engine
+	}
+	return string(engine[0]-'a'+'A') + engine[1:]
 }
 
 // SeriesName is the name users see for an engine and mode (DESIGN §2):

@@ -14,7 +14,7 @@ func TestSeriesNamesAreTheDesignNames(t *testing.T) {
 			t.Errorf("SeriesName(%q, %q) = %q, want %q", tc.engine, tc.mode, got, tc.want)
 		}
 	}
-	if got := EngineName("memcached"); got != "memcached" {
-		t.Errorf("an unknown engine is returned as given, got %q", got)
+	if got := EngineName("pelikan"); got != "Pelikan" {
+		t.Errorf("an imported engine is written with a capital, got %q", got)
 	}
 }

@@ -2,10 +2,15 @@ package knowledge
 
 // Engine describes one of the five engines as it was tested.
 type Engine struct {
-	ID        string   `json:"id"`   // "engine:dragonfly"
-	Name      string   `json:"name"` // "Dragonfly"
-	Key       string   `json:"key"`  // "dragonfly", as in the runs
-	Aliases   []string `json:"aliases"`
+	ID      string   `json:"id"`   // "engine:dragonfly"
+	Name    string   `json:"name"` // "Dragonfly"
+	Key     string   `json:"key"`  // "dragonfly", as in the runs
+	Aliases []string `json:"aliases"`
+	// Nicknames are how people refer to the engine by lineage, vendor,
+	// licence or implementation ("the fork Snap maintained", "the .NET
+	// cache server"). A nickname listed under two engines is ambiguous:
+	// the planner asks which one was meant.
+	Nicknames []string `json:"nicknames,omitempty"`
 	Vendor    string   `json:"vendor"`
 	Version   string   `json:"version"`
 	Session   int      `json:"session"`

@@ -181,7 +181,11 @@ func tableConditions(m Measure) string {
 	case "failover-sweep":
 		return "Sentinel failover lab, Redis 8 data nodes, down-after " + m.Row + " ms, median of 3 kills (Docker on macOS)"
 	case "failover-engines":
-		return "Sentinel failover lab, " + analytics.EngineName(m.Row) + " data nodes, down-after 5000 ms, median of 3 kills (Docker on macOS)"
+		nodes := analytics.EngineName(m.Row)
+		if m.Row == "all" {
+			nodes = "all" // the lab's row over every engine, not an engine
+		}
+		return "Sentinel failover lab, " + nodes + " data nodes, down-after 5000 ms, median of 3 kills (Docker on macOS)"
 	case "crossslot":
 		return "cross-slot demo, 3-shard Redis Cluster"
 	}

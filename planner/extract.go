@@ -287,7 +287,7 @@ func (g *grammar) extract(text string) *parsed {
 	g.extractModes(x)
 
 	x.each(g.engine, func(m []int) bool {
-		x.addEngine(engineKey(x.group(m, 1)), m[0], m[1])
+		x.addEngine(g.engineKey(x.group(m, 1)), m[0], m[1])
 		return true
 	})
 	if g.allEngines.MatchString(text) {
@@ -336,7 +336,16 @@ func (x *parsed) addEngine(key string, start, end int) {
 	x.engines = append(x.engines, mention{value: key, start: start, end: end})
 }
 
-// engineKey maps an engine spelling onto the filter vocabulary.
+// engineKey maps an engine spelling onto the filter vocabulary, the
+// engines beyond the five included.
+func (g *grammar) engineKey(s string) string {
+	if k := engineKey(s); k != "" {
+		return k
+	}
+	return g.otherEngines[strings.ToLower(strings.TrimSpace(s))]
+}
+
+// engineKey maps a spelling of the five engines onto the filter vocabulary.
 func engineKey(s string) string {
 	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "")
 	switch s {
@@ -402,7 +411,7 @@ func (g *grammar) extractVersions(x *parsed) {
 		if !prefixed && !strings.Contains(num, ".") && x.group(m, 4) == "" && (n > 9 || n == 0) {
 			return false
 		}
-		x.versions = append(x.versions, version{engine: engineKey(x.group(m, 1)), number: num})
+		x.versions = append(x.versions, version{engine: g.engineKey(x.group(m, 1)), number: num})
 		from := m[6]
 		if m[4] >= 0 {
 			from = m[4]

@@ -8,6 +8,11 @@ import (
 // the tables typo correction uses. It is built once per process (every
 // Planner shares it, see sharedVocabulary) and never changed afterwards.
 type grammar struct {
+	// otherEngines maps the spellings of engines beyond the five the
+	// patterns name (imported runs, knowledge entries) onto their keys
+	// (engines_vocab.go); nil on the shared grammar.
+	otherEngines map[string]string
+
 	fold      *strings.Replacer
 	keywords  []string
 	protected map[string]bool

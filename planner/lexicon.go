@@ -136,6 +136,18 @@ func lexiconTables() []table {
 			{"not an option", "post"}, {"not possible", "post"}, {"impossible", "post"}, {"not supported", "post"},
 			{"unsupported", "post"}, {"not allowed", "post"}, {"not available", "post"}, {"out of the question", "post"},
 			{"off the table", "post"}, {"no go", "post"}, {"a no go", "post"},
+			// a quantified negation: "nothing is pipelined", "no request is batched"
+			{"nothing", "pre"}, {"none of", "pre"}, {"no request", "pre"}, {"no requests", "pre"}, {"no command", "pre"}, {"no commands", "pre"},
+			// the same words in the languages people ask in: Spanish, Portuguese,
+			// German, French, Italian, Dutch, the Nordic languages, Polish and
+			// Czech, Hindi and Turkish (romanized)
+			{"sin", "pre"}, {"sem", "pre"}, {"ohne", "pre"}, {"sans", "pre"}, {"senza", "pre"}, {"zonder", "pre"},
+			{"utan", "pre"}, {"uten", "pre"}, {"uden", "pre"}, {"bez", "pre"}, {"bina", "pre"},
+			{"kein", "pre"}, {"keine", "pre"}, {"keinen", "pre"}, {"nicht", "pre"}, {"geen", "pre"}, {"ingen", "pre"},
+			{"pas de", "pre"}, {"nao", "pre"}, {"não", "pre"},
+			{"nahi", "post"}, {"nahin", "post"}, {"nahi hai", "post"}, {"olmadan", "post"}, {"yok", "post"},
+			{"aus", "post"}, {"deaktiviert", "post"}, {"ausgeschaltet", "post"}, {"desactivado", "post"}, {"apagado", "post"},
+			{"desligado", "post"}, {"desativado", "post"}, {"désactivé", "post"}, {"desactive", "post"}, {"disattivato", "post"},
 		}},
 		{meaning: mRelation, entries: []entry{
 			// crossover: one series passing another as cores grow
@@ -242,6 +254,10 @@ func lexiconTables() []table {
 			{"valkey blog", "claim:valkey-8-0"}, {"valkey release blog", "claim:valkey-8-0"}, {"valkey project", "claim:valkey-site"},
 			{"keydb docs", "claim:keydb-per-node"}, {"keydb team", "claim:keydb-per-node"}, {"momento", "claim:momento-valkey"},
 			{"redis docs", "claim:redis-docs-single-threaded"}, {"redis documentation", "claim:redis-docs-single-threaded"},
+			{"redis 8 . 8 release", "claim:redis-8-8"}, {"redis 8 . 8 announcement", "claim:redis-8-8"},
+			{"valkey 9 blog", "claim:valkey-9-billion-rps"}, {"valkey 9 announcement", "claim:valkey-9-billion-rps"},
+			{"dragonfly gcp benchmark", "claim:dragonfly-vs-valkey-gcp"}, {"dragonfly google cloud benchmark", "claim:dragonfly-vs-valkey-gcp"},
+			{"keydb issue tracker", "engine-status:keydb"}, {"keydb github issues", "engine-status:keydb"},
 		}},
 		{meaning: mDomain, entries: []entry{
 			{"benchmark", ""}, {"benchmarks", ""}, {"cross - session", ""}, {"benchmarked", ""}, {"bench", ""}, {"run", ""}, {"runs", ""},
@@ -316,6 +332,13 @@ func lexiconTables() []table {
 			{"40 shards", "claim:redis-40-shard"}, {"40 shard", "claim:redis-40-shard"}, {"40 - shard", "claim:redis-40-shard"},
 			{"per node basis", "claim:keydb-per-node"}, {"per - node basis", "claim:keydb-per-node"},
 			{"better scalability", "claim:garnet-resp-bench"}, {"scales better", "claim:garnet-resp-bench"},
+			{"billion requests", "claim:valkey-9-billion-rps"}, {"billion rps", "claim:valkey-9-billion-rps"},
+			{"billion qps", "claim:valkey-9-billion-rps"}, {"1b rps", "claim:valkey-9-billion-rps"}, {"2000 nodes", "claim:valkey-9-billion-rps"},
+			{"4 . 5x", "claim:dragonfly-vs-valkey-gcp"}, {"4 . 5 times", "claim:dragonfly-vs-valkey-gcp"},
+			{"google cloud", "claim:dragonfly-vs-valkey-gcp"}, {"gcp", "claim:dragonfly-vs-valkey-gcp"},
+			{"68 % faster", "claim:redis-8-8"}, {"83 % faster", "claim:redis-8-8"}, {"xreadgroup", "claim:redis-8-8"},
+			{"abandoned", "engine-status:keydb"}, {"unmaintained", "engine-status:keydb"}, {"still maintained", "engine-status:keydb"},
+			{"discontinued", "engine-status:keydb"}, {"project status", "engine-status:keydb"}, {"development stopped", "engine-status:keydb"},
 		}},
 		{meaning: mUnit, entries: []entry{
 			{"keys per second", "keys_per_sec"}, {"keys / s", "keys_per_sec"}, {"keys / sec", "keys_per_sec"},

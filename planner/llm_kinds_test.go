@@ -47,7 +47,7 @@ func TestTheModelCanChooseEveryKind(t *testing.T) {
 		{"a recommendation under stated conditions", "what should we deploy on our new sixteen-way machine that mostly serves lookups of kilobyte records",
 			`{"intent":"recommend","cores":[16],"ratio":"1:10","value_bytes":1024}`, "what should I use for a read-heavy 16-core box with 1 KB values",
 			planner.IntentRecommend, "Read by the language model as a recommendation on throughput (ops/s)"},
-		{"the repetitions of the cells asked", "how much did the linux foundation's fork jump around from one attempt to the next",
+		{"the repetitions of the cells asked", "how much did the fork we settled on jump around from one attempt to the next",
 			`{"intent":"spread","engines":["valkey"]}`, "how noisy were valkey's runs",
 			planner.IntentSpread, "Read by the language model as a question on repetitions"},
 		{"how the runs were made", "on what metal, and when",

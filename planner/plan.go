@@ -66,6 +66,31 @@ type Slots struct {
 	Versions []string `json:"versions,omitempty"`
 }
 
+// QueryPlan is the structured query a data question compiles to, shown
+// by plan --json: the table it reads, the filters (one per series, each
+// verbatim and reproducible with `runs`), what a group is, the measure and
+// how a cell summarises it, and the shape of the result (order, the place
+// or count asked for, a bound to cross).
+type QueryPlan struct {
+	Dataset   string   `json:"dataset"`
+	Filters   []string `json:"filters,omitempty"`
+	GroupBy   []string `json:"group_by"`
+	Measure   string   `json:"measure,omitempty"`
+	Aggregate string   `json:"aggregate"`
+	Order     Order    `json:"order,omitempty"`
+	Offset    int      `json:"offset,omitempty"`
+	Limit     int      `json:"limit,omitempty"`
+	Bound     *Bound   `json:"bound,omitempty"`
+}
+
+// Bound is a bound on a metric: Op is ">", ">=", "<" or "<=", Value in the
+// metric's filter unit.
+type Bound struct {
+	Metric string  `json:"metric"`
+	Op     string  `json:"op"`
+	Value  float64 `json:"value"`
+}
+
 // Query is one filter the bot runs through analytics, with the metric it
 // reads from the resulting cells and the series label answers show.
 type Query struct {
@@ -151,6 +176,29 @@ type Plan struct {
 	// read opens with that ("Read by the language model as a search for
 	// …", modelReading).
 	UnboundReading string `json:"unbound_reading,omitempty"`
+	// Unread lists what the question said that the plan does not read:
+	// a setting no run varied ("-t 32 (memtier client threads)"), a
+	// number no slot holds, a name the bot does not know. The answer names
+	// them in its first line (the accounting stage, account.go).
+	Unread []string `json:"unread,omitempty"`
+	// Position, Limit and Aggregate shape a query's answer: the n-th item
+	// of a ranking (1-based), the first n items, or a count / the distinct
+	// values instead of a figure. Dataset names the measured table a query
+	// reads ("runs", "failover", "memory", "crossslot", "diagnostics").
+	Position int `json:"position,omitempty"`
+	// Query is the structured query of a data plan (QueryPlan).
+	Query *QueryPlan `json:"query,omitempty"`
+	// Bound is, for a threshold query (Aggregate "threshold": "the fewest
+	// cores for 10M ops/s"), the bound the measure must cross.
+	Bound     *Bound `json:"bound,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
+	Aggregate string `json:"aggregate,omitempty"`
+	// CountField is the field a "distinct" query lists ("cores"); CellReps
+	// keeps, for a count of cells, those measured that many times
+	// ("measured only once": 1).
+	CountField string `json:"count_field,omitempty"`
+	CellReps   int    `json:"cell_reps,omitempty"`
+	Dataset    string `json:"dataset,omitempty"`
 	// Source says who produced the plan: "rules" or "llm".
 	Source string `json:"source,omitempty"`
 	// Parts are, for a compound plan, one plan per ask in the order asked.

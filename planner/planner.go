@@ -71,9 +71,14 @@ type Planner struct {
 	k    *kindGrammar
 	lx   *lexicon
 	// tix finds glossary terms in a question; built on first use.
-	tix  func() termIndex
-	out  *outcomeLog
-	ulex *unboundLexicon
+	tix func() termIndex
+	// known are the words the accounting stage counts as read (account.go).
+	known func() map[string]bool
+	// nicks are the engines' names and nicknames from the knowledge base
+	// (names_read.go).
+	nicks func() []nickname
+	out   *outcomeLog
+	ulex  *unboundLexicon
 	// early and late are the intent recognisers tried before the slot
 	// grammar and after it failed to place a question.
 	early, late []recogniser
@@ -85,6 +90,9 @@ type Planner struct {
 	// rangesRead is set on the copy that plans a question whose range
 	// planRange already read (or chose to leave to the grammar).
 	rangesRead bool
+	// ablating is set on the copy that plans a question with one word
+	// taken out, to learn whether the word was read (account.go).
+	ablating bool
 }
 
 // filterVerdicts remembers the gate's verdict on filters already checked.
@@ -130,12 +138,20 @@ func New(cov Coverage, kb Knowledge, opts Options) *Planner {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	v := sharedVocabulary()
-	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: v.g, k: v.k, ulex: v.ulex,
-		lx: v.lx, early: v.early, late: v.late, filters: &filterVerdicts{compiled: map[string]error{}}}
+	g, lx := v.g, v.lx
+	if cov != nil || kb != nil {
+		g, lx = withEngines(v.g, v.lx, otherEngineNames(cov, kb))
+	}
+	p := &Planner{cov: cov, kb: kb, opts: opts, log: log, g: g, k: v.k, ulex: v.ulex,
+		lx: lx, early: v.early, late: v.late, filters: &filterVerdicts{compiled: map[string]error{}}}
 	if named, ok := opts.Completer.(interface{ Name() string }); ok {
 		p.out = newOutcomeLog(log, named.Name())
 	} else {
 		p.out = newOutcomeLog(log, "")
+	}
+	p.known = newKnownWords(kb)
+	if kb != nil {
+		p.nicks = newNicknames(kb)
 	}
 	p.tix = sync.OnceValue(func() termIndex {
 		if kb == nil {
@@ -166,9 +182,22 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		return Plan{}, err
 	}
 	question = withoutSelfMention(question)
+	asked := question
+	names := p.readNames(question)
+	if names.ambiguous != nil {
+		return ambiguousName(asked, names.ambiguous), nil
+	}
+	settings := readSettings(names.text)
+	settings.text, prev = p.threadText(settings.text, prev)
+	question = settings.text
+	if pl, ok := placeFollowUp(asked, question, prev); ok {
+		return pl, p.gate(&pl)
+	}
 	if !p.rangesRead {
 		if pl, ok, err := p.planRange(ctx, question, prev); ok {
 			if err == nil {
+				p.shapeQuery(&pl, settings.text)
+				p.account(ctx, &pl, asked, settings, prev)
 				err = p.gate(&pl)
 			}
 			return pl, err
@@ -202,6 +231,9 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		// read that the answer's own figures do not state.
 		pl.UnboundReading = strings.TrimSuffix(modelReading(pl)+"; "+pl.UnboundReading, "; ")
 	}
+	failoverFollowUp(&pl, prev, settings.text)
+	p.shapeQuery(&pl, settings.text)
+	p.account(ctx, &pl, asked, settings, prev)
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err
 	}

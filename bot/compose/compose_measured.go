@@ -51,6 +51,8 @@ func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer,
 		} else if plain == "" {
 			_, plain = compareText(rows, metric, p.Order)
 		}
+	case p.Intent == planner.IntentCompare && (p.Position > 1 || p.Limit > 0) && len(rows) > 1:
+		a.Headline, plain = positionText(rows, metric, p)
 	case p.Intent == planner.IntentCompare:
 		a.Headline, plain = compareText(rows, metric, p.Order)
 	case p.Intent == planner.IntentScaling && p.Crossover:
@@ -60,6 +62,8 @@ func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer,
 		} else if plain == "" {
 			_, plain = scalingText(rows, metric)
 		}
+	case p.Intent == planner.IntentScaling && p.Aggregate == "threshold" && p.Bound != nil:
+		a.Headline, plain = thresholdText(rows, *p.Bound)
 	case p.Intent == planner.IntentScaling:
 		a.Headline, plain = scalingText(rows, metric)
 	case p.Intent == planner.IntentEffect:

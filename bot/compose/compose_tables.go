@@ -1,12 +1,14 @@
 package compose
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
@@ -206,6 +208,9 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 			formatSeconds(g.MedianOutageS), formatSeconds(g.MeanOutageS), formatSeconds(g.MinOverheadS) + "–" + formatSeconds(g.MaxOverheadS)})
 	}
 	a.Headline = "Write outage during a Sentinel failover (median of the kills): " + strings.Join(parts, "; ") + "."
+	if p.Order != "" && len(groups) > 1 {
+		a.Headline = failoverRanking(groups, p.Order)
+	}
 	a.Table = tbl
 	a.Body = append(a.Body, p.Notes...)
 	a.Body = append(a.Body, "Outage is the time from killing the primary to the first write that succeeds on the promoted replica. Each setting was killed several times; every kill is in the table.")
@@ -230,6 +235,45 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 	b.applyCaveatsAndTerms(&a, s, nil, []string{"term:down-after-milliseconds", "term:outage-window", "term:sentinel"}, 3)
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// failoverRanking answers "which failed over slowest / fastest" from the
+// lab's medians, at one down-after setting, and says when they are level.
+func failoverRanking(groups []knowledge.FailoverGroup, order planner.Order) string {
+	at := groups[0].DownAfterMs
+	var same []knowledge.FailoverGroup
+	for _, g := range groups {
+		if g.DownAfterMs == 5000 {
+			at = 5000
+		}
+	}
+	for _, g := range groups {
+		if g.DownAfterMs == at {
+			same = append(same, g)
+		}
+	}
+	slices.SortStableFunc(same, func(a, b knowledge.FailoverGroup) int {
+		if order == planner.OrderDesc {
+			return cmp.Compare(b.MedianOutageS, a.MedianOutageS)
+		}
+		return cmp.Compare(a.MedianOutageS, b.MedianOutageS)
+	})
+	word := "shortest"
+	if order == planner.OrderDesc {
+		word = "longest"
+	}
+	var parts []string
+	for _, g := range same {
+		parts = append(parts, fmt.Sprintf("%s %s s", analytics.EngineName(g.Engine), formatSeconds(g.MedianOutageS)))
+	}
+	head := fmt.Sprintf("%s had the %s failover outage at down-after %d ms (median of the kills): %s", analytics.EngineName(same[0].Engine), word, at, strings.Join(parts, ", then "))
+	if len(same) > 1 {
+		lo, hi := same[0].MedianOutageS, same[len(same)-1].MedianOutageS
+		if d := math.Abs(hi - lo); d < 0.1 {
+			head += fmt.Sprintf(" — within %s s of each other: about the same", formatSeconds(d))
+		}
+	}
+	return head + "."
 }
 
 // failoverPeers sets a one-engine failover answer beside the other engines

@@ -40,7 +40,7 @@ func TestAskAnswersTheNewerKindsThroughTheModel(t *testing.T) {
 			`{"intent":"recommend","cores":[16],"ratio":"1:10","value_bytes":1024}`,
 			"**Read by the language model as a recommendation on throughput (ops/s). The measurements put Redis Cluster (ceiling) and Valkey Cluster (ceiling) about level on throughput under these conditions, within 5% of each other: ",
 			nil, true, true},
-		{"the repetitions of one engine's cells", "how much did the linux foundation's fork jump around from one attempt to the next on the eight-way box",
+		{"the repetitions of one engine's cells", "how much did the fork we settled on jump around from one attempt to the next on the eight-way box",
 			`{"intent":"spread","engines":["valkey"],"cores":[8]}`,
 			"**Read by the language model as a question on repetitions. Repetitions of each cell asked",
 			nil, false, true},

@@ -129,7 +129,7 @@ func TestImportOfABadFileListsEveryProblemAndWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(src), "\r\n")
-	lines[2] = strings.Replace(lines[2], "dragonfly", "memcached", 1)
+	lines[2] = strings.Replace(lines[2], "dragonfly", "Memcached!", 1)
 	fields := strings.Split(lines[4], ",")
 	fields[19] = "lots" // ops_per_sec
 	lines[4] = strings.Join(fields, ",")
@@ -145,7 +145,7 @@ func TestImportOfABadFileListsEveryProblemAndWritesNothing(t *testing.T) {
 	if err == nil || err.Error() != "import bad.csv: 2 problems found; nothing was written" {
 		t.Errorf("error = %v", err)
 	}
-	want := "line 3, column engine: unknown engine \"memcached\" (known: dragonfly, redis, valkey, keydb, garnet)\n" +
+	want := "line 3, column engine: must be an engine name of 1-32 lower-case letters, digits, '-' or '.', starting with a letter, got \"Memcached!\"\n" +
 		"line 5, column ops_per_sec: not a number: \"lots\"\n"
 	if errOut != want || out != "" {
 		t.Errorf("stderr:\n%s\nwant:\n%s\nstdout %q", errOut, want, out)

@@ -1,0 +1,737 @@
+package planner
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/memdb-oracle/memdb-oracle/knowledge"
+)
+
+// The accounting stage runs after the rules: every content word of the
+// question is either read by the plan or named back (Plan.Unread). Three
+// kinds of words are checked, because they are what a wrong answer hides
+// behind: settings the settings stage took out (a client flag, a config
+// line never varied), numbers no slot of the plan holds, and words the bot
+// does not know standing next to a setting or where a name stands. A
+// stated setting is never replaced by a default in silence: when an unread
+// word sits on a setting the plan filled by default, the plan asks back.
+
+//go:embed data/function-words.txt
+var functionWordsTable string
+
+// sharedKnownWords are the words read wherever they stand: function words
+// and every word of the lexicon's phrases. Built once per process.
+var sharedKnownWords = sync.OnceValue(func() map[string]bool {
+	known := map[string]bool{}
+	for _, line := range strings.Split(functionWordsTable, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, w := range strings.Fields(line) {
+			known[w] = true
+		}
+	}
+	for _, t := range lexiconTables() {
+		for _, e := range t.entries {
+			for _, w := range strings.Fields(e.phrase) {
+				known[w] = true
+			}
+		}
+	}
+	return known
+})
+
+// knownWords adds the knowledge base's own names (terms, engines and
+// their aliases) to the shared words.
+func (p *Planner) knownWords() map[string]bool {
+	if p.known == nil {
+		return sharedKnownWords()
+	}
+	return p.known()
+}
+
+func newKnownWords(kb Knowledge) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		shared := sharedKnownWords()
+		known := make(map[string]bool, len(shared)+512)
+		for w := range shared {
+			known[w] = true
+		}
+		if kb == nil {
+			return known
+		}
+		add := func(s string) {
+			for _, w := range accountWords(s) {
+				known[w.lower] = true
+			}
+		}
+		for _, t := range kb.Terms() {
+			add(t.Name)
+			for _, a := range t.Aliases {
+				add(a)
+			}
+		}
+		if ek, ok := kb.(engineKnowledge); ok {
+			for _, e := range ek.Engines() {
+				add(e.Name)
+				add(e.Key)
+				for _, a := range e.Aliases {
+					add(a)
+				}
+			}
+		}
+		return known
+	})
+}
+
+// engineKnowledge is the part of the knowledge base that describes the
+// engines (*knowledge.Base has it; test fakes may not).
+type engineKnowledge interface {
+	Engines() []knowledge.Engine
+}
+
+// accountWord is one word of the question as the stage sees it.
+type accountWord struct {
+	text, lower string
+	first       bool // the first word of a sentence
+}
+
+// accountWords splits text into words, keeping dots, colons and dashes
+// inside them ("p99.9", "1:10", "io-threads").
+func accountWords(text string) []accountWord {
+	var out []accountWord
+	first := true
+	for _, f := range strings.Fields(text) {
+		w := strings.TrimFunc(f, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '%' && r != '-' && r != '+'
+		})
+		w = strings.Trim(w, "-+")
+		if w != "" {
+			lower := strings.ToLower(w)
+			if d, ok := numberWord(lower); ok && lower != "one" { // "which one", "the realistic one"
+				lower = d // "sixteen" is read as 16, and checked as a number
+			}
+			out = append(out, accountWord{text: w, lower: lower, first: first})
+		}
+		first = strings.ContainsAny(f[len(f)-1:], ".?!:;")
+	}
+	return out
+}
+
+// account fills Plan.Unread and applies the policy for it.
+func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings settingsRead, prev *Plan) {
+	for i := range pl.Parts {
+		pl.Parts[i].Unread = nil
+	}
+	pl.Question = asked
+	if p.ablating || !accountable(pl.Intent) {
+		return
+	}
+	if prev == nil && !statedEngines(pl) && namesAnEngine(pl.Intent) {
+		if w, ok := referent(accountWords(settings.text)); ok {
+			// "is it faster?" opening a conversation: there is nothing for
+			// "it" to stand for, and a ranking of everything would answer
+			// a question nobody asked.
+			c := clarifyPlan(asked, "“"+w+"” refers back, but there is nothing before it in this conversation: which engines do you mean?",
+				[]string{"Is Dragonfly faster than Redis?", "Is Valkey faster than Redis?", "Which engine is fastest?"})
+			c.Requested = pl.Intent
+			c.Unread = []string{"“" + w + "”"}
+			*pl = c
+			return
+		}
+	}
+	// read reports whether word i of the rules' text was read: taking it
+	// out changes the plan.
+	raw := strings.Fields(settings.text)
+	read := func(word string) bool {
+		i := slices.Index(raw, word)
+		if i < 0 {
+			for j, r := range raw {
+				if strings.Contains(r, word) {
+					i = j
+					break
+				}
+			}
+		}
+		if i < 0 {
+			return true
+		}
+		without := strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " ")
+		return p.planMeaning(ctx, without, prev) != planMeaning(*pl)
+	}
+	var unread, leads []string
+	var fixed []string
+	for _, r := range settings.unread() {
+		unread = appendUnique(unread, "“"+r.text+"” ("+r.what+")")
+		fixed = append(fixed, "“"+r.text+"” ("+r.what+")")
+	}
+	if len(fixed) > 0 {
+		leads = append(leads, "Left out "+joinAnd(fixed)+": never varied in these runs, so the figures are at each run's own setting")
+	}
+	words := accountWords(settings.text)
+	var numbers []string
+	for _, n := range unreadNumbers(pl, words, p.curvePoints(pl)) {
+		// The failover lab's answer describes its own fixed topology (one
+		// primary, two replicas, three sentinels, three kills): a count of
+		// those is the lab's, not a setting.
+		if pl.Intent != IntentFailover && !read(n) {
+			numbers = append(numbers, "“"+n+"”")
+		}
+	}
+	if len(numbers) > 0 {
+		unread = append(unread, numbers...)
+		leads = append(leads, "Left out "+joinAnd(numbers)+": no setting here holds "+either(len(numbers) == 1, "it", "them"))
+	}
+	names, onSetting := p.unreadNames(words, pl.Unbound)
+	var quoted []string
+	for _, n := range names {
+		// A misspelling the typo corrector reads ("dragnfly") is read.
+		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); fixed != strings.ToLower(n) && p.knownWords()[fixed] || read(n) {
+			delete(onSetting, n)
+			continue
+		}
+		quoted = append(quoted, "“"+n+"”")
+	}
+	if len(quoted) > 0 {
+		unread = append(unread, quoted...)
+		leads = append(leads, "I don't know "+joinAnd(quoted))
+	}
+	if len(unread) == 0 {
+		return
+	}
+	pl.Unread = unread
+	if slot, word, ok := defaultedSetting(pl, onSetting); ok {
+		// A stated setting the reader could not read stood where a default
+		// now stands: ask, rather than answer at the default.
+		*pl = settingClarify(*pl, slot, word)
+		return
+	}
+	if len(quoted) > len(onSetting) && !statedEngines(pl) && namesAnEngine(pl.Intent) {
+		// A name in place of the engine: an answer over every engine would
+		// answer a question nobody asked.
+		*pl = unknownNameRefusal(*pl, quoted)
+		return
+	}
+	lead := strings.Join(leads, "; ")
+	if pl.UnboundReading == "" {
+		pl.UnboundReading = lead
+	} else {
+		pl.UnboundReading = lead + "; " + lowerFirst(pl.UnboundReading)
+	}
+}
+
+// referent finds a word that stands for something said before ("it",
+// "they", "the former", "those two"), as the subject of the question: in
+// its first words, before anything it could stand for in the question
+// itself ("runs over 10M: what's their p99" has its own).
+func referent(words []accountWord) (string, bool) {
+	for i, w := range words {
+		if i > 2 {
+			break
+		}
+		switch w.lower {
+		case "it", "its", "they", "them", "their", "those", "these", "both", "former", "latter":
+			// "it" inside "is it true that …", "make it", "what is it" is
+			// not an engine.
+			if w.lower == "it" && i+1 < len(words) && slices.Contains([]string{"true", "possible", "impossible", "worth", "mean", "means", "is", "was", "seems", "looks", "matters", "depends"}, words[i+1].lower) {
+				continue
+			}
+			return w.text, true
+		}
+	}
+	return "", false
+}
+
+// statedEngines reports whether the question (or its thread) named the
+// plan's engines, rather than a default of every engine.
+func statedEngines(pl *Plan) bool {
+	return len(pl.Slots.Engines) > 0 && !slices.Contains(pl.Defaulted, slotEngines)
+}
+
+// namesAnEngine reports the kinds whose answer is about the engines the
+// question names (all of them when it names none).
+func namesAnEngine(in Intent) bool {
+	switch in {
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentRecommend, IntentSpread, IntentSearch:
+		return true
+	}
+	return false
+}
+
+// unknownNameRefusal declines a question about a name the bot does not
+// know, with the engines it does.
+func unknownNameRefusal(pl Plan, names []string) Plan {
+	why := "I don't know " + joinAnd(names) + ": the engines measured here are Redis, Valkey, Dragonfly, KeyDB and Garnet. Name one of them, or import runs for another engine."
+	c := clarifyPlan(pl.Question, why, nil)
+	c.Requested = pl.Intent
+	c.Unread = pl.Unread
+	return c
+}
+
+func either(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}
+
+// planMeaning plans a text without accounting for it and renders what
+// the plan means, for comparison.
+func (p *Planner) planMeaning(ctx context.Context, text string, prev *Plan) string {
+	call := *p
+	call.ablating = true
+	call.memo = nil
+	call.opts.Completer = nil // the rules alone decide what a word did
+	pl, err := call.Plan(ctx, text, prev)
+	if err != nil {
+		return "error"
+	}
+	return planMeaning(pl)
+}
+
+// planMeaning is what a plan reads a question as: its kind, slots and
+// shape, without the question's own text.
+func planMeaning(pl Plan) string {
+	var b strings.Builder
+	b.WriteString(string(pl.Intent) + "|" + string(pl.Requested) + "|" + pl.Interpretation + "|")
+	s := pl.Slots
+	fmt.Fprintf(&b, "%v|%v|%v|%s|%d|%d|%d|%s|%s|%s|%s|%v|", s.Engines, s.Modes, s.Cores, s.Ratio, s.ValueBytes, s.Pipeline, s.Session, s.Metric, s.Knob, s.TermID, s.ClaimID, s.Versions)
+	if pl.Search != nil {
+		fmt.Fprintf(&b, "%+v|", *pl.Search)
+	}
+	if pl.Premise != nil {
+		fmt.Fprintf(&b, "%+v|", *pl.Premise)
+	}
+	if pl.Units != nil {
+		fmt.Fprintf(&b, "%+v|", *pl.Units)
+	}
+	if pl.Prediction != nil {
+		fmt.Fprintf(&b, "%+v|", *pl.Prediction)
+	}
+	fmt.Fprintf(&b, "%v|%v|%v|%d|%d|%s", pl.Missing, pl.Notes, pl.Options, pl.Position, pl.Limit, pl.Aggregate)
+	for _, part := range pl.Parts {
+		b.WriteString("{" + planMeaning(part) + "}")
+	}
+	return b.String()
+}
+
+// accountable reports whether a plan answers with figures, which is where
+// a word left out could change the number.
+func accountable(in Intent) bool {
+	switch in {
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend,
+		IntentSpread, IntentNoData, IntentMemory, IntentFailover, IntentCompound:
+		return true
+	}
+	return false
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	if len(r) > 1 && unicode.IsUpper(r[1]) {
+		return s // an acronym
+	}
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
+}
+
+// numberToken reads a number as people type it: "16", "1.5e7", "15,5M",
+// "2.6m", "15mil", "10k", "1kb", "3ms", "99%". ok is false for words that
+// only contain digits (p99, mget10, c6i, run IDs, dates, ratios).
+func numberToken(w string) (vals []float64, ok bool) {
+	s := strings.ToLower(w)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || s[i] == ',') {
+		i++
+	}
+	if i == 0 {
+		return nil, false
+	}
+	num, unit := s[:i], s[i:]
+	if strings.HasPrefix(unit, "e") && len(unit) > 1 && unit[1] >= '0' && unit[1] <= '9' {
+		j := 1
+		for j < len(unit) && unit[j] >= '0' && unit[j] <= '9' {
+			j++
+		}
+		num, unit = num+unit[:j], unit[j:]
+	}
+	switch {
+	case strings.Count(num, ",") == 1 && len(num)-strings.Index(num, ",") != 4:
+		num = strings.Replace(num, ",", ".", 1) // a decimal comma: "15,5M"
+	default:
+		num = strings.ReplaceAll(num, ",", "")
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return nil, false
+	}
+	scale := unitScales[unit]
+	if scale == nil {
+		return nil, false
+	}
+	for _, f := range scale {
+		vals = append(vals, v*f)
+	}
+	return vals, true
+}
+
+// curvePoints are the core counts a curve over cores shows (a scaling or
+// crossover plan reads "at 16" as a point on it).
+func (p *Planner) curvePoints(pl *Plan) []float64 {
+	if pl.Slots.Knob != slotCores || p.cov == nil {
+		return nil
+	}
+	var out []float64
+	for _, c := range p.coverage() {
+		if len(pl.Slots.Engines) > 0 && !slices.Contains(pl.Slots.Engines, c.Engine) {
+			continue
+		}
+		for _, n := range c.Cores {
+			out = append(out, float64(n))
+		}
+	}
+	return out
+}
+
+// unitScales are the units a number may carry, with what each multiplies
+// it by (several where the unit is read more than one way: "1kb" is 1,
+// 1000 or 1024).
+var unitScales = map[string][]float64{
+	"": {1}, "k": {1e3}, "m": {1e6}, "mil": {1e6}, "mio": {1e6}, "million": {1e6}, "mm": {1e6}, "b": {1, 1e9}, "bn": {1e9},
+	"kb": {1, 1024, 1000}, "kib": {1, 1024}, "k/s": {1e3}, "m/s": {1e6}, "ms": {1}, "s": {1, 1000}, "sec": {1, 1000}, "us": {1, 1e-3}, "µs": {1, 1e-3},
+	"%": {1, 0.01}, "x": {1}, "c": {1}, "core": {1}, "cores": {1}, "vcpu": {1}, "vcpus": {1}, "cpu": {1}, "cpus": {1},
+	"ops": {1}, "qps": {1}, "rps": {1}, "mops": {1e6}, "kops": {1e3}, "gb": {1, 1e9}, "mb": {1, 1e6},
+	"th": {1}, "st": {1}, "nd": {1}, "rd": {1},
+}
+
+// unreadNumbers lists the numbers of the question that no slot of the
+// plan holds. A slot the plan filled by default does not count: "48
+// clients" is not read by a default of 48 cores.
+func unreadNumbers(pl *Plan, words []accountWord, points []float64) []string {
+	held := points
+	var multiples []float64
+	for _, w := range words {
+		if strings.HasSuffix(w.lower, "x") {
+			if vals, ok := numberToken(w.lower); ok {
+				multiples = append(multiples, vals...)
+			}
+		}
+	}
+	var out []string
+	collected := false
+	for i, w := range words {
+		vals, ok := numberToken(w.lower)
+		if !ok || ratioAround(words, i) {
+			continue
+		}
+		if !collected {
+			collectHeld(pl, &held, multiples)
+			collected = true
+		}
+		if !slices.ContainsFunc(vals, func(v float64) bool { return heldValue(held, v) }) {
+			out = append(out, w.text)
+		}
+	}
+	return out
+}
+
+// ratioAround reports a number that is part of a mix written with spaces
+// or a slash ("1 : 10", "50/50", "90 / 10").
+func ratioAround(words []accountWord, i int) bool {
+	if strings.ContainsAny(words[i].lower, "/:") {
+		return true
+	}
+	near := func(j int) bool { return j >= 0 && j < len(words) && (words[j].lower == "/" || words[j].lower == ":") }
+	return near(i-1) || near(i+1)
+}
+
+func heldValue(held []float64, v float64) bool {
+	for _, h := range held {
+		if h == v || math.Abs(h-v) <= 1e-9*math.Max(math.Abs(h), 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// collectHeld gathers every number the plan read, its parts' too.
+// A plan that checks a multiple ("is X 25x faster", a claim) reads the
+// multiples the question states.
+func collectHeld(pl *Plan, held *[]float64, multiples []float64) {
+	add := func(vs ...float64) { *held = append(*held, vs...) }
+	s := pl.Slots
+	defaulted := func(slot string) bool { return slices.Contains(pl.Defaulted, slot) }
+	if !defaulted(slotCores) {
+		for _, c := range s.Cores {
+			add(float64(c))
+		}
+	}
+	if s.ValueBytes > 0 && !defaulted(slotValue) {
+		add(float64(s.ValueBytes), float64(s.ValueBytes)/1024, float64(s.ValueBytes)/1000)
+	}
+	if s.Pipeline > 0 && !defaulted(slotPipeline) {
+		add(float64(s.Pipeline))
+	}
+	if s.Session > 0 && !defaulted(slotSession) {
+		add(float64(s.Session))
+	}
+	if s.Ratio != "" && !defaulted(slotRatio) {
+		textNumbers(s.Ratio, held)
+	}
+	// A percentile names its number ("99.9th percentile" is p99.9).
+	for _, m := range append([]string{s.Metric}, metricsOf(pl)...) {
+		switch m {
+		case "p50_ms":
+			add(50)
+		case "p99_ms":
+			add(99)
+		case "p999_ms":
+			add(99.9, 999)
+		}
+	}
+	if s.DownAfterMs > 0 {
+		add(float64(s.DownAfterMs), float64(s.DownAfterMs)/1000)
+	}
+	for _, v := range s.Versions {
+		textNumbers(v, held)
+	}
+	if pl.Position > 0 {
+		add(float64(pl.Position))
+	}
+	if pl.Multiple || pl.Premise != nil || s.ClaimID != "" {
+		*held = append(*held, multiples...)
+	}
+	if pl.Limit > 0 {
+		add(float64(pl.Limit))
+	}
+	if sr := pl.Search; sr != nil {
+		add(sr.Value)
+		for _, c := range sr.Conditions {
+			textNumbers(c.Filter(), held)
+		}
+	}
+	if b := pl.Bound; b != nil {
+		add(b.Value)
+	}
+	if pr := pl.Prediction; pr != nil {
+		add(float64(pr.Value))
+	}
+	if pl.Premise != nil {
+		textNumbers(pl.Premise.Statement, held)
+	}
+	if u := pl.Units; u != nil && u.Unsupported != "" {
+		textNumbers(u.Unsupported, held)
+	}
+	for _, t := range [][]string{pl.Missing, pl.Notes, pl.Corrected, pl.Options, {pl.Refusal, pl.PartLabel, pl.UnboundReading}} {
+		for _, x := range t {
+			textNumbers(x, held)
+		}
+	}
+	for i := range pl.Parts {
+		collectHeld(&pl.Parts[i], held, multiples)
+	}
+}
+
+// metricsOf lists the metrics a plan's queries and search read.
+func metricsOf(pl *Plan) []string {
+	var out []string
+	for _, q := range pl.Queries {
+		out = append(out, q.Metric)
+	}
+	if pl.Search != nil {
+		out = append(out, pl.Search.Metric)
+	}
+	return out
+}
+
+// numberSeparators part numbers from what a filter or a ratio writes
+// around them.
+var numberSeparators = strings.NewReplacer(":", " ", "/", " ", "(", " ", ")", " ", "=", " ", "<", " ", ">", " ")
+
+// textNumbers adds every number written in a text, as written and with
+// its unit applied.
+func textNumbers(text string, held *[]float64) {
+	if strings.IndexFunc(text, unicode.IsDigit) < 0 {
+		return
+	}
+	for _, w := range accountWords(numberSeparators.Replace(text)) {
+		if vals, ok := numberToken(w.lower); ok {
+			*held = append(*held, vals...)
+		}
+	}
+}
+
+// unreadNames lists the words the bot does not know that stand where a
+// name stands (a capitalised word inside a sentence: "the Pelican fork")
+// or next to a setting ("sin pipeline", "ohne pipelining"). onSetting maps
+// such a word to the setting word it stands by.
+func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []string, onSetting map[string]string) {
+	shared := p.knownWords()
+	// Words the unbound detector already named ("longer pipelines") are
+	// accounted for there.
+	var named map[string]bool
+	for _, u := range unbound {
+		for _, w := range accountWords(u) {
+			if named == nil {
+				named = map[string]bool{}
+			}
+			named[w.lower] = true
+		}
+	}
+	known := func(w string) bool { return shared[w] || named[w] }
+	settings := sharedVocabulary().lx.settingWords
+	var unknown func(w accountWord) bool
+	unknown = func(w accountWord) bool {
+		if known(w.lower) || !hasLetter(w.lower) {
+			return false
+		}
+		if parts := strings.FieldsFunc(w.lower, func(r rune) bool { return r == '-' || r == '/' || r == '\'' }); len(parts) > 1 {
+			for _, part := range parts {
+				if len(part) > 1 && unknown(accountWord{text: part, lower: part}) {
+					return true
+				}
+			}
+			return false // "read-heavy", "single-process", "i'd"
+		}
+		if _, ok := numberToken(w.lower); ok {
+			return false
+		}
+		// A word the dictionary knows in another form ("pipelines",
+		// "clustered", "cores'") is known.
+		for _, suf := range []string{"s", "es", "ed", "ing", "'s", "ly", "'d", "'re", "'ve", "'ll", "'m", "n't"} {
+			if base, ok := strings.CutSuffix(w.lower, suf); ok && known(base) {
+				return false
+			}
+		}
+		return !strings.ContainsAny(w.lower, "0123456789")
+	}
+	for i, w := range words {
+		if !unknown(w) {
+			continue
+		}
+		next, before := "", ""
+		if i+1 < len(words) {
+			next = words[i+1].lower
+		}
+		if i > 0 {
+			before = words[i-1].lower
+		}
+		_, nextIsSetting := settings[next]
+		_, afterSetting := settings[before]
+		if nextIsSetting || afterSetting {
+			if !nextIsSetting {
+				next = before
+			}
+			if onSetting == nil {
+				onSetting = map[string]string{}
+			}
+			onSetting[w.text] = next
+			names = append(names, w.text)
+			continue
+		}
+		switch {
+		case !w.first && isCapitalised(w.text):
+			names = append(names, w.text)
+		case enginePlace[before] || enginePlace[next]:
+			// "Skyforge vs dragonfly", "faster than pelikan": where an
+			// engine's name stands.
+			names = append(names, w.text)
+		}
+	}
+	return names, onSetting
+}
+
+// enginePlace are the words an engine's name stands beside in a
+// comparison.
+var enginePlace = map[string]bool{"vs": true, "versus": true, "than": true, "against": true, "v": true, "or": true}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+// isCapitalised reports a word written as a name: an upper-case first
+// letter and a lower-case rest ("Pelican"), not an acronym ("AWS", "NUMA").
+func isCapitalised(w string) bool {
+	r := []rune(w)
+	if len(r) < 2 || !unicode.IsUpper(r[0]) {
+		return false
+	}
+	for _, c := range r[1:] {
+		if unicode.IsUpper(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// defaultedSetting finds an unread word standing on a setting whose slot
+// the plan filled by default.
+func defaultedSetting(pl *Plan, onSetting map[string]string) (slot, word string, ok bool) {
+	for w, setting := range onSetting {
+		ph := sharedVocabulary().lx.settingWords[setting]
+		s := settingSlot(ph.value)
+		if s != "" && (slices.Contains(pl.Defaulted, s) || s == slotModes && len(pl.Slots.Modes) != 1) {
+			return s, w + " " + setting, true
+		}
+	}
+	return "", "", false
+}
+
+// settingSlot is the plan slot a setting word sets.
+func settingSlot(value string) string {
+	switch value {
+	case "pipeline", "pipeline_off":
+		return slotPipeline
+	case "cluster", "cluster_off", "single":
+		return slotModes
+	case "cores":
+		return slotCores
+	case "value_bytes":
+		return slotValue
+	case "ratio":
+		return slotRatio
+	}
+	return ""
+}
+
+// settingClarify asks back about a setting the question stated in words
+// the reader could not read, offering the measured readings as choices.
+func settingClarify(pl Plan, slot, words string) Plan {
+	engines := strings.Join(titled(pl.Slots.Engines), " vs ")
+	if engines == "" {
+		engines = "every engine"
+	}
+	var options []string
+	switch slot {
+	case slotPipeline:
+		options = []string{engines + " with pipelining off (pipeline 1)", engines + " with pipeline 16"}
+	case slotModes:
+		options = []string{engines + " as a single process", engines + " as a cluster"}
+	default:
+		return pl
+	}
+	c := clarifyPlan(pl.Question, "I could not read “"+words+"”: is it the setting on, or off?", options)
+	c.Requested = pl.Intent
+	c.Slots = pl.Slots
+	c.Unread = pl.Unread
+	return c
+}
+
+// titled spells engines as names ("redis" → "Redis").
+func titled(engines []string) []string {
+	out := make([]string, len(engines))
+	for i, e := range engines {
+		out[i] = engineName(e)
+	}
+	return out
+}

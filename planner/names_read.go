@@ -1,0 +1,134 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// The names stage reads engines by the names people give them — lineage,
+// vendor, licence, implementation ("the fork Snap maintained", "MS
+// Garnet", "the .NET cache server") — from the knowledge base's engine
+// entries (their names, aliases and nicknames: one place, data), and
+// writes the engine's own key in their place for the rules. A nickname
+// two engines share ("the source-available one") is ambiguous: the plan
+// asks which was meant.
+
+// nickname is one way of naming engines, lower-cased.
+type nickname struct {
+	phrase  string
+	engines []string
+}
+
+// newNicknames indexes the knowledge base's engine names, longest first;
+// names with digits are left to the rules, which read versions from them
+// ("Redis 8").
+func newNicknames(kb Knowledge) func() []nickname {
+	return sync.OnceValue(func() []nickname {
+		ek, ok := kb.(engineKnowledge)
+		if !ok {
+			return nil
+		}
+		byPhrase := map[string][]string{}
+		for _, e := range ek.Engines() {
+			for _, n := range append(append([]string{e.Name}, e.Aliases...), e.Nicknames...) {
+				n = strings.ToLower(strings.TrimSpace(n))
+				// A name holding the engine's own word ("MS Garnet") is read
+				// by the rules, with what stands beside it (a vendor).
+				if n == "" || strings.ContainsAny(n, "0123456789") || wordIndex(n, e.Key) >= 0 {
+					continue
+				}
+				if !slices.Contains(byPhrase[n], e.Key) {
+					byPhrase[n] = append(byPhrase[n], e.Key)
+				}
+			}
+		}
+		out := make([]nickname, 0, len(byPhrase))
+		for ph, es := range byPhrase {
+			out = append(out, nickname{phrase: ph, engines: es})
+		}
+		slices.SortFunc(out, func(a, b nickname) int {
+			if d := len(b.phrase) - len(a.phrase); d != 0 {
+				return d
+			}
+			return strings.Compare(a.phrase, b.phrase)
+		})
+		return out
+	})
+}
+
+// namesRead is the stage's result: the text for the rules, and a
+// nickname it could not settle (two engines share it).
+type namesRead struct {
+	text      string
+	ambiguous *nickname
+}
+
+// readNames writes each engine's key where a nickname names it.
+func (p *Planner) readNames(text string) namesRead {
+	if p.nicks == nil {
+		return namesRead{text: text}
+	}
+	nicks := p.nicks()
+	lower := strings.ToLower(text)
+	out := namesRead{text: text}
+	for i := range nicks {
+		n := &nicks[i]
+		at := wordIndex(lower, n.phrase)
+		if at < 0 {
+			continue
+		}
+		if len(n.engines) > 1 {
+			out.ambiguous = n
+			continue
+		}
+		out.text = out.text[:at] + n.engines[0] + out.text[at+len(n.phrase):]
+		lower = lower[:at] + n.engines[0] + lower[at+len(n.phrase):]
+	}
+	return out
+}
+
+// wordIndex finds phrase in s at word boundaries; -1 when absent.
+func wordIndex(s, phrase string) int {
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], phrase)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(phrase)
+		if apart(s, i-1) && apart(s, end) {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
+// apart reports that byte i of s is outside any word (or outside s).
+func apart(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return true
+	}
+	r := rune(s[i])
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// ambiguousName asks which engine a shared nickname meant, each choice a
+// ready question.
+func ambiguousName(question string, n *nickname) Plan {
+	var options []string
+	for _, e := range n.engines {
+		at := wordIndex(strings.ToLower(question), n.phrase)
+		if at < 0 {
+			options = append(options, engineName(e))
+			continue
+		}
+		options = append(options, question[:at]+engineName(e)+question[at+len(n.phrase):])
+	}
+	why := "“" + n.phrase + "” fits " + joinAnd(titled(n.engines)) + " alike: which one did you mean?"
+	c := clarifyPlan(question, why, options)
+	c.Requested = IntentLookup
+	return c
+}

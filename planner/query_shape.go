@@ -1,0 +1,386 @@
+package planner
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The query stage shapes what the answer returns, after the rules chose
+// what it is about: which measured table it reads (Dataset), a position
+// in a ranking ("the second fastest", "the runner-up", "second worst"),
+// the first n of it ("top 3"), and whether it asks for the setting at
+// which a bound is crossed ("the fewest cores for 10M ops/s").
+
+// queryPlan describes a data plan as its structured query.
+func queryPlan(pl *Plan) *QueryPlan {
+	if pl.Dataset == "" {
+		return nil
+	}
+	q := &QueryPlan{Dataset: pl.Dataset, Measure: pl.Slots.Metric, Order: pl.Order, Limit: pl.Limit, Bound: pl.Bound}
+	for _, x := range pl.Queries {
+		q.Filters = append(q.Filters, x.Filter)
+	}
+	switch pl.Dataset {
+	case "failover":
+		q.GroupBy, q.Aggregate, q.Measure = []string{"engine", "down_after_ms"}, "median of the kills", "outage_s"
+	case "memory":
+		q.GroupBy, q.Aggregate, q.Measure = []string{"engine"}, "measured table", "bytes_per_key"
+	default:
+		q.GroupBy, q.Aggregate = []string{"engine", "mode", "session"}, "median across repetitions"
+		if k := pl.Slots.Knob; k != "" {
+			q.GroupBy = append(q.GroupBy, k)
+		}
+	}
+	switch pl.Aggregate {
+	case "count":
+		q.Aggregate = "count of " + pl.Search.Over
+	case "distinct":
+		q.Aggregate, q.GroupBy = "distinct values", []string{pl.CountField}
+	case "threshold":
+		q.Aggregate = "fewest cores crossing the bound, per series"
+	}
+	if pl.Position > 0 {
+		q.Offset = pl.Position - 1
+		q.Limit = 1
+	}
+	return q
+}
+
+// datasetOf names the measured table a plan reads.
+func datasetOf(pl *Plan) string {
+	switch pl.Intent {
+	case IntentFailover:
+		return "failover"
+	case IntentMemory:
+		return "memory"
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend, IntentSpread:
+		return "runs"
+	case IntentNoData:
+		switch pl.Requested {
+		case IntentFailover:
+			return "failover"
+		case IntentMemory:
+			return "memory"
+		}
+		return "runs"
+	}
+	return ""
+}
+
+// ordinals are the words for a place in a ranking.
+var ordinals = map[string]int{
+	"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
+	"sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
+	"runner-up": 2, "runnerup": 2, "silver": 2, "bronze": 3,
+}
+
+// ordinalNouns are the words an ordinal counts in a question that is not
+// a ranking ("the second session", "per second").
+var ordinalNouns = map[string]bool{"session": true, "capture": true, "sessions": true, "run": true, "runs": true,
+	"rep": true, "repetition": true, "attempt": true, "try": true, "time": true, "question": true, "one": false,
+	"thing": true, "part": true, "half": true, "sample": true, "kill": true, "round": true}
+
+// rankingShape reads a position or a count of items asked of a ranking;
+// worst is set when the position counts from the bottom in words the
+// rules do not read as a direction ("second to last", "second from the
+// bottom"; "second worst" is read by the rules: worst p99 is the highest).
+func rankingShape(words []accountWord) (position, limit int, worst bool) {
+	for i, w := range words {
+		prev, next := "", ""
+		if i > 0 {
+			prev = words[i-1].lower
+		}
+		if i+1 < len(words) {
+			next = words[i+1].lower
+		}
+		switch {
+		case w.lower == "top" || w.lower == "best" || w.lower == "first" && next != "place":
+			if n, err := strconv.Atoi(next); err == nil && n > 1 && n <= 20 {
+				limit = n
+			}
+		case w.lower == "runner" && next == "up":
+			position = 2
+		}
+		n, ok := ordinals[w.lower]
+		if !ok || n < 2 || prev == "per" || prev == "a" || prev == "each" || prev == "every" || ordinalNouns[next] {
+			continue
+		}
+		position = n
+		if next == "to" && i+2 < len(words) && words[i+2].lower == "last" ||
+			next == "from" && i+2 < len(words) && (words[i+2].lower == "the" || words[i+2].lower == "bottom") {
+			worst = true
+		}
+	}
+	return position, limit, worst
+}
+
+// shapeQuery fills the plan's query shape from the question's words.
+func (p *Planner) shapeQuery(pl *Plan, text string) {
+	defer func() { pl.Query = queryPlan(pl) }()
+	pl.Dataset = datasetOf(pl)
+	for i := range pl.Parts {
+		pl.Parts[i].Dataset = datasetOf(&pl.Parts[i])
+	}
+	if s := pl.Search; s != nil && s.Op != "" && s.FewestCores {
+		pl.Aggregate = "threshold"
+	}
+	if words := accountWords(text); countable(pl.Intent) {
+		if agg, over, field, reps := countShape(words); agg != "" && !searchCounts(pl) {
+			// A session is the question's only when it names one; some
+			// readings fill in the engine's own.
+			sessionStated := slices.ContainsFunc(words, func(w accountWord) bool {
+				return strings.HasPrefix(w.lower, "session") || strings.HasPrefix(w.lower, "capture") || w.lower == "s1" || w.lower == "s2"
+			})
+			if !sessionStated {
+				pl.Slots.Session = 0
+			}
+			countPlan(pl, agg, over, field, reps)
+			return
+		}
+	}
+	if pl.Intent == IntentScaling && pl.Slots.Knob == slotCores && !pl.Crossover {
+		if b, ok := p.boundOf(text, pl.Slots.Metric); ok {
+			pl.Aggregate, pl.Bound = "threshold", &b
+			pl.Interpretation = "The fewest cores at which each series " + boundWords(b) + ": " + pl.Interpretation
+		}
+	}
+	if pl.Intent != IntentCompare && pl.Intent != IntentRecommend {
+		return
+	}
+	position, limit, worst := rankingShape(accountWords(text))
+	if position == 0 && limit == 0 {
+		return
+	}
+	pl.Position, pl.Limit = position, limit
+	if worst {
+		pl.Order = flipOrder(pl.Order, pl.Slots.Metric)
+	}
+	switch {
+	case position > 0:
+		pl.Interpretation = "Place " + strconv.Itoa(position) + " of the ranking" + either(worst, " from the bottom", "") + ": " + pl.Interpretation
+	case limit > 0:
+		pl.Interpretation = "The first " + strconv.Itoa(limit) + " of the ranking: " + pl.Interpretation
+	}
+}
+
+// boundOf reads the bound a curve must cross ("drop below 10 ms", "to hit
+// 10M", "beats 5M"): a comparison the threshold reader binds to a metric,
+// or a target named after "for", "to", "reach", "hit", "need" with the
+// metric's own direction.
+func (p *Planner) boundOf(text, metric string) (Bound, bool) {
+	r := p.read(text) // the comparisons bind through the slot grammar's extraction
+	for _, c := range p.comparisons(r) {
+		if c.metric() {
+			return Bound{Metric: c.field, Op: c.op, Value: c.value}, true
+		}
+	}
+	words := accountWords(text)
+	for i, w := range words {
+		vals, ok := numberToken(w.lower)
+		if !ok || i == 0 {
+			continue
+		}
+		switch words[i-1].lower {
+		case "for", "to", "reach", "reaches", "hit", "hits", "hitting", "reaching", "beat", "beats", "beating", "crack", "cracks", "top", "tops", "exceed", "exceeds", "past", "clear", "clears", "sustain", "sustains", "deliver", "delivers", "do", "does":
+		default:
+			continue
+		}
+		v := vals[0]
+		m := metric
+		unit := strings.TrimLeft(w.lower, "0123456789.,")
+		if unit == "ms" || i+1 < len(words) && words[i+1].lower == "ms" {
+			if !strings.HasSuffix(m, "_ms") {
+				m = "p99_ms"
+			}
+		} else if m == "" || strings.HasSuffix(m, "_ms") {
+			m = "ops_per_sec"
+		}
+		if m == "ops_per_sec" && v < 1000 {
+			continue // "for 8 cores", "to 16"
+		}
+		op := ">="
+		if strings.HasSuffix(m, "_ms") {
+			op = "<="
+		}
+		return Bound{Metric: m, Op: op, Value: v}, true
+	}
+	return Bound{}, false
+}
+
+// boundWords says a bound: "has a throughput (ops/s) of at least 10M ops/s".
+func boundWords(b Bound) string {
+	return "has a " + metricPhrase(b.Metric) + " " + opWords(b.Op) + " " + thresholdText(b.Metric, b.Value)
+}
+
+// flipOrder turns a ranking upside down ("second worst").
+func flipOrder(o Order, metric string) Order {
+	if o == "" {
+		if strings.HasSuffix(metric, "_ms") {
+			o = OrderAsc
+		} else {
+			o = OrderDesc
+		}
+	}
+	if o == OrderAsc {
+		return OrderDesc
+	}
+	return OrderAsc
+}
+
+// countable are the kinds a count question may have been read as: any
+// reading of the measured runs (a count of runs read as provenance too).
+// A spread lists each repetition with its count already.
+func countable(in Intent) bool {
+	switch in {
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend, IntentProvenance, IntentNoData, IntentClarify:
+		return true
+	}
+	return false
+}
+
+// searchCounts reports a search that counts its matches already ("how
+// many runs had p99 under 1 ms").
+func searchCounts(pl *Plan) bool {
+	return pl.Search != nil && (pl.Search.Op != "" || len(pl.Search.Conditions) > 0)
+}
+
+// countNouns are what a count question counts: runs (each repetition) or
+// cells (a setup: one combination of settings, its repetitions together).
+var countNouns = map[string]string{
+	// "repetitions" and "reps" ask the method (how many per cell): provenance
+	"runs": "runs", "run": "runs", "measurements": "runs", "tests": "runs",
+	"attempts": "runs", "rows": "runs", "samples": "runs", "benchmarks": "runs",
+	"cells": "cells", "setups": "cells", "combinations": "cells", "configurations": "cells", "configs": "cells",
+}
+
+// distinctNouns are the dimensions a "which … were used" question lists,
+// by the filter field they name.
+var distinctNouns = map[string]string{
+	"core": "cores", "cores": "cores", "pipeline": "pipeline", "pipelines": "pipeline", "depths": "pipeline",
+	"value": "value_bytes", "values": "value_bytes", "sizes": "value_bytes", "ratios": "ratio", "workloads": "ratio",
+	"mixes": "ratio", "sessions": "session", "modes": "mode", "engines": "engine", "series": "mode",
+}
+
+// countShape reads a count ("how many runs of keydb", "number of cells
+// measured only once") or a list of values ("which pipeline depths did
+// session 2 use", "every core count dragonfly was run at").
+func countShape(words []accountWord) (aggregate, over, field string, reps int) {
+	for i, w := range words {
+		next := func(k int) string {
+			if i+k < len(words) {
+				return words[i+k].lower
+			}
+			return ""
+		}
+		switch {
+		case w.lower == "how" && next(1) == "many" || w.lower == "number" && next(1) == "of" || w.lower == "count" && (next(1) == "of" || next(1) == "the"):
+			if next(3) == "per" || next(3) == "each" || next(3) == "a" {
+				continue // "how many runs per cell" asks the method
+			}
+			if o, ok := countNouns[next(2)]; ok {
+				aggregate, over = "count", o
+			} else if o, ok := countNouns[next(3)]; ok && next(2) != "times" {
+				aggregate, over = "count", o // "how many distinct runs", "number of measured cells"
+			}
+		case (w.lower == "which" || w.lower == "what" || w.lower == "every" || w.lower == "all" || w.lower == "list") && aggregate == "":
+			n := next(1)
+			if n == "the" {
+				n = next(2)
+			}
+			if f, ok := distinctNouns[n]; ok {
+				// "core counts", "pipeline depths", "value sizes"
+				aggregate, field = "distinct", f
+			}
+		}
+		if (w.lower == "once" || w.lower == "single") && (i > 0 && (words[i-1].lower == "only" || words[i-1].lower == "just" || words[i-1].lower == "a")) {
+			reps = 1
+		}
+	}
+	if aggregate == "distinct" && !slices.ContainsFunc(words, func(w accountWord) bool {
+		switch w.lower {
+		case "used", "use", "uses", "measured", "run", "ran", "tested", "covered", "benchmarked", "tried", "exist", "available":
+			return true
+		}
+		return false
+	}) {
+		aggregate, field = "", "" // "which engines are fastest" is a ranking
+	}
+	return aggregate, over, field, reps
+}
+
+// countPlan turns a plan into a count or a list over the measured runs,
+// filtered by what the question stated.
+func countPlan(pl *Plan, aggregate, over, field string, reps int) {
+	var conds []string
+	s := pl.Slots
+	stated := func(slot string) bool { return !slices.Contains(pl.Defaulted, slot) }
+	if len(s.Engines) > 0 && stated(slotEngines) {
+		conds = append(conds, anyOf("engine", quoted(s.Engines)))
+	}
+	if len(s.Modes) > 0 && stated(slotModes) {
+		conds = append(conds, anyOf("mode", quoted(s.Modes)))
+	}
+	if len(s.Cores) > 0 && stated(slotCores) {
+		conds = append(conds, anyOf("cores", ints(s.Cores)))
+	}
+	if s.Ratio != "" && stated(slotRatio) {
+		conds = append(conds, `ratio == "`+s.Ratio+`"`)
+	}
+	if s.ValueBytes > 0 && stated(slotValue) {
+		conds = append(conds, "value_bytes == "+strconv.Itoa(s.ValueBytes))
+	}
+	if s.Pipeline > 0 && stated(slotPipeline) {
+		conds = append(conds, "pipeline == "+strconv.Itoa(s.Pipeline))
+	}
+	if s.Session > 0 && stated(slotSession) {
+		conds = append(conds, "session == "+strconv.Itoa(s.Session))
+	}
+	filter := "true"
+	if len(conds) > 0 {
+		filter = strings.Join(conds, " && ")
+	}
+	if over == "" {
+		over = "cells"
+	}
+	*pl = Plan{Intent: IntentSearch, Question: pl.Question, Source: pl.Source, Slots: Slots{Engines: pl.Slots.Engines},
+		Aggregate: aggregate, Dataset: "runs", Search: &Search{Over: over, Scope: "every measured cell"},
+		Queries: []Query{{Label: "scope", Filter: filter, Metric: "ops_per_sec"}}, CountField: field, CellReps: reps,
+		ThreadEngines: pl.ThreadEngines}
+	what := over
+	if aggregate == "distinct" {
+		what = "the distinct " + field + " values"
+	}
+	pl.Interpretation = "Count of " + what + " measured where " + filter
+	if reps > 0 {
+		pl.Interpretation += ", of the cells measured " + strconv.Itoa(reps) + " time(s)"
+	}
+}
+
+func quoted(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
+}
+
+func ints(ns []int) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
+}
+
+// anyOf writes field == a || field == b, grouped.
+func anyOf(field string, values []string) string {
+	if len(values) == 1 {
+		return field + " == " + values[0]
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = field + " == " + v
+	}
+	return "(" + strings.Join(parts, " || ") + ")"
+}

@@ -1,0 +1,532 @@
+package planner
+
+import (
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The settings stage reads what people paste or type as settings — the
+// dataset's own column names (`cores_used=16`, `data_bytes: 1024`), tool
+// command lines (memtier's `-t 32 -c 50 --ratio=1:1`, docker's
+// `--cpuset-cpus=0-7`) and config-file lines (`io-threads 4`) — before the
+// rules read the question. A setting that is a measured dimension is
+// rewritten into the words the rules read ("16 cores"); one that was never
+// varied, or is a client setting, is taken out of the text and kept as a
+// settingRead the plan names back (Plan.Unread), so it is never read as
+// something else (memtier's `-t 32` is client threads, never 32 cores).
+// The vocabulary is data (data/settings.txt), not code.
+
+//go:embed data/settings.txt
+var settingsTable string
+
+// settingStatus says what a field is in the measured runs.
+type settingStatus string
+
+const (
+	statusDim        settingStatus = "dim"        // a measured dimension: rewritten for the rules
+	statusMetric     settingStatus = "metric"     // a measured metric: rewritten to its name
+	statusFixed      settingStatus = "fixed"      // recorded, never varied as a setting of its own
+	statusUnmeasured settingStatus = "unmeasured" // a server setting no run changed
+	statusTool       settingStatus = "tool"       // a load-tool flag with no bearing on a cell
+)
+
+// fieldSpec is one dataset column the stage reads.
+type fieldSpec struct {
+	name   string
+	status settingStatus
+	phrase string // for dim and metric: "{v} cores", "p99"; for fixed: what it is, in words
+}
+
+// settingsVocabulary is data/settings.txt parsed.
+type settingsVocabulary struct {
+	fields map[string]fieldSpec // column name → spec
+	flags  map[string]string    // "--ratio" → field (or "mode=cluster", or an unmeasured setting)
+	conf   map[string]string    // "io-threads" → field or unmeasured setting
+	tools  map[string]bool
+	// toolValues are the tool flags followed by a value ("-s host").
+	toolValues map[string]bool
+	// ports are the tool flags whose value is a port: read as the tool's
+	// only when the value is one.
+	ports map[string]bool
+	// programs are the names pasted command lines start with.
+	programs map[string]bool
+	// plainConf are the config keys without a '-', '_', '=' or ':'.
+	plainConf []string
+}
+
+var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
+	v, err := parseSettings(settingsTable)
+	if err != nil {
+		panic(err) // the embedded table is checked by TestSettingsTable
+	}
+	return v
+})
+
+func parseSettings(text string) (*settingsVocabulary, error) {
+	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}, programs: map[string]bool{}}
+	for n, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		bad := func() error { return fmt.Errorf("settings table line %d: %q", n+1, line) }
+		switch f[0] {
+		case "field":
+			if len(f) < 4 {
+				return nil, bad()
+			}
+			st := settingStatus(f[2])
+			if st != statusDim && st != statusMetric && st != statusFixed {
+				return nil, bad()
+			}
+			v.fields[f[1]] = fieldSpec{name: f[1], status: st, phrase: strings.Join(f[3:], " ")}
+		case "flag":
+			if len(f) < 3 {
+				return nil, bad()
+			}
+			for _, s := range f[1 : len(f)-1] {
+				v.flags[s] = f[len(f)-1]
+			}
+		case "conf":
+			if len(f) != 3 {
+				return nil, bad()
+			}
+			v.conf[f[1]] = f[2]
+			if !strings.ContainsAny(f[1], "-=:_") {
+				v.plainConf = append(v.plainConf, f[1])
+			}
+		case "program":
+			for _, s := range f[1:] {
+				v.programs[s] = true
+			}
+		case "tool":
+			for _, s := range f[1:] {
+				name, port := strings.CutSuffix(s, "=port")
+				name, takes := strings.CutSuffix(name, "=")
+				v.tools[name] = true
+				v.toolValues[name] = takes || port
+				v.ports[name] = port
+			}
+		default:
+			return nil, bad()
+		}
+	}
+	return v, nil
+}
+
+// settingRead is one setting the stage read in the question.
+type settingRead struct {
+	text   string // as typed: "-t 32", "cores_used=16", "io-threads 4"
+	field  string // the dataset column (or unmeasured setting) it sets
+	status settingStatus
+	value  string
+	// what the setting is, in words, for a fixed one ("client threads").
+	what string
+}
+
+// settingsRead is the stage's result: the text for the rules and what it
+// took out or rewrote.
+type settingsRead struct {
+	text  string
+	reads []settingRead
+}
+
+// unread lists the settings the plan must name back: fixed ones (client
+// load, I/O threads, key space) that no answer here can vary.
+func (s settingsRead) unread() []settingRead {
+	var out []settingRead
+	for _, r := range s.reads {
+		if r.status == statusFixed {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// settingsGate is true when a question may hold a pasted setting: a flag,
+// a key=value or key: value, a dataset column name (all contain '-', '=',
+// ':' or '_'), or a config key written as one word ("appendonly").
+func settingsGate(q string) bool {
+	if strings.ContainsAny(q, "-=:_") {
+		return true
+	}
+	lq := strings.ToLower(q)
+	for _, k := range sharedSettings().plainConf {
+		if strings.Contains(lq, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// readSettings rewrites the settings written as columns, flags and config
+// lines; a question without any comes back unchanged.
+func readSettings(q string) settingsRead {
+	if !settingsGate(q) {
+		if !numbersGate(q) {
+			return settingsRead{text: q}
+		}
+		return settingsRead{text: strings.Join(numbersAsWritten(strings.Fields(q)), " ")}
+	}
+	v := sharedSettings()
+	// A pasted setting often comes in code marks or quotes: `io-threads 4`.
+	words := numbersAsWritten(strings.Fields(strings.NewReplacer("`", " ", "“", " ", "”", " ").Replace(q)))
+	out := make([]string, 0, len(words))
+	var reads []settingRead
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		core, trail := splitTrailing(w)
+		lw := strings.ToLower(core)
+		// key=value, key: value, key = value, key value, --flag=value, --flag value
+		key, val, joined := splitKeyValue(lw)
+		consumed := 0
+		valTrail := trail
+		if !joined {
+			key = strings.TrimRight(lw, ":=")
+			spaced := i+1 < len(words) && (words[i+1] == "=" || words[i+1] == ":")
+			takes := key != lw || spaced || v.takesValue(key)
+			if takes && i+1 < len(words) {
+				j := i + 1
+				if (words[j] == "=" || words[j] == ":") && j+1 < len(words) {
+					j++
+				}
+				if n := strings.ToLower(words[j]); !isFlag(n) {
+					val, valTrail = splitTrailing(words[j])
+					consumed = j - i
+				}
+			}
+		}
+		val = strings.Trim(val, `'"`)
+		rewrite, r, ok := v.read(key, val, consumed > 0 || joined)
+		if !ok {
+			out = append(out, w)
+			continue
+		}
+		if !r.takesValue() {
+			consumed = 0
+			valTrail = trail
+		}
+		r.text = strings.Join(words[i:i+consumed+1], " ")
+		r.text = strings.TrimRight(r.text, ",;.")
+		reads = append(reads, r)
+		if rewrite != "" {
+			out = append(out, rewrite+valTrail)
+		} else if valTrail != "" {
+			out = append(out, strings.TrimSpace(valTrail))
+		}
+		i += consumed
+	}
+	if len(reads) == 0 {
+		return settingsRead{text: strings.Join(words, " ")}
+	}
+	// With a flag read, the program's name is the paste's ("memtier …"),
+	// not a question about the load tool.
+	kept := out[:0]
+	for _, w := range out {
+		if !v.programs[strings.ToLower(strings.Trim(w, "`'\"$"))] {
+			kept = append(kept, w)
+		}
+	}
+	return settingsRead{text: strings.Join(kept, " "), reads: reads}
+}
+
+// numbersGate is true when a question may hold a number written in a way
+// the rules do not read: an exponent, a decimal comma, a scale word.
+func numbersGate(q string) bool {
+	for i := 0; i+1 < len(q); i++ {
+		c, n := q[i], q[i+1]
+		if c >= '0' && c <= '9' && (n == 'e' || n == 'E' || n == ',' || n == ' ') {
+			return true
+		}
+	}
+	return false
+}
+
+// scaleWords are the words for a million (and more) in the languages
+// people ask in, and Indian English's lakh and crore.
+var scaleWords = map[string]string{
+	"mio": "1e6", "mio.": "1e6", "mill": "1e6", "mill.": "1e6", "millionen": "1e6", "millones": "1e6", "millón": "1e6",
+	"milhões": "1e6", "milhoes": "1e6", "millions": "1e6", "milioni": "1e6", "miljoen": "1e6", "lakh": "1e5", "lakhs": "1e5",
+	"crore": "1e7", "crores": "1e7", "mrd": "1e9", "mrd.": "1e9", "milliarden": "1e9", "billion": "1e9",
+}
+
+// numbersAsWritten rewrites numbers the way the rules read them: "1.5e7"
+// → "15000000", "15,5M" → "15.5M" (a decimal comma; "1,000" keeps its
+// thousands), "1,5 Mio" → "1500000".
+func numbersAsWritten(words []string) []string {
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		core, trail := splitTrailing(w)
+		num, unit := leadingNumber(core)
+		if num == "" {
+			out = append(out, w)
+			continue
+		}
+		if c := strings.IndexByte(num, ','); c >= 0 && strings.Count(num, ",") == 1 && len(num)-c-1 <= 2 {
+			num = num[:c] + "." + num[c+1:] // a decimal comma
+		}
+		if e := strings.IndexAny(unit, "eE"); e == 0 && len(unit) > 1 && unit[1] >= '0' && unit[1] <= '9' {
+			j := 1
+			for j < len(unit) && unit[j] >= '0' && unit[j] <= '9' {
+				j++
+			}
+			if f, err := strconv.ParseFloat(num+unit[:j], 64); err == nil {
+				num, unit = strconv.FormatFloat(f, 'f', -1, 64), unit[j:]
+			}
+		}
+		scale := ""
+		if unit == "" && i+1 < len(words) {
+			nextCore, nextTrail := splitTrailing(words[i+1])
+			if sc, ok := scaleWords[strings.ToLower(nextCore)]; ok {
+				scale, trail = sc, nextTrail
+				i++
+			}
+		} else if sc, ok := scaleWords[strings.ToLower(unit)]; ok {
+			scale, unit = sc, ""
+		}
+		if scale != "" {
+			f, err1 := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+			m, err2 := strconv.ParseFloat(scale, 64)
+			if err1 == nil && err2 == nil {
+				num = strconv.FormatFloat(f*m, 'f', -1, 64)
+			}
+		}
+		out = append(out, num+unit+trail)
+	}
+	return out
+}
+
+// leadingNumber splits "15,5M" into "15,5" and "M".
+func leadingNumber(w string) (num, rest string) {
+	i := 0
+	for i < len(w) && (w[i] >= '0' && w[i] <= '9' || (w[i] == '.' || w[i] == ',') && i > 0 && i+1 < len(w) && w[i+1] >= '0' && w[i+1] <= '9') {
+		i++
+	}
+	return w[:i], w[i:]
+}
+
+// takesValue reports whether a key is followed by its value when written
+// apart ("--pipeline 16", "io-threads 4", "cores_used 16").
+func (v *settingsVocabulary) takesValue(key string) bool {
+	if isFlag(key) {
+		f := v.flags[key]
+		return f != "" && !strings.Contains(f, "=") || v.toolValues[key]
+	}
+	if v.conf[key] != "" {
+		return true
+	}
+	// A column name that is also an English word ("engine", "mode",
+	// "pipeline") is read only as key=value or key: value; the dataset's
+	// own spelling ("cores_used 16") may stand apart from its value.
+	st := v.fields[key].status
+	return strings.Contains(key, "_") && (st == statusDim || st == statusFixed)
+}
+
+// takesValue reports whether the setting read consumed a value after its
+// name (a metric column or a tool flag alone does not).
+func (r settingRead) takesValue() bool {
+	return r.value != ""
+}
+
+// read maps one key (and its value, if any) to the rules' words.
+func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, settingRead, bool) {
+	if v.tools[key] {
+		takes := v.toolValues[key] && hasValue
+		if v.ports[key] && (!takes || !isPort(val)) {
+			return "", settingRead{}, false // "-p 1" is how people write a pipeline depth; the rules read it
+		}
+		return "", settingRead{field: key, status: statusTool, value: valueIf(takes, val)}, true
+	}
+	field := ""
+	switch {
+	case isFlag(key):
+		field = v.flags[key]
+		if field == "" {
+			return "", settingRead{}, false
+		}
+	case v.conf[key] != "":
+		if !hasValue || !confValue(val) {
+			return "", settingRead{}, false
+		}
+		field = v.conf[key]
+	case v.fields[key].name != "":
+		field = key
+	default:
+		return "", settingRead{}, false
+	}
+	if strings.Contains(field, "=") { // a flag that sets a value by itself (--cluster-mode)
+		k, fv, _ := strings.Cut(field, "=")
+		spec := v.fields[k]
+		return expandPhrase(spec.phrase, fv), settingRead{field: k, status: statusDim}, true
+	}
+	spec, ok := v.fields[field]
+	if !ok {
+		// An unmeasured server setting (persistence, eviction, tls…): the
+		// rules know the word; "appendonly no" is what every run had.
+		if !hasValue || !confValue(val) {
+			return "", settingRead{}, false
+		}
+		if offValue(val) {
+			return "", settingRead{field: field, status: statusUnmeasured, value: val}, true
+		}
+		return field, settingRead{field: field, status: statusUnmeasured, value: val}, true
+	}
+	switch spec.status {
+	case statusMetric:
+		if hasValue && isNumber(val) {
+			return "", settingRead{}, false // "p99_ms 3" is a threshold the rules read
+		}
+		return spec.phrase, settingRead{field: field, status: statusMetric}, true
+	case statusFixed:
+		if !hasValue || !confValue(val) {
+			return "", settingRead{}, false
+		}
+		return "", settingRead{field: field, status: statusFixed, value: val, what: spec.phrase}, true
+	}
+	if !hasValue || val == "" {
+		return "", settingRead{}, false
+	}
+	phrase := expandPhrase(spec.phrase, val)
+	if phrase == "" {
+		return "", settingRead{}, false
+	}
+	return phrase, settingRead{field: field, status: statusDim, value: val}, true
+}
+
+// isPort is a value only a port number takes (above the depths, sizes and
+// counts a setting here could have).
+func isPort(v string) bool {
+	n, err := strconv.Atoi(v)
+	return err == nil && n > 1024 && n < 65536
+}
+
+// confValue is a value a config line or a column could hold: a number, a
+// switch, a list or a policy name ("allkeys-lru"), never a function word
+// ("test_time for redis?").
+func confValue(v string) bool {
+	if v == "" {
+		return false
+	}
+	if strings.ContainsAny(v, "0123456789") {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "yes", "no", "on", "off", "true", "false", "everysec", "always", `""`, "''":
+		return true
+	}
+	return strings.Contains(v, "-") && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz-") == "" && len(v) > 2
+}
+
+func valueIf(ok bool, v string) string {
+	if ok {
+		return v
+	}
+	return ""
+}
+
+// expandPhrase fills a phrase template; "" when the value does not fit.
+func expandPhrase(phrase, val string) string {
+	switch {
+	case strings.Contains(phrase, "{mode}"):
+		switch strings.ToLower(val) {
+		case "single", "standalone":
+			return "single process"
+		case "cluster":
+			return "realistic cluster"
+		case "cluster-sat", "cluster_sat", "sat":
+			return "cluster ceiling"
+		}
+		return ""
+	case strings.Contains(phrase, "{cpus}"):
+		n, ok := cpuCount(val)
+		if !ok {
+			return ""
+		}
+		return strings.ReplaceAll(phrase, "{cpus}", strconv.Itoa(n))
+	}
+	if !valueFits(phrase, val) {
+		return ""
+	}
+	return strings.ReplaceAll(phrase, "{v}", val)
+}
+
+// valueFits checks a value against what its phrase reads: a count for
+// cores, sizes, depths and sessions, a mix for a ratio, a name otherwise.
+func valueFits(phrase, val string) bool {
+	switch {
+	case strings.HasPrefix(phrase, "ratio"):
+		return strings.Contains(val, ":") || strings.HasPrefix(val, "mget") || strings.HasPrefix(val, "mset")
+	case phrase == "{v}":
+		return val != "" && strings.Trim(val, "abcdefghijklmnopqrstuvwxyz0123456789.-") == ""
+	}
+	_, err := strconv.Atoi(val)
+	return err == nil
+}
+
+// cpuCount counts a CPU list as docker and taskset write it: "0-7",
+// "0,2,4", "0-3,8-11".
+func cpuCount(list string) (int, bool) {
+	n := 0
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return 0, false
+		}
+		if !isRange {
+			n++
+			continue
+		}
+		b, err := strconv.Atoi(hi)
+		if err != nil || b < a {
+			return 0, false
+		}
+		n += b - a + 1
+	}
+	return n, n > 0
+}
+
+func offValue(v string) bool {
+	switch strings.ToLower(strings.Trim(v, `'"`)) {
+	case "no", "off", "0", "", "false", "disabled", "none":
+		return true
+	}
+	return false
+}
+
+func isFlag(w string) bool {
+	return len(w) > 1 && w[0] == '-' && (w[1] == '-' || w[1] >= 'a' && w[1] <= 'z') && !isNumber(w)
+}
+
+func isNumber(w string) bool {
+	_, err := strconv.ParseFloat(w, 64)
+	return err == nil
+}
+
+// splitKeyValue splits "key=value" and "key:value" (not "1:10", which is a
+// ratio, nor a URL).
+func splitKeyValue(w string) (key, val string, ok bool) {
+	i := strings.IndexAny(w, "=:")
+	if i <= 0 || i == len(w)-1 {
+		return "", "", false
+	}
+	key, val = w[:i], w[i+1:]
+	if isNumber(key) || strings.HasPrefix(val, "/") {
+		return "", "", false
+	}
+	return key, val, true
+}
+
+// splitTrailing parts a word from the punctuation that ends a clause.
+func splitTrailing(w string) (string, string) {
+	core := strings.TrimRight(w, ",;?!.)")
+	if core == "" {
+		return w, ""
+	}
+	return core, w[len(core):]
+}
