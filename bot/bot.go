@@ -125,6 +125,8 @@ func (b *Bot) respond(ctx context.Context, m Message) (e *answered) {
 			// Thread memory helps follow-ups; without it the question is
 			// still answered as a fresh one.
 			b.log.Warn("reading thread memory", append(attrs, "err", err)...)
+		} else if q, before, ok := pickedChoice(m.Text, plans); ok {
+			m.Text, prev = q, before
 		} else if len(plans) > 0 {
 			prev = &plans[len(plans)-1]
 		}

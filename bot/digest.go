@@ -65,7 +65,7 @@ func (s *DigestSource) Compose(ctx context.Context, last *DigestState) (Digest, 
 		return Digest{}, err
 	}
 	changes := digestChanges(last, state)
-	d := Digest{Changes: changes, State: state}
+	d := Digest{Changes: changes, State: state, Unchanged: last != nil && digestSame(*last, state)}
 	d.Headline = s.headline(&f, changes, len(state.Runs))
 	d.Details = s.details(&f, changes)
 	d.Sources = s.sources(&f)

@@ -19,6 +19,22 @@ type Digest struct {
 	Chart    *Chart      `json:"chart,omitempty"`
 	// Sources are the filters, run IDs and knowledge entries behind every number.
 	Sources Sources `json:"sources"`
+	// Unchanged says nothing changed since the last posted digest: the
+	// channel gets one line (UnchangedLine), not the same figures again.
+	Unchanged bool `json:"unchanged,omitempty"`
+}
+
+// UnchangedLine is the one line an unchanged digest posts, linking to the
+// dataset page at web when there is one.
+func (d Digest) UnchangedLine(web string) string {
+	line := "*memdb-oracle digest* — nothing changed since the last one"
+	if len(d.Changes) > 0 {
+		line = "*memdb-oracle digest* — " + strings.TrimSuffix(lowerFirst(strings.Join(d.Changes, " ")), ".")
+	}
+	if web = strings.TrimRight(web, "/"); web != "" {
+		line += " — [the dataset](" + web + "/data)"
+	}
+	return line + "."
 }
 
 // Markdown is the whole digest as one document (digest --print).
@@ -92,6 +108,25 @@ func digestChanges(last *DigestState, now DigestState) []string {
 			last.PostedAt.UTC().Format("2 Jan 2006"), len(now.Runs))}
 	}
 	return out
+}
+
+// digestSame reports whether now holds the same runs, figures and claim
+// readings as last.
+func digestSame(last, now DigestState) bool {
+	if len(last.Runs) != len(now.Runs) || countMissing(last.Runs, now.Runs) > 0 || len(last.Figures) != len(now.Figures) {
+		return false
+	}
+	for k, f := range now.Figures {
+		if was, ok := last.Figures[k]; !ok || was.Value != f.Value {
+			return false
+		}
+	}
+	for id, c := range now.Claims {
+		if was, ok := last.Claims[id]; ok && (was.Verdict != c.Verdict || was.Measured != c.Measured) {
+			return false
+		}
+	}
+	return true
 }
 
 func newRunsLine(before, now map[string]RunTag) string {

@@ -36,6 +36,7 @@ type DigestPublisher struct {
 	render   func(Chart) ([]byte, error)
 	stale    time.Duration
 	retry    time.Duration
+	web      string
 }
 
 // DigestPublisherConfig configures NewDigestPublisher.
@@ -64,6 +65,9 @@ type DigestPublisherConfig struct {
 	// be posted (the state store unusable, every post failed) is tried
 	// again, doubling up to 2 minutes, until the next slot; default 15 s.
 	RetryEvery time.Duration
+	// PublicURL is where the web pages are served: an unchanged digest's
+	// one line links to the dataset page there.
+	PublicURL string
 }
 
 // NewDigestPublisher builds a publisher.
@@ -71,7 +75,7 @@ func NewDigestPublisher(cfg DigestPublisherConfig) *DigestPublisher {
 	p := &DigestPublisher{
 		composer: cfg.Composer, kv: cfg.KV, targets: cfg.Targets, log: cfg.Logger,
 		attempts: cfg.Attempts, backoff: cfg.Backoff, render: cfg.RenderChart,
-		stale: cfg.ClaimStale, retry: cfg.RetryEvery,
+		stale: cfg.ClaimStale, retry: cfg.RetryEvery, web: cfg.PublicURL,
 	}
 	if p.stale <= 0 {
 		p.stale = 2 * time.Minute
@@ -309,7 +313,9 @@ func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.
 		if ref, err = p.postOnce(ctx, t, d, ref, progress); err == nil {
 			progress(slotClaim{State: claimPosted, Ref: ref})
 			res.Posted = true
-			res.Chart = p.postChart(ctx, t, ref, d.Chart, png)
+			if !d.Unchanged {
+				res.Chart = p.postChart(ctx, t, ref, d.Chart, png)
+			}
 			return res
 		}
 		p.log.Warn("digest post failed", "target", res.Target, "attempt", res.Attempts, "err", err)
@@ -333,6 +339,14 @@ func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.
 // postOnce posts the headline (unless an earlier attempt already did and
 // returned ref) and then the details in its thread.
 func (p *DigestPublisher) postOnce(ctx context.Context, t DigestTarget, d Digest, ref string, progress func(slotClaim)) (string, error) {
+	if d.Unchanged {
+		// The same figures again would be a wall nobody reads: one line.
+		r, err := t.Poster.PostTop(ctx, t.Channel, d.UnchangedLine(p.web))
+		if err != nil {
+			return "", fmt.Errorf("posting the headline: %w", err)
+		}
+		return r, nil
+	}
 	if ref == "" {
 		r, err := t.Poster.PostTop(ctx, t.Channel, d.Headline)
 		if err != nil {

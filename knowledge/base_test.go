@@ -144,8 +144,8 @@ func TestClaimsFilterByEngineAndTopic(t *testing.T) {
 			}
 		})
 	}
-	if n := len(b.Claims("", "")); n != 16 {
-		t.Errorf("Claims(\"\", \"\") has %d claims, want all 16", n)
+	if n := len(b.Claims("", "")); n != 20 {
+		t.Errorf("Claims(\"\", \"\") has %d entries, want all 20 (19 claims and one engine status)", n)
 	}
 }
 

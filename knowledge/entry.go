@@ -156,7 +156,7 @@ func (b *Base) buildEntries() {
 		add(Entry{ID: t.ID, Kind: "term", Title: t.Name, Gist: t.Gist(), Text: d.String(), SeeAlso: t.SeeAlso, Sources: t.Sources, Aliases: t.Aliases})
 	}
 	for _, c := range b.claims {
-		add(Entry{ID: c.ID, Kind: "claim", Title: c.Title, Gist: c.Statement, Text: claimText(c), SeeAlso: c.SeeAlso, Sources: c.Sources})
+		add(Entry{ID: c.ID, Kind: claimKind(c.ID), Title: c.Title, Gist: c.Statement, Text: claimText(c), SeeAlso: c.SeeAlso, Sources: c.Sources})
 	}
 	for _, f := range b.findings {
 		var d doc
@@ -244,11 +244,32 @@ func claimText(c Claim) string {
 	d.field("What our measurements give", c.Measured)
 	d.bullets("Measured counter-figures (computed from the runs)", measureLines(c.Measures))
 	d.bullets("Derived figures", figureLines(c.Figures))
+	d.field("Claim as structured", fmt.Sprintf("engine %s; version %s; date %s; metric %s; conditions: hardware %s, ratio %s, value size %s, pipeline %s, shape %s",
+		c.Engine, c.Version, c.Date, c.Metric, c.Conditions.Hardware, c.Conditions.Ratio, c.Conditions.ValueSize, c.Conditions.Pipeline, c.Conditions.Shape))
+	d.field("Comparability", comparabilityText(c))
 	d.field("Verdict", c.Verdict)
 	d.field("Why the two differ", c.WhyDiffer)
 	d.seeAlso(c.SeeAlso)
 	d.sources(c.Sources)
 	return d.String()
+}
+
+// comparabilityText is a claim's comparability rule in one line: its
+// status, what a comparable run is and, for a checked claim, the claimed
+// figure.
+func comparabilityText(c Claim) string {
+	r := c.Comparability
+	parts := []string{r.Status}
+	if r.Series != "" {
+		parts = append(parts, "comparable run: "+r.Series)
+	}
+	if r.Reason != "" {
+		parts = append(parts, r.Reason)
+	}
+	if t := c.ClaimedText(); t != "" {
+		parts = append(parts, "claimed "+t)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func engineGist(e Engine) string {

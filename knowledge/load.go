@@ -122,7 +122,7 @@ func jsonErr(data []byte, err error) string {
 }
 
 // Compiled on first use: a process that never needs it does not pay for it at start.
-var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+:[a-z0-9][a-z0-9.-]*$`) })
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+(?:-[a-z]+)*:[a-z0-9][a-z0-9.-]*$`) })
 
 // loadFrom loads the knowledge base from fsys (the layout of data/).
 func loadFrom(ctx context.Context, fsys fs.FS, q Querier) (*Base, error) {

@@ -66,7 +66,8 @@ func (l *loader) renderAll(b *Base) {
 			name string
 			s    *string
 		}{{"statement", &c.Statement}, {"setup", &c.Setup}, {"numbers", &c.Numbers}, {"provenance", &c.Provenance},
-			{"measured", &c.Measured}, {"verdict", &c.Verdict}, {"why_differ", &c.WhyDiffer}} {
+			{"measured", &c.Measured}, {"verdict", &c.Verdict}, {"why_differ", &c.WhyDiffer},
+			{"comparability.series", &c.Comparability.Series}, {"comparability.reason", &c.Comparability.Reason}} {
 			text(c.ID, f.name, f.s)
 		}
 	}

@@ -69,7 +69,12 @@ func newSearchIndex(entries []Entry) *searchIndex {
 		strong := tokens(kind + " " + slug + " " + e.Title + " " + strings.Join(e.Aliases, " "))
 		body := tokens(e.Text)
 		d := indexedDoc{entry: e, strong: strong, body: body, tf: map[string]int{}, strTF: map[string]int{}, exact: map[string]bool{}}
-		for _, name := range append([]string{slug, e.Title, parenthetic().ReplaceAllString(e.Title, "")}, e.Aliases...) {
+		names := []string{e.ID, slug, e.Title, parenthetic().ReplaceAllString(e.Title, "")}
+		if kind == "engine-status" {
+			names = names[:1] // its slug names the engine, which has its own entry
+			names = append(names, e.Title)
+		}
+		for _, name := range append(names, e.Aliases...) {
 			d.exact[aliasKey(name)] = true
 		}
 		seen := map[string]bool{}

@@ -95,11 +95,12 @@ func (l *loader) checkIDs(b *Base) {
 	for _, t := range b.terms {
 		check(t.ID, "term")
 	}
-	for _, c := range b.claims {
-		check(c.ID, "claim")
+	for i, c := range b.claims {
+		check(c.ID, claimKind(c.ID))
 		if c.Kind != "vendor" && c.Kind != "third-party" {
 			l.fail("%s: kind %q, want vendor or third-party: %w", c.ID, c.Kind, ErrInvalid)
 		}
+		l.checkClaim(&b.claims[i])
 	}
 	for _, f := range b.findings {
 		check(f.ID, "finding")
@@ -168,6 +169,7 @@ func (l *loader) compute(ctx context.Context, b *Base, q *queryMemo) {
 	}
 	for i := range b.claims {
 		do(b.claims[i].ID, b.claims[i].Measures, b.claims[i].Figures)
+		l.judge(&b.claims[i])
 	}
 	for i := range b.findings {
 		do(b.findings[i].ID, b.findings[i].Measures, b.findings[i].Figures)

@@ -192,7 +192,8 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	names, onSetting := p.unreadNames(words, pl.Unbound)
 	var quoted []string
 	for _, n := range names {
-		if read(n) {
+		// A misspelling the typo corrector reads ("dragnfly") is read.
+		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); fixed != strings.ToLower(n) && p.knownWords()[fixed] || read(n) {
 			delete(onSetting, n)
 			continue
 		}

@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -111,5 +112,40 @@ func TestAStatedSettingIsNeverReplacedByADefault(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Errorf("checked %d stated settings, want the corpus's (over 1000)", checked)
+	}
+}
+
+// TestThePlanJSONShowsWhatWasLeftOutWhatWasDefaultedAndTheQuery: plan
+// --json carries the accounting (unread, defaults) and the structured
+// query a data question compiled to.
+func TestThePlanJSONShowsWhatWasLeftOutWhatWasDefaultedAndTheQuery(t *testing.T) {
+	p := realPlanner(t)
+	pl := planOf(t, p, "memtier -t 32 -c 50 --pipeline=1 at 16 cores: who is second fastest?")
+	raw, err := json.Marshal(pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Unread   []string `json:"unread"`
+		Defaults []string `json:"defaults"`
+		Query    *struct {
+			Dataset string   `json:"dataset"`
+			Filters []string `json:"filters"`
+			Measure string   `json:"measure"`
+		} `json:"query"`
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Unread) != 2 || len(got.Defaults) == 0 {
+		t.Errorf("unread %q, defaults %q: want the two client flags and the defaults applied", got.Unread, got.Defaults)
+	}
+	if got.Query == nil || got.Query.Dataset != "runs" || len(got.Query.Filters) == 0 || got.Query.Measure == "" {
+		t.Errorf("query %+v, want the runs table, its filters and the measure", got.Query)
+	}
+	for _, f := range got.Query.Filters {
+		if !strings.Contains(f, "pipeline == 1") {
+			t.Errorf("filter %q does not hold the stated pipeline 1", f)
+		}
 	}
 }

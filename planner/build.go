@@ -9,7 +9,7 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
-// Defaults when a question leaves a knob out (DESIGN §2).
+// Defaults when a question leaves a knob out (docs/design.md#data).
 const (
 	defaultRatio    = "1:10"
 	defaultValue    = 100
@@ -52,7 +52,6 @@ type resolved struct {
 	cov        []analytics.SeriesCoverage // read once per plan
 	engines    []string                   // the engines considered, in answer order
 	defaulted  []string                   // slot names
-	defaults   []string                   // in words
 	cores      []int
 	ratio      string
 	value      int

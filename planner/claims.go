@@ -23,11 +23,25 @@ type claimRule struct {
 	topic string
 }
 
-// newClaimRules lists the recorded claims (FACTS.md §6) in the order they
-// are tried; the first that matches wins.
+// newClaimRules lists the recorded claims (FACTS.md §6) and the engine
+// status notes answered the same way, in the order they are tried; the
+// first that matches wins.
 func newClaimRules() []claimRule {
 	re := newRx
 	return []claimRule{
+		{id: "claim:valkey-9-billion-rps", topic: "throughput",
+			re:      re(`\bbillion\b|\b1(?:\.0+)?\s*e\s*9\b|\b1[ ,.]?000[ ,.]?000[ ,.]?000\b|\b1\s*b\s*(?:rps|qps|ops|req\w*)\b|\b2,?000[- ]?nodes?\b`),
+			engines: []string{"valkey"}},
+		{id: "claim:dragonfly-vs-valkey-gcp", topic: "throughput",
+			re:      re(`\b4\.5\s*(?:x|×|times|fold)(?:\s|$|\b)|\bgcp\b|\bgoogle cloud\b|\bgoogle compute\b`),
+			engines: []string{"dragonfly", "valkey"}},
+		{id: "claim:redis-8-8", topic: "throughput",
+			re:      re(`\bredis 8\.8\b|\b(?:68|83|74)\s*%|\bxreadgroup\b`),
+			engines: []string{"redis"}},
+		{id: "engine-status:keydb", topic: "other",
+			re:      re(`\babandon\w*|\bdead\b|\bunmaintained\b|\bmaintained\b|\bdiscontinued\b|\bdeprecated\b|\bend of life\b|\beol\b|\blast release\b|\bstill (?:developed|alive|active|supported|around|a thing)\b|\bdevelopment\b.*\b(?:stopped|halted|ended|dead|status|over)\b|\b(?:project )?status\b|\bgave up on\b|\bno longer (?:developed|maintained|supported)\b|\bstopped (?:developing|development|updating|maintaining)\b`),
+			also:    re(`\bkeydb\b|\bsnap(?:chat)?(?:'s| s)? fork\b`),
+			engines: []string{"keydb"}},
 		{id: "claim:thirdparty-redis9-df120", topic: "throughput",
 			re:      re(`\bredis 9\b.*\bdragonfly 1\.20\b|\bdragonfly 1\.20\b.*\bredis 9\b|\b40\s*% (?:faster|higher|more|quicker|better|throughput)\b|\b35\s*% less memory\b|\b72[- ]hour\b|\binfoq\b|\b1 million concurrent\b|\binfra-bench\b`),
 			engines: []string{"dragonfly", "redis"}},

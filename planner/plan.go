@@ -66,6 +66,23 @@ type Slots struct {
 	Versions []string `json:"versions,omitempty"`
 }
 
+// QueryPlan is the structured query a data question compiles to, shown
+// by plan --json: the table it reads, the filters (one per series, each
+// verbatim and reproducible with `runs`), what a group is, the measure and
+// how a cell summarises it, and the shape of the result (order, the place
+// or count asked for, a bound to cross).
+type QueryPlan struct {
+	Dataset   string   `json:"dataset"`
+	Filters   []string `json:"filters,omitempty"`
+	GroupBy   []string `json:"group_by"`
+	Measure   string   `json:"measure,omitempty"`
+	Aggregate string   `json:"aggregate"`
+	Order     Order    `json:"order,omitempty"`
+	Offset    int      `json:"offset,omitempty"`
+	Limit     int      `json:"limit,omitempty"`
+	Bound     *Bound   `json:"bound,omitempty"`
+}
+
 // Bound is a bound on a metric: Op is ">", ">=", "<" or "<=", Value in the
 // metric's filter unit.
 type Bound struct {
@@ -169,6 +186,8 @@ type Plan struct {
 	// values instead of a figure. Dataset names the measured table a query
 	// reads ("runs", "failover", "memory", "crossslot", "diagnostics").
 	Position int `json:"position,omitempty"`
+	// Query is the structured query of a data plan (QueryPlan).
+	Query *QueryPlan `json:"query,omitempty"`
 	// Bound is, for a threshold query (Aggregate "threshold": "the fewest
 	// cores for 10M ops/s"), the bound the measure must cross.
 	Bound     *Bound `json:"bound,omitempty"`

@@ -12,6 +12,41 @@ import (
 // the first n of it ("top 3"), and whether it asks for the setting at
 // which a bound is crossed ("the fewest cores for 10M ops/s").
 
+// queryPlan describes a data plan as its structured query.
+func queryPlan(pl *Plan) *QueryPlan {
+	if pl.Dataset == "" {
+		return nil
+	}
+	q := &QueryPlan{Dataset: pl.Dataset, Measure: pl.Slots.Metric, Order: pl.Order, Limit: pl.Limit, Bound: pl.Bound}
+	for _, x := range pl.Queries {
+		q.Filters = append(q.Filters, x.Filter)
+	}
+	switch pl.Dataset {
+	case "failover":
+		q.GroupBy, q.Aggregate, q.Measure = []string{"engine", "down_after_ms"}, "median of the kills", "outage_s"
+	case "memory":
+		q.GroupBy, q.Aggregate, q.Measure = []string{"engine"}, "measured table", "bytes_per_key"
+	default:
+		q.GroupBy, q.Aggregate = []string{"engine", "mode", "session"}, "median across repetitions"
+		if k := pl.Slots.Knob; k != "" {
+			q.GroupBy = append(q.GroupBy, k)
+		}
+	}
+	switch pl.Aggregate {
+	case "count":
+		q.Aggregate = "count of " + pl.Search.Over
+	case "distinct":
+		q.Aggregate, q.GroupBy = "distinct values", []string{pl.CountField}
+	case "threshold":
+		q.Aggregate = "fewest cores crossing the bound, per series"
+	}
+	if pl.Position > 0 {
+		q.Offset = pl.Position - 1
+		q.Limit = 1
+	}
+	return q
+}
+
 // datasetOf names the measured table a plan reads.
 func datasetOf(pl *Plan) string {
 	switch pl.Intent {
@@ -82,6 +117,7 @@ func rankingShape(words []accountWord) (position, limit int, worst bool) {
 
 // shapeQuery fills the plan's query shape from the question's words.
 func (p *Planner) shapeQuery(pl *Plan, text string) {
+	defer func() { pl.Query = queryPlan(pl) }()
 	pl.Dataset = datasetOf(pl)
 	for i := range pl.Parts {
 		pl.Parts[i].Dataset = datasetOf(&pl.Parts[i])

@@ -173,7 +173,8 @@ func readSettings(q string) settingsRead {
 		return settingsRead{text: strings.Join(numbersAsWritten(strings.Fields(q)), " ")}
 	}
 	v := sharedSettings()
-	words := numbersAsWritten(strings.Fields(q))
+	// A pasted setting often comes in code marks or quotes: `io-threads 4`.
+	words := numbersAsWritten(strings.Fields(strings.NewReplacer("`", " ", "“", " ", "”", " ").Replace(q)))
 	out := make([]string, 0, len(words))
 	var reads []settingRead
 	for i := 0; i < len(words); i++ {

@@ -66,3 +66,13 @@ func TestNumberToken(t *testing.T) {
 		}
 	}
 }
+
+func TestASettingInCodeMarksIsReadAsOne(t *testing.T) {
+	got := readSettings("our redis.conf has `io-threads 4` and `appendonly no`")
+	if len(got.unread()) != 1 || got.unread()[0].text != "io-threads 4" {
+		t.Errorf("named back %+v, want io-threads 4", got.unread())
+	}
+	if got.text != "our redis.conf has and" {
+		t.Errorf("read as %q", got.text)
+	}
+}

@@ -174,6 +174,7 @@ func placeFollowUp(question, text string, prev *Plan) (Plan, bool) {
 		pl.Interpretation = "The first " + strconv.Itoa(limit) + " of the thread's ranking: " + base
 	}
 	pl.UnboundReading, pl.Unread = "", nil
+	pl.Query = queryPlan(&pl)
 	return pl, true
 }
 

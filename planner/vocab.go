@@ -62,7 +62,7 @@ func versionMatches(asked, tested string) bool {
 	return a == t || strings.HasPrefix(t, a+".")
 }
 
-// seriesLabel is the series name users see (DESIGN §2).
+// seriesLabel is the series name users see (docs/design.md#data).
 func seriesLabel(engine, mode string) string {
 	if slices.Contains(analytics.Modes, mode) {
 		return analytics.SeriesName(engine, mode)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -87,10 +88,11 @@ func newPlot(ch bot.Chart, ls []look, th theme) *plot.Plot {
 			lo, hi = min(lo, pt.Y), max(hi, pt.Y)
 		}
 	}
-	yt := yTicks{log: ch.LogY, format: tickFormat(ch.YUnit)}
+	logY := logAxis(ch)
+	yt := yTicks{log: logY, format: tickFormat(ch.YUnit)}
 	p.Y.Min, p.Y.Max = yt.bounds(lo, hi)
 	p.Y.Tick.Marker = yt
-	if ch.LogY {
+	if logY {
 		p.Y.Scale = plot.LogScale{}
 	}
 
@@ -106,6 +108,18 @@ func newPlot(ch bot.Chart, ls []look, th theme) *plot.Plot {
 		labels.items = b.labels()
 		labels.above = true
 		p.X.Min, p.X.Max = -0.5, float64(len(cats))-0.5
+		if len(cats) == 1 && len(ch.Series) > 1 {
+			// One condition, several series: each bar is labelled with its
+			// series under it, the condition goes in the axis title.
+			var under fixedTicks
+			for _, br := range b.layout() {
+				under = append(under, plot.Tick{Value: br.center, Label: unkern(barLabel(ch.Series[br.series]))})
+			}
+			p.X.Tick.Marker = under
+			if cats[0].label != "" {
+				p.X.Label.Text = unkern(cats[0].label)
+			}
+		}
 	} else {
 		var markers []plot.Plotter
 		for i, s := range ch.Series {
@@ -136,6 +150,38 @@ func newPlot(ch bot.Chart, ls []look, th theme) *plot.Plot {
 	p.Y.Min, p.Y.Max = yt.bounds(lo, hi)
 	p.Add(labels)
 	return p
+}
+
+// logAxis reports whether the y axis is logarithmic: only for lines. A
+// bar's length is its value, which a log axis would misstate.
+func logAxis(ch bot.Chart) bool { return ch.LogY && ch.Kind != bot.ChartBar }
+
+// barLabel is a series' short name under its bar: the engine and, for a
+// cluster, which one ("Redis real.", "Redis ceil."), "≥" for a floor.
+func barLabel(s bot.ChartSeries) string {
+	name := legendName(s)
+	if s.Engine == "" {
+		if i := strings.Index(name, " ("); i > 0 {
+			name = name[:i]
+		}
+		return name
+	}
+	name = strings.ToUpper(s.Engine[:1]) + s.Engine[1:]
+	switch {
+	case s.Engine == "keydb":
+		name = "KeyDB"
+	case s.Engine == "dragonfly":
+		name = "Dragonfly"
+	}
+	switch {
+	case s.Ceiling || s.Mode == "cluster-sat":
+		name += " ceiling"
+	case s.Mode == "cluster":
+		name += " realistic"
+	case s.Floor:
+		name = "≥ " + name
+	}
+	return name
 }
 
 // fixedTicks marks exactly the given values.

@@ -87,7 +87,7 @@ func validate(c bot.Chart) error {
 			if math.IsNaN(p.Y) || math.IsInf(p.Y, 0) || math.IsNaN(p.X) || math.IsInf(p.X, 0) {
 				return fmt.Errorf("chart %q: series %q has a value that is not a number: %w", c.Title, s.Name, ErrInvalid)
 			}
-			if c.LogY && p.Y <= 0 {
+			if logAxis(c) && p.Y <= 0 {
 				return fmt.Errorf("chart %q: series %q has %v on a log axis: %w", c.Title, s.Name, p.Y, ErrInvalid)
 			}
 			if p.Y < 0 {

@@ -28,7 +28,8 @@ type theme struct {
 }
 
 // newTheme sizes the fonts for a chat preview of a 1000-pixel-wide image
-// (scale 1): 21 px title, 15 px ticks and legend, 14 px point values.
+// (scale 1): 25 px title, 20 px ticks and legend, 19 px point values, so
+// that Slack's ~360-pixel preview still shows ticks and values of 7 px.
 func newTheme(scale float64) theme {
 	ink := color.RGBA{R: 0x22, G: 0x22, B: 0x22, A: 0xff}
 	softInk := color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
@@ -44,12 +45,12 @@ func newTheme(scale float64) theme {
 	}
 	return theme{
 		scale:    scale,
-		title:    style(16, xfont.WeightBold, ink),
-		subtitle: style(10.5, xfont.WeightNormal, softInk),
-		axis:     style(12, xfont.WeightNormal, ink),
-		tick:     style(11.5, xfont.WeightNormal, ink),
-		legend:   style(11.5, xfont.WeightNormal, ink),
-		value:    style(10.5, xfont.WeightBold, ink),
+		title:    style(19, xfont.WeightBold, ink),
+		subtitle: style(13, xfont.WeightNormal, softInk),
+		axis:     style(15, xfont.WeightNormal, ink),
+		tick:     style(15, xfont.WeightNormal, ink),
+		legend:   style(15, xfont.WeightNormal, ink),
+		value:    style(14, xfont.WeightBold, ink),
 		margin:   pt(12),
 		ink:      ink,
 		grid:     color.RGBA{R: 0xe3, G: 0xe3, B: 0xe3, A: 0xff},

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
@@ -151,7 +150,7 @@ func (c *Chat) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			fmt.Fprintf(out, "unknown command %s; type /help\n\n", strings.Fields(line)[0])
 			continue
 		}
-		if picked, ok := pickChoice(line, choices); ok {
+		if picked, ok := bot.ChoiceFor(line, choices); ok {
 			line = picked
 			fmt.Fprintf(out, "(asking: %s)\n", line)
 		}
@@ -162,16 +161,6 @@ func (c *Chat) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		c.saveChart(out, a)
 		fmt.Fprintln(out)
 	}
-}
-
-// pickChoice reads a line that is only a choice's number ("2", "2.",
-// "#2") as that choice's question.
-func pickChoice(line string, choices []string) (string, bool) {
-	n, err := strconv.Atoi(strings.TrimRight(strings.TrimPrefix(line, "#"), ".)"))
-	if err != nil || n < 1 || n > len(choices) {
-		return "", false
-	}
-	return choices[n-1], true
 }
 
 // saveChart writes the answer's chart, when it has one, and prints where.

@@ -71,15 +71,19 @@ func TestChatRun(t *testing.T) {
 			},
 		},
 		{
-			name:  "typing a number after a clarify asks that choice; a number without choices is a question",
-			input: "ambiguous?\n2\n2\n",
+			name:  "typing a number or \"the first one\" after a clarify asks that choice; a number without choices is a question",
+			input: "ambiguous?\n2\n2\nambiguous?\nthe first one\n",
 			want: "> ambiguous?\nanswer to \"ambiguous?\" in thread \"t1\"\n\n" +
 				"> 2\n(asking: Valkey at 8 cores)\nanswer to \"Valkey at 8 cores\" in thread \"t1\"\n\n" +
-				"> 2\nanswer to \"2\" in thread \"t1\"\n\n",
+				"> 2\nanswer to \"2\" in thread \"t1\"\n\n" +
+				"> ambiguous?\nanswer to \"ambiguous?\" in thread \"t1\"\n\n" +
+				"> the first one\n(asking: Dragonfly at 8 cores)\nanswer to \"Dragonfly at 8 cores\" in thread \"t1\"\n\n",
 			wantAsked: []bot.Message{
 				{Platform: "cli", Thread: "t1", Text: "ambiguous?"},
 				{Platform: "cli", Thread: "t1", Text: "Valkey at 8 cores"},
 				{Platform: "cli", Thread: "t1", Text: "2"},
+				{Platform: "cli", Thread: "t1", Text: "ambiguous?"},
+				{Platform: "cli", Thread: "t1", Text: "Dragonfly at 8 cores"},
 			},
 		},
 		{

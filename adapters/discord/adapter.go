@@ -76,6 +76,10 @@ type Config struct {
 	Deliveries Deliveries
 	// Logger receives the adapter's logs; nil discards them.
 	Logger *slog.Logger
+	// PublicURL is where the web pages are served (MEMDB_ORACLE_PUBLIC_URL):
+	// cards get "Open on the web" and the evidence links run IDs and
+	// filters there. Empty: no link, code text.
+	PublicURL string
 }
 
 // LogValue shows the configuration without the token.
@@ -108,6 +112,10 @@ type Adapter struct {
 	channels *channelCache
 	notices  *onceSet
 	bursts   *burstSet
+	// cards keeps each posted card's answer for Show evidence and votes;
+	// feedback stores the votes (nil when Deliveries is no whole KV).
+	cards    *bot.CardMemory
+	feedback *bot.FeedbackStore
 }
 
 // New returns an adapter that answers with h and draws charts with charts
@@ -155,7 +163,7 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 		}
 		s.Client = withAPIBase(s.Client, base)
 	}
-	return &Adapter{
+	a := &Adapter{
 		cfg:      cfg,
 		s:        s,
 		h:        h,
@@ -164,7 +172,12 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 		channels: newChannelCache(),
 		notices:  newOnceSet(),
 		bursts:   newBurstSet(),
-	}, nil
+		cards:    bot.NewCardMemory(cardStore(cfg.Deliveries), 0),
+	}
+	if kv, ok := cfg.Deliveries.(bot.FeedbackKV); ok {
+		a.feedback = bot.NewFeedbackStore(kv)
+	}
+	return a, nil
 }
 
 // Intents are the gateway intents the bot asks for: guild messages and

@@ -57,5 +57,8 @@ func TestTheDigestReachesEveryChannelThroughDiscord(t *testing.T) {
 		if !strings.Contains(details.String(), "What changed since the last digest") || !strings.Contains(details.String(), "Vendor and third-party claims") {
 			t.Errorf("channel %s: the thread does not hold the details:\n%.300s", ch, details.String())
 		}
+		if strings.Contains(details.String(), "| --- |") || strings.Contains(details.String(), "|---") {
+			t.Errorf("channel %s: the details show raw Markdown table pipes:\n%s", ch, details.String())
+		}
 	}
 }

@@ -372,7 +372,7 @@ func (f *fakeDiscord) endpoint(r *request) (int, http.Header, []byte) {
 func (f *fakeDiscord) message(channel string, body map[string]any) map[string]any {
 	msg := map[string]any{"id": f.id(), "channel_id": channel, "type": 0,
 		"author": map[string]any{"id": f.selfID, "username": "oracle", "bot": true}}
-	for _, k := range []string{"content", "embeds"} {
+	for _, k := range []string{"content", "embeds", "components", "flags"} {
 		if v, ok := body[k]; ok {
 			msg[k] = v
 		}
@@ -384,6 +384,9 @@ func (f *fakeDiscord) message(channel string, body map[string]any) map[string]an
 // embed limits, 6,000 characters across embeds, 2,000 of content), or "".
 func discordRules(body map[string]any) string {
 	runes := func(v any) int { s, _ := v.(string); return len([]rune(s)) }
+	if bad := componentRules(body); bad != "" {
+		return bad
+	}
 	if runes(body["content"]) > 2000 {
 		return "content longer than 2000"
 	}
@@ -391,7 +394,8 @@ func discordRules(body map[string]any) string {
 	if len(embeds) > 10 {
 		return "more than 10 embeds"
 	}
-	if len(embeds) == 0 && runes(body["content"]) == 0 {
+	flags, _ := body["flags"].(float64)
+	if len(embeds) == 0 && runes(body["content"]) == 0 && int(flags)&(1<<15) == 0 {
 		if _, files := body["attachments"]; !files {
 			return "empty message"
 		}
@@ -434,6 +438,122 @@ func discordRules(body map[string]any) string {
 	}
 	if total > 6000 {
 		return "embeds longer than 6000 in total"
+	}
+	return ""
+}
+
+// componentRules returns what Discord finds wrong with a message's
+// components, or "": at most 5 action rows of at most 5 buttons (classic
+// messages); with the components-v2 flag no content or embeds, at most 40
+// components in all and 4,000 characters of text displays; every button
+// with a label of 1–80 characters (or none, with an emoji), a custom_id of 1–100 characters unique
+// in the message (or, for a link button, a URL and no custom_id); a
+// container's accent colour a 24-bit number.
+func componentRules(body map[string]any) string {
+	const componentsV2 = 1 << 15
+	flags, _ := body["flags"].(float64)
+	v2 := int(flags)&componentsV2 != 0
+	top, _ := body["components"].([]any)
+	if v2 {
+		if s, _ := body["content"].(string); s != "" {
+			return "content with the components-v2 flag"
+		}
+		if e, _ := body["embeds"].([]any); len(e) > 0 {
+			return "embeds with the components-v2 flag"
+		}
+		if len(top) == 0 {
+			if _, files := body["attachments"]; !files {
+				return "empty message"
+			}
+		}
+	} else if len(top) > 5 {
+		return "more than 5 action rows"
+	}
+	ids := map[string]bool{}
+	count, text := 0, 0
+	var walk func(cs []any, depth int) string
+	walk = func(cs []any, depth int) string {
+		for _, c := range cs {
+			cm, _ := c.(map[string]any)
+			count++
+			typ, _ := cm["type"].(float64)
+			switch int(typ) {
+			case 1: // action row
+				kids, _ := cm["components"].([]any)
+				if len(kids) == 0 || len(kids) > 5 {
+					return "an action row needs 1 to 5 components"
+				}
+				if bad := walk(kids, depth+1); bad != "" {
+					return bad
+				}
+			case 2: // button
+				label, hasLabel := cm["label"].(string)
+				if n := len([]rune(label)); hasLabel && n == 0 || !hasLabel && cm["emoji"] == nil || n > 80 {
+					return "button label empty or longer than 80"
+				}
+				style, _ := cm["style"].(float64)
+				id, _ := cm["custom_id"].(string)
+				url, _ := cm["url"].(string)
+				switch {
+				case style < 1 || style > 6:
+					return "invalid button style"
+				case style == 5 && (url == "" || id != ""):
+					return "a link button needs a url and no custom_id"
+				case style != 5 && (id == "" || len([]rune(id)) > 100):
+					return "custom_id empty or longer than 100"
+				case style != 5 && ids[id]:
+					return "duplicate custom_id " + id
+				}
+				ids[id] = true
+			case 10: // text display
+				if !v2 {
+					return "a text display without the components-v2 flag"
+				}
+				s, _ := cm["content"].(string)
+				if s == "" {
+					return "empty text display"
+				}
+				text += len([]rune(s))
+			case 14: // separator
+				if !v2 {
+					return "a separator without the components-v2 flag"
+				}
+			case 17: // container
+				if !v2 || depth > 0 {
+					return "a container outside the top level of a components-v2 message"
+				}
+				if c, ok := cm["accent_color"].(float64); ok && (c < 0 || c > 0xFFFFFF) {
+					return "accent_color out of range"
+				}
+				kids, _ := cm["components"].([]any)
+				if len(kids) == 0 {
+					return "empty container"
+				}
+				if bad := walk(kids, depth+1); bad != "" {
+					return bad
+				}
+			case 12: // media gallery
+				if !v2 {
+					return "a media gallery without the components-v2 flag"
+				}
+				items, _ := cm["items"].([]any)
+				if len(items) == 0 || len(items) > 10 {
+					return "a media gallery needs 1 to 10 items"
+				}
+			default:
+				return fmt.Sprintf("component type %v not allowed here", cm["type"])
+			}
+		}
+		return ""
+	}
+	if bad := walk(top, 0); bad != "" {
+		return bad
+	}
+	if count > 40 {
+		return "more than 40 components"
+	}
+	if text > 4000 {
+		return "text displays longer than 4000 in total"
 	}
 	return ""
 }

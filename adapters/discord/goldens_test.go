@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
 	"github.com/memdb-oracle/memdb-oracle/bot/compose"
@@ -16,9 +18,12 @@ var figureRE = regexp.MustCompile(`run-s\d[\w-]+|\d[\d.,]*[0-9]|\d`)
 
 // TestEveryGoldenAnswerPassesDiscordsRules posts every golden answer
 // through the adapter to the fake Discord, which refuses what Discord
-// refuses. The reply is at most four lines and 600 visible characters, a
-// claim's starts with its verdict, no code line is wider than 60, and every
-// figure of the whole answer reaches Discord.
+// refuses (components included). Each answer is one message before anyone
+// clicks: its card, at most four lines and 600 visible characters, no line
+// ending in "…", no literal "**" left open, a claim's starting with its
+// verdict, with Show evidence and 👍/👎. Clicking Show evidence brings every
+// figure of the whole answer, no code line wider than 60; a second click
+// brings nothing.
 func TestEveryGoldenAnswerPassesDiscordsRules(t *testing.T) {
 	env := bottest.NewEnv(t, nil)
 	a, fd := restOnly(t, env.Bot, nil)
@@ -28,42 +33,70 @@ func TestEveryGoldenAnswerPassesDiscordsRules(t *testing.T) {
 			ans = env.Ask(t, "discord-golden-"+name, q)
 		}
 		t.Run(name, func(t *testing.T) {
+			posted := func(before int) []*request {
+				var posts []*request
+				for _, r := range fd.requests()[before:] {
+					if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/messages") {
+						if r.Status != http.StatusOK {
+							t.Errorf("Discord refused a message: %d %v", r.Status, r.JSON)
+						}
+						posts = append(posts, r)
+					}
+				}
+				return posts
+			}
 			before := len(fd.requests())
-			if err := a.postAnswer(t.Context(), "C"+name, ans, "", nil); err != nil {
+			if err := a.postAnswer(t.Context(), "C"+name, bot.Message{Text: qs[len(qs)-1]}, ans, "", nil); err != nil {
 				t.Fatalf("Discord refused the answer: %v", err)
 			}
-			var posts []*request
-			for _, r := range fd.requests()[before:] {
-				if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/messages") {
-					if r.Status != http.StatusOK {
-						t.Errorf("Discord refused a message: %d", r.Status)
-					}
-					posts = append(posts, r)
-				}
-			}
+			posts := posted(before)
 			if len(posts) == 0 {
 				t.Fatal("nothing posted")
+			}
+			if private(ans) && ans.Kind != bot.KindChatter {
+				return // help and notices go whole to the asker
+			}
+			if len(posts) != 1 {
+				t.Fatalf("%d messages before Show evidence, want one", len(posts))
 			}
 			reply := embedsOf(t, posts[0])[0]
 			desc, _ := reply["description"].(string)
 			lines := strings.Split(desc, "\n")
-			if ft, ok := reply["footer"].(map[string]any); ok {
-				lines = append(lines, ft["text"].(string))
-			}
 			visible := 0
 			for _, l := range lines {
-				visible += compose.Visible(l)
+				visible += compose.Visible(strings.ReplaceAll(l, "\\", ""))
+				if strings.HasSuffix(l, "…") || strings.HasSuffix(l, "…**") || strings.Count(l, "**")%2 != 0 {
+					t.Errorf("a reply line cut with … or with ** left open: %q", l)
+				}
 			}
-			if len(lines) > compose.MaxReplyLines || visible > compose.MaxReplyVisible {
+			if len(lines) > bot.CardMaxLines || visible > bot.CardMaxChars {
 				t.Errorf("the reply has %d lines and %d visible characters:\n%s", len(lines), visible, strings.Join(lines, "\n"))
 			}
 			if ans.Kind == bot.KindClaim && ans.Claim != nil && ans.Claim.Verdict != "" {
 				v := strings.TrimSuffix(ans.Claim.Verdict, ".")
-				if !strings.HasPrefix(lines[0], "**"+v) && !strings.HasPrefix(lines[0], "**Verdict") {
+				word := bot.NewCard(ans).Verdict
+				if !strings.HasPrefix(lines[0], "**"+v) && (word == "" || !strings.HasPrefix(strings.ToLower(lines[0]), "**"+word)) {
 					t.Errorf("a claim's reply starts with its verdict %q: %q", v, lines[0])
 				}
 			}
-			all := allEmbedText(t, posts)
+			card := bot.NewCard(ans)
+			buttons := buttonsOf(posts[0])
+			if _, ok := buttons[votePrefix+"up:"+card.ID]; ok != card.Rated {
+				t.Errorf("a %s card with feedback %v", ans.Kind, ok)
+			}
+			if _, ok := buttons[evidencePrefix+card.ID]; ok != card.Evidence {
+				t.Fatalf("a %s card with Show evidence %v, want %v", ans.Kind, ok, card.Evidence)
+			}
+			if !card.Evidence {
+				return
+			}
+			click := &discordgo.Interaction{ID: "i-" + name, AppID: "800", Token: "tok-" + name, Type: discordgo.InteractionMessageComponent,
+				ChannelID: "C" + name, Message: &discordgo.Message{ID: "m-" + name},
+				Data: discordgo.MessageComponentInteractionData{CustomID: evidencePrefix + card.ID, ComponentType: discordgo.ButtonComponent}}
+			before = len(fd.requests())
+			a.onComponent(t.Context(), click)
+			evidence := posted(before)
+			all := allEmbedText(t, append(posts, evidence...))
 			inCode := false
 			for _, l := range strings.Split(all, "\n") {
 				if strings.HasPrefix(l, "```") {
@@ -74,11 +107,17 @@ func TestEveryGoldenAnswerPassesDiscordsRules(t *testing.T) {
 					t.Errorf("a code line %d wide (max %d): %q", len([]rune(l)), maxCodeWidth, l)
 				}
 			}
-			plain := strings.NewReplacer("*", "", "_", "", "`", "").Replace(all)
+			plain := strings.NewReplacer("*", "", "_", "", "`", "", "\\", "").Replace(all)
 			for _, fig := range figureRE.FindAllString(compose.EvidenceMarkdown(ans), -1) {
 				if !strings.Contains(plain, fig) {
 					t.Errorf("%q of the whole answer never reached Discord", fig)
 				}
+			}
+			click.ID = "i2-" + name
+			before = len(fd.requests())
+			a.onComponent(t.Context(), click)
+			if again := posted(before); len(again) != 0 {
+				t.Errorf("a second click posted the evidence again (%d messages)", len(again))
 			}
 		})
 	}

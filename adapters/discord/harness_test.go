@@ -101,6 +101,15 @@ type harness struct {
 // message the bot sent could ping anyone.
 func startBot(t *testing.T, h *memoryHandler, charts ChartRenderer, configure ...func(*Config)) *harness {
 	t.Helper()
+	hs := startWith(t, h, charts, configure...)
+	hs.h = h
+	return hs
+}
+
+// startWith runs the adapter as startBot does, over any handler (the
+// real bot, for instance).
+func startWith(t *testing.T, h Handler, charts ChartRenderer, configure ...func(*Config)) *harness {
+	t.Helper()
 	fd := newFakeDiscord(t)
 	client := fd.serve()
 	logs := &syncBuffer{}
@@ -138,7 +147,7 @@ func startBot(t *testing.T, h *memoryHandler, charts ChartRenderer, configure ..
 		}
 	})
 	fd.waitFor(t, "the slash command registration", is(http.MethodPost, "/commands"))
-	return &harness{fd: fd, a: a, h: h, logs: logs}
+	return &harness{fd: fd, a: a, logs: logs}
 }
 
 // restOnly is an adapter wired to a fake Discord's REST API without the
@@ -226,9 +235,79 @@ func commandEvent(id, token, channel, guild string, question *string) map[string
 	return ev
 }
 
-// embedsOf returns the embeds of a message request.
+// isV2 reports whether a message request is laid out in components v2.
+func isV2(r *request) bool {
+	flags, _ := r.JSON["flags"].(float64)
+	return int(flags)&(1<<15) != 0
+}
+
+// v2Embeds reads a components-v2 card as the embed it stands for: each
+// container's title ("### "), description, footer ("-# "), colour and
+// image (its media gallery).
+func v2Embeds(r *request) []map[string]any {
+	var out []map[string]any
+	top, _ := r.JSON["components"].([]any)
+	for _, c := range top {
+		cm, _ := c.(map[string]any)
+		if cm["type"] != float64(17) {
+			continue
+		}
+		e := map[string]any{"color": cm["accent_color"]}
+		var desc []string
+		kids, _ := cm["components"].([]any)
+		for _, k := range kids {
+			km, _ := k.(map[string]any)
+			switch km["type"] {
+			case float64(10):
+				text, _ := km["content"].(string)
+				if ft, ok := strings.CutPrefix(text, "-# "); ok {
+					e["footer"] = map[string]any{"text": ft}
+					continue
+				}
+				if title, rest, ok := strings.Cut(strings.TrimPrefix(text, "### "), "\n"); ok && strings.HasPrefix(text, "### ") {
+					e["title"] = title
+					text = rest
+				}
+				desc = append(desc, text)
+			case float64(12):
+				items, _ := km["items"].([]any)
+				if len(items) > 0 {
+					media, _ := items[0].(map[string]any)["media"].(map[string]any)
+					e["image"] = map[string]any{"url": media["url"]}
+				}
+			}
+		}
+		e["description"] = strings.Join(desc, "\n")
+		out = append(out, e)
+	}
+	return out
+}
+
+// contentOf is a message request's content, or for a components-v2 card
+// the text displays above its container (its notices).
+func contentOf(r *request) string {
+	if !isV2(r) {
+		c, _ := r.JSON["content"].(string)
+		return c
+	}
+	var parts []string
+	top, _ := r.JSON["components"].([]any)
+	for _, c := range top {
+		if cm, _ := c.(map[string]any); cm["type"] == float64(10) {
+			s, _ := cm["content"].(string)
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// embedsOf returns the embeds of a message request (a components-v2 card
+// read as its embed).
 func embedsOf(t testing.TB, r *request) []map[string]any {
 	t.Helper()
+	if isV2(r) {
+		return v2Embeds(r)
+	}
 	raw, _ := r.JSON["embeds"].([]any)
 	out := make([]map[string]any, 0, len(raw))
 	for _, e := range raw {

@@ -28,6 +28,8 @@ func slashCommand(name string) *discordgo.ApplicationCommand {
 			Description: "Your question; leave it empty or write help to see what you can ask",
 			Required:    false,
 			MaxLength:   1000,
+			// Questions that really work, suggested as the question is typed.
+			Autocomplete: true,
 		}},
 	}
 }
@@ -39,7 +41,15 @@ func slashCommand(name string) *discordgo.ApplicationCommand {
 // memory. Help is shown only to the asker.
 func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	defer a.recoverEvent("INTERACTION_CREATE", a.tellInteraction(i))
-	if i.Type != discordgo.InteractionApplicationCommand {
+	switch i.Type {
+	case discordgo.InteractionMessageComponent:
+		a.onComponent(ctx, i)
+		return
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		a.onAutocomplete(ctx, i)
+		return
+	case discordgo.InteractionApplicationCommand:
+	default:
 		return
 	}
 	data := i.ApplicationCommandData()
@@ -76,7 +86,7 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	q := bot.Message{Platform: "discord", Channel: i.ChannelID, User: interactionUser(i), Text: question}
 	if help {
 		q.Text = "help"
-		a.respond(ctx, i, a.handle(ctx, q), "", true)
+		a.respond(ctx, i, q, a.handle(ctx, q), "", true)
 		return
 	}
 	startThread := false
@@ -103,7 +113,7 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 		q.Thread, startThread = orig.ID, true
 	}
 	ans := a.handle(ctx, q)
-	if ans.Ephemeral {
+	if ans.Ephemeral && ans.Kind != bot.KindClarify { // a clarify's choices are picked in its thread
 		// Only the asker should see it: drop the public "thinking…"
 		// message and reply privately.
 		if err := a.s.InteractionResponseDelete(i, rest(ctx)); err != nil {
@@ -116,18 +126,18 @@ func (a *Adapter) onInteraction(ctx context.Context, i *discordgo.Interaction) {
 	if startThread {
 		name = threadName(question)
 	}
-	a.respond(ctx, i, ans, name, false)
+	a.respond(ctx, i, q, ans, name, false)
 }
 
 // respond edits the deferred response into the answer's first message and
 // sends the rest: into a thread started from the answer when thread names
 // one (the channel case), else as follow-ups.
-func (a *Adapter) respond(ctx context.Context, i *discordgo.Interaction, ans bot.Answer, thread string, ephemeral bool) {
+func (a *Adapter) respond(ctx context.Context, i *discordgo.Interaction, q bot.Message, ans bot.Answer, thread string, ephemeral bool) {
 	chart := a.renderChart(ans)
 	if ephemeral {
 		chart = nil
 	}
-	msgs := renderAnswer(ans, chart != nil)
+	msgs := a.cardMessages(ctx, q, ans, chart, "", false)
 	orig, err := a.editOriginal(ctx, i, msgs[0], chart)
 	if err != nil {
 		a.log.Error("discord: editing the answer in failed", "command", a.cfg.Command, "err", err)
@@ -184,7 +194,11 @@ func (a *Adapter) editOriginal(ctx context.Context, i *discordgo.Interaction, m 
 }
 
 func (a *Adapter) edit(ctx context.Context, i *discordgo.Interaction, m outMessage, chart *chartImage) (*discordgo.Message, error) {
-	data := &discordgo.WebhookEdit{Content: &m.Content, Embeds: &m.Embeds, AllowedMentions: noMentions()}
+	components := m.Components
+	if components == nil {
+		components = []discordgo.MessageComponent{}
+	}
+	data := &discordgo.WebhookEdit{Content: &m.Content, Embeds: &m.Embeds, Components: &components, AllowedMentions: noMentions()}
 	if chart == nil {
 		return a.s.InteractionResponseEdit(i, data, rest(ctx))
 	}
@@ -213,7 +227,7 @@ func (a *Adapter) followUp(ctx context.Context, i *discordgo.Interaction, msgs [
 	}
 	for n, m := range msgs {
 		_, err := a.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
-			Content: m.Content, Embeds: m.Embeds, AllowedMentions: noMentions(), Flags: flags,
+			Content: m.Content, Embeds: m.Embeds, Components: m.Components, AllowedMentions: noMentions(), Flags: flags,
 		}, rest(ctx))
 		if err != nil {
 			a.log.Error("discord: sending a follow-up failed", "part", n+1, "err", err)
@@ -230,4 +244,31 @@ func interactionUser(i *discordgo.Interaction) string {
 		return i.User.ID
 	}
 	return ""
+}
+
+// maxAutocompleteChoices is how many suggestions Discord shows.
+const maxAutocompleteChoices = 25
+
+// onAutocomplete suggests questions that really work for what has been
+// typed into the command's question.
+func (a *Adapter) onAutocomplete(ctx context.Context, i *discordgo.Interaction) {
+	data := i.ApplicationCommandData()
+	if data.Name != a.cfg.Command {
+		return
+	}
+	typed := ""
+	for _, o := range data.Options {
+		if o.Name == questionOption && o.Type == discordgo.ApplicationCommandOptionString {
+			typed = o.StringValue()
+		}
+	}
+	choices := []*discordgo.ApplicationCommandOptionChoice{}
+	for _, q := range bot.Suggestions(typed, maxAutocompleteChoices) {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: q, Value: q})
+	}
+	err := a.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices, AllowedMentions: noMentions()}}, rest(ctx))
+	if err != nil {
+		a.log.Warn("discord: answering autocomplete failed", "err", err)
+	}
 }

@@ -69,14 +69,14 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 			// No typing indicator before knowing the message asks
 			// something: chatter gets no sign of the bot at all.
 			if ans := a.handle(ctx, q); ans.Kind != bot.KindChatter {
-				if err := a.postAnswer(ctx, m.ChannelID, ans, "", nil); err != nil {
+				if err := a.postAnswer(ctx, m.ChannelID, q, ans, "", nil); err != nil {
 					a.reportPostFailure(m.ChannelID, err)
 				}
 			}
 			return
 		}
 		ans := a.ask(ctx, m.ChannelID, q)
-		if err := a.postAnswer(ctx, m.ChannelID, ans, "", nil); err != nil {
+		if err := a.postAnswer(ctx, m.ChannelID, q, ans, "", nil); err != nil {
 			a.reportPostFailure(m.ChannelID, err)
 		}
 	case mentioned && !info.thread:
@@ -86,9 +86,11 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 		ans := a.ask(ctx, m.ChannelID, q)
 		if private(ans) {
 			// Notices (rate limits, errors, help, chatter) never open a
-			// public thread: a brief reply in place, once per burst.
-			if a.bursts.first(m.ChannelID+"/"+m.Author.ID, time.Now()) {
-				if err := a.postAnswer(ctx, m.ChannelID, ans, "", reply(m)); err != nil {
+			// public thread: a brief reply in place. Only a repeat within
+			// a burst goes unanswered: the same notice to the same
+			// message, or a second rate-limit notice.
+			if a.bursts.first(noticeKey(m.ChannelID, m.Author.ID, q.Text, ans), time.Now()) {
+				if err := a.postAnswer(ctx, m.ChannelID, q, ans, "", reply(m)); err != nil {
 					a.reportPostFailure(m.ChannelID, err)
 				}
 			}
@@ -104,8 +106,21 @@ func private(ans bot.Answer) bool {
 	switch ans.Kind {
 	case bot.KindError, bot.KindRateLimited, bot.KindHelp, bot.KindChatter:
 		return true
+	case bot.KindClarify:
+		return false // its choices are picked in a thread
 	}
 	return ans.Ephemeral
+}
+
+// noticeKey is what makes a notice a repeat within a burst: a limited
+// user gets one rate-limit notice whatever they send; any other notice is
+// a repeat only for the same words and the same kind of answer.
+func noticeKey(channel, user, text string, ans bot.Answer) string {
+	key := channel + "/" + user + "/" + string(ans.Kind)
+	if ans.Kind == bot.KindRateLimited {
+		return key
+	}
+	return key + "/" + strings.ToLower(strings.Join(strings.Fields(text), " "))
 }
 
 // mentionsOthers reports whether the message mentions someone other than
@@ -141,7 +156,7 @@ func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q
 		if missingPermission(err) && a.notices.first("threads/"+m.ChannelID) {
 			notice = noticeNoThreads
 		}
-		if err := a.postAnswer(ctx, m.ChannelID, ans, notice, reply(m)); err != nil {
+		if err := a.postAnswer(ctx, m.ChannelID, q, ans, notice, reply(m)); err != nil {
 			a.reportPostFailure(m.ChannelID, err)
 		}
 		return
@@ -151,7 +166,7 @@ func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q
 	if !a.cfg.MessageContent {
 		notice = noticeFollowUps
 	}
-	err = a.postAnswer(ctx, threadID, ans, notice, nil)
+	err = a.postAnswer(ctx, threadID, q, ans, notice, nil)
 	if err == nil {
 		return
 	}
@@ -163,7 +178,7 @@ func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q
 	if a.notices.first("thread-posts/" + m.ChannelID) {
 		notice = noticeNoThreadPost
 	}
-	if err := a.postAnswer(ctx, m.ChannelID, ans, notice, reply(m)); err != nil {
+	if err := a.postAnswer(ctx, m.ChannelID, q, ans, notice, reply(m)); err != nil {
 		a.reportPostFailure(m.ChannelID, err)
 	}
 }
@@ -172,7 +187,7 @@ func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q
 // from.
 func (a *Adapter) answerInPlace(ctx context.Context, m *discordgo.Message, q bot.Message, notice string, ref *discordgo.MessageReference) {
 	ans := a.ask(ctx, m.ChannelID, q)
-	if err := a.postAnswer(ctx, m.ChannelID, ans, notice, ref); err != nil {
+	if err := a.postAnswer(ctx, m.ChannelID, q, ans, notice, ref); err != nil {
 		a.reportPostFailure(m.ChannelID, err)
 	}
 }

@@ -102,8 +102,8 @@ func TestWithoutThreadPermissionTheBotAnswersInPlaceAndSaysSoOnce(t *testing.T) 
 
 	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
 	first := fd.waitFor(t, "the answer in the channel", isMessagePost("100"))
-	if first.JSON["content"] != noticeNoThreads {
-		t.Errorf("first in-place answer content %q, want the notice", first.JSON["content"])
+	if contentOf(first) != noticeNoThreads {
+		t.Errorf("first in-place answer content %q, want the notice", contentOf(first))
 	}
 	ref, _ := first.JSON["message_reference"].(map[string]any)
 	if ref["message_id"] != "1001" || ref["fail_if_not_exists"] != false {
@@ -115,7 +115,7 @@ func TestWithoutThreadPermissionTheBotAnswersInPlaceAndSaysSoOnce(t *testing.T) 
 
 	a.onMessage(t.Context(), event(t, messageEvent("1002", "100", "700", human, "<@900> and Valkey?", "900")))
 	second := fd.waitFor(t, "the second answer in the channel", isMessagePost("100"))
-	if c, _ := second.JSON["content"].(string); c != "" {
+	if c := contentOf(second); c != "" {
 		t.Errorf("second in-place answer repeats the notice: %q", c)
 	}
 	wantMessages(t, h.messages(),
@@ -129,8 +129,8 @@ func TestWithoutPermissionToPostInThreadsTheAnswerGoesToTheChannel(t *testing.T)
 	fd.failNext(1, isMessagePost("1001"), http.StatusForbidden, `{"message":"Missing Permissions","code":50013}`, nil)
 	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
 	post := fd.waitFor(t, "the answer in the channel", isMessagePost("100"))
-	if post.JSON["content"] != noticeNoThreadPost {
-		t.Errorf("content %q, want the notice", post.JSON["content"])
+	if contentOf(post) != noticeNoThreadPost {
+		t.Errorf("content %q, want the notice", contentOf(post))
 	}
 }
 
@@ -146,11 +146,18 @@ func TestAnOversizeAnswerIsSplitAcrossMessagesWithinDiscordsLimits(t *testing.T)
 	t.Parallel()
 	big := hugeAnswer()
 	a, fd := restOnly(t, newMemoryHandler(func(bot.Message, []string) bot.Answer { return big }), nil)
-	want := len(renderAnswer(big, false))
+	want := len(evidenceMessages(big, ""))
 	if want < 3 {
-		t.Fatalf("the test answer renders as %d messages; make it bigger", want)
+		t.Fatalf("the test answer's evidence renders as %d messages; make it bigger", want)
 	}
 	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> tell me everything", "900")))
+	card := fd.waitFor(t, "the card", isMessagePost("1001"))
+	a.onComponent(t.Context(), &discordgo.Interaction{ID: "i1", AppID: "800", Token: "tok", Type: discordgo.InteractionMessageComponent,
+		ChannelID: "1001", GuildID: "700", Message: &discordgo.Message{ID: "card-1"},
+		Data: discordgo.MessageComponentInteractionData{CustomID: evidencePrefix + bot.NewCard(big).ID, ComponentType: discordgo.ButtonComponent}})
+	if n := len(buttonsOf(card)); n == 0 {
+		t.Fatal("the card has no buttons")
+	}
 	var text strings.Builder
 	for i := range want {
 		r := fd.waitFor(t, "part of the answer", isMessagePost("1001"))
@@ -246,8 +253,8 @@ func TestTheChartIsAttachedToTheAnswerWithAltText(t *testing.T) {
 		if len(r.Files) != 0 || embedsOf(t, r)[0]["image"] != nil {
 			t.Errorf("the retry still carries the chart")
 		}
-		if c, _ := r.JSON["content"].(string); !strings.HasSuffix(c, noticeNoChart) {
-			t.Errorf("content %q, want the notice", r.JSON["content"])
+		if c := contentOf(r); !strings.HasSuffix(c, noticeNoChart) && !strings.HasPrefix(c, noticeNoChart) {
+			t.Errorf("content %q, want the notice", contentOf(r))
 		}
 	})
 	t.Run("a chart that fails to draw leaves the text answer", func(t *testing.T) {

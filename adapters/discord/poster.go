@@ -50,7 +50,9 @@ func (a *Adapter) PostReply(ctx context.Context, channel, ref, markdown string) 
 	if err != nil {
 		return err
 	}
-	for _, piece := range splitText(strings.TrimSpace(markdown), maxContent) {
+	// Discord shows pipe tables as raw pipes: they go as aligned tables in
+	// code blocks, or one line per row when too wide for a phone.
+	for _, piece := range splitText(strings.TrimSpace(withNarrowTables(markdown)), maxContent) {
 		_, err := a.s.ChannelMessageSendComplex(target, &discordgo.MessageSend{
 			Content: piece, AllowedMentions: noMentions(), Reference: reference,
 		}, rest(ctx))

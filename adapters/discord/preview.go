@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,16 +28,31 @@ type Request struct {
 	Payload   map[string]any `json:"payload"`
 }
 
+// PreviewOptions shape a preview: the bot thread to answer in (empty: a
+// mention in a channel), the message-content intent, the public URL of
+// the web pages, and a click on the answer's card to show instead of the
+// answer itself.
+type PreviewOptions struct {
+	Thread         string
+	MessageContent bool
+	PublicURL      string
+	// Click is "evidence", "choice:N", "feedback:up" or "feedback:down";
+	// empty shows the answer.
+	Click string
+}
+
 // Preview answers question as the adapter would in Discord and returns,
 // in order, every REST call that sends something (lookups left out),
-// without a server: a mention in
-// a channel (a thread started from it, the answer there), or with thread
-// set a message in that bot thread without a mention (chatter there gets
-// no answer). The handler's thread memory for thread is used and kept.
-func Preview(ctx context.Context, h Handler, question, thread string, messageContent bool) ([]Request, error) {
+// without a server: a mention in a channel (a thread started from it, the
+// answer there), or with a thread a message in that bot thread without a
+// mention (chatter there gets no answer). With a click, it returns
+// instead the calls that click on the answer's card would make. The
+// handler's thread memory for the thread is used and kept.
+func Preview(ctx context.Context, h Handler, question string, o PreviewOptions) ([]Request, error) {
 	const self, channel, guild = "900", "100", "700"
-	rec := &restRecorder{self: self, channel: channel, guild: guild, thread: thread}
-	a, err := New(Config{Token: "preview", AppID: "800", HTTPClient: &http.Client{Transport: rec}, MessageContent: messageContent}, h, nil)
+	rec := &restRecorder{self: self, channel: channel, guild: guild, thread: o.Thread}
+	a, err := New(Config{Token: "preview", AppID: "800", HTTPClient: &http.Client{Transport: rec},
+		MessageContent: o.MessageContent, PublicURL: o.PublicURL, Deliveries: newPreviewStore()}, h, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -45,11 +62,107 @@ func Preview(ctx context.Context, h Handler, question, thread string, messageCon
 	m := &discordgo.Message{ID: "1001", ChannelID: channel, GuildID: guild, Type: discordgo.MessageTypeDefault,
 		Author: &discordgo.User{ID: "300", Username: "asker"}, Content: "<@" + self + "> " + question,
 		Mentions: []*discordgo.User{{ID: self, Username: "oracle", Bot: true}}, Timestamp: time.Now()}
-	if thread != "" {
-		m.ChannelID, m.Content, m.Mentions = thread, question, nil
+	if o.Thread != "" {
+		m.ChannelID, m.Content, m.Mentions = o.Thread, question, nil
 	}
 	a.onMessage(ctx, m)
+	answered := rec.requests()
+	if o.Click == "" {
+		return answered, nil
+	}
+	var card *Request
+	for i := range answered {
+		if strings.HasSuffix(answered[i].Method, "/messages") {
+			card = &answered[i]
+			break
+		}
+	}
+	if card == nil {
+		return nil, fmt.Errorf("there is no card to click: the bot stays silent on %q", question)
+	}
+	id, err := clickedButton(*card, o.Click)
+	if err != nil {
+		return nil, err
+	}
+	at := strings.TrimSuffix(strings.TrimPrefix(card.Method, "POST /channels/"), "/messages")
+	rec.reset()
+	a.onComponent(ctx, &discordgo.Interaction{ID: "preview-click", AppID: "800", Token: "preview-token",
+		Type: discordgo.InteractionMessageComponent, ChannelID: at, GuildID: guild,
+		Member:  &discordgo.Member{User: &discordgo.User{ID: "301", Username: "clicker"}},
+		Message: &discordgo.Message{ID: "9001", ChannelID: at},
+		Data:    discordgo.MessageComponentInteractionData{CustomID: id, ComponentType: discordgo.ButtonComponent}})
 	return rec.requests(), nil
+}
+
+// clickedButton finds the custom id of the card's button a click names.
+func clickedButton(card Request, click string) (string, error) {
+	kind, arg, _ := strings.Cut(click, ":")
+	rows, _ := card.Payload["components"].([]any)
+	for _, row := range rows {
+		kids, _ := row.(map[string]any)["components"].([]any)
+		for _, k := range kids {
+			b, _ := k.(map[string]any)
+			id, _ := b["custom_id"].(string)
+			label, _ := b["label"].(string)
+			switch {
+			case kind == "evidence" && strings.HasPrefix(id, evidencePrefix),
+				kind == "feedback" && arg != "" && strings.HasPrefix(id, votePrefix+arg+":"),
+				kind == "choice" && arg != "" && strings.HasPrefix(label, arg+". "):
+				return id, nil
+			}
+		}
+	}
+	switch kind {
+	case "evidence", "choice", "feedback":
+		return "", fmt.Errorf("this answer's card has no button for %q", click)
+	}
+	return "", fmt.Errorf("unknown click %q: evidence, choice:N, feedback:up or feedback:down", click)
+}
+
+// previewStore is a whole in-memory KV, so a preview's card keeps its
+// evidence and its votes.
+type previewStore struct {
+	mu sync.Mutex
+	kv map[string][]byte
+}
+
+func newPreviewStore() *previewStore { return &previewStore{kv: map[string][]byte{}} }
+
+func (s *previewStore) Get(_ context.Context, key string) ([]byte, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.kv[key]
+	return v, ok, nil
+}
+
+func (s *previewStore) Set(_ context.Context, key string, value []byte, _ time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kv[key] = value
+	return nil
+}
+
+func (s *previewStore) SetIfAbsent(_ context.Context, key string, value []byte, _ time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.kv[key]; ok {
+		return false, nil
+	}
+	s.kv[key] = value
+	return true, nil
+}
+
+func (s *previewStore) Keys(_ context.Context, prefix string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var keys []string
+	for k := range s.kv {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys, nil
 }
 
 // restRecorder is an http.RoundTripper standing in for Discord's REST API:
@@ -134,6 +247,13 @@ func jsonPayload(contentType string, body []byte) map[string]any {
 	}
 	_ = json.Unmarshal(body, &out)
 	return out
+}
+
+// reset forgets the calls so far: a click's come next.
+func (r *restRecorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = nil
 }
 
 func (r *restRecorder) requests() []Request {

@@ -34,8 +34,12 @@ const chartFile = "chart.png"
 
 // outMessage is one Discord message of a rendered answer.
 type outMessage struct {
-	Content string
-	Embeds  []*discordgo.MessageEmbed
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+	// Flags carries MessageFlagsIsComponentsV2 for a card laid out in
+	// components (a container and text displays: no content, no embeds).
+	Flags discordgo.MessageFlags
 }
 
 // field is an embed field before it is cut to Discord's limits.
@@ -64,7 +68,7 @@ func renderAnswer(a bot.Answer, chart bool) []outMessage {
 	if chart {
 		reply.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + chartFile}
 	}
-	out := []outMessage{{Embeds: []*discordgo.MessageEmbed{reply}}}
+	out := []outMessage{{Embeds: []*discordgo.MessageEmbed{reply}, Components: choiceButtons(a.Choices)}}
 	if l.EvidenceEmpty() {
 		return out
 	}

@@ -75,7 +75,20 @@ func (c *chartImage) multipart(payload any) (contentType string, body []byte, er
 // withoutChart returns m with the first embed no longer pointing at the
 // chart attachment (m itself is left unchanged).
 func withoutChart(m outMessage) outMessage {
-	out := outMessage{Content: m.Content, Embeds: append([]*discordgo.MessageEmbed(nil), m.Embeds...)}
+	out := outMessage{Content: m.Content, Embeds: append([]*discordgo.MessageEmbed(nil), m.Embeds...), Flags: m.Flags}
+	for _, c := range m.Components {
+		if box, ok := c.(discordgo.Container); ok {
+			var kept []discordgo.MessageComponent
+			for _, k := range box.Components {
+				if _, gallery := k.(discordgo.MediaGallery); !gallery {
+					kept = append(kept, k)
+				}
+			}
+			box.Components = kept
+			c = box
+		}
+		out.Components = append(out.Components, c)
+	}
 	if len(out.Embeds) > 0 && out.Embeds[0].Image != nil {
 		e := *out.Embeds[0]
 		e.Image = nil
@@ -104,10 +117,12 @@ func reply(m *discordgo.Message) *discordgo.MessageReference {
 // postAnswer posts an answer to a channel or thread: the notice (if any)
 // and the chart (if any) on the first message, ref (if any) making the
 // first message a reply.
-func (a *Adapter) postAnswer(ctx context.Context, channel string, ans bot.Answer, notice string, ref *discordgo.MessageReference) error {
+func (a *Adapter) postAnswer(ctx context.Context, channel string, q bot.Message, ans bot.Answer, notice string, ref *discordgo.MessageReference) error {
 	chart := a.renderChart(ans)
-	msgs := renderAnswer(ans, chart != nil)
-	msgs[0].Content = joinContent(notice, msgs[0].Content)
+	msgs := a.cardMessages(ctx, q, ans, chart, notice, true)
+	if notice != noticeFollowUps && msgs[0].Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+		msgs[0].Content = joinContent(notice, msgs[0].Content)
+	}
 	for i, m := range msgs {
 		var err error
 		if i == 0 {
@@ -122,6 +137,31 @@ func (a *Adapter) postAnswer(ctx context.Context, channel string, ans bot.Answer
 	return nil
 }
 
+// cardMessages are what an answer posts before anyone clicks: its card
+// (kept for Show evidence and votes), or, for a notice to the asker
+// (help, errors), the whole notice. The follow-ups notice goes in the
+// card's footer.
+//
+// With v2 the card is laid out in components v2; without (an edited
+// slash-command response, which keeps its first form) in an embed.
+func (a *Adapter) cardMessages(ctx context.Context, q bot.Message, ans bot.Answer, chart *chartImage, notice string, v2 bool) []outMessage {
+	if private(ans) && ans.Kind != bot.KindChatter {
+		return renderAnswer(ans, chart != nil)
+	}
+	card := bot.NewCard(ans)
+	if err := a.cards.Remember(ctx, bot.Shown{Card: card, Answer: ans, Question: q.Text, Platform: "discord", Channel: q.Channel, Thread: q.Thread}); err != nil {
+		a.log.Warn("discord: keeping the card's evidence failed", "err", err)
+	}
+	footer, above := "", notice
+	if notice == noticeFollowUps {
+		footer, above = notice, ""
+	}
+	if v2 {
+		return []outMessage{renderCardV2(ans, card, chart, footer, above, a.cfg.PublicURL, q.Text)}
+	}
+	return []outMessage{renderCard(ans, card, chart != nil, footer, a.cfg.PublicURL, q.Text)}
+}
+
 // sendFirst sends the first message of an answer with its chart; when the
 // chart is refused (no Attach Files permission, too large) it sends the
 // answer without it and says so once per channel.
@@ -133,7 +173,7 @@ func (a *Adapter) sendFirst(ctx context.Context, channel string, m outMessage, c
 	a.log.Warn("discord: the chart was refused; posting the answer without it", "channel", channel, "err", err)
 	m = withoutChart(m)
 	if a.notices.first("chart/" + channel) {
-		m.Content = joinContent(m.Content, noticeNoChart)
+		m = withNotice(m, noticeNoChart)
 	}
 	return a.send(ctx, channel, m, nil, ref)
 }
@@ -144,8 +184,10 @@ func (a *Adapter) send(ctx context.Context, channel string, m outMessage, chart 
 	data := &discordgo.MessageSend{
 		Content:         m.Content,
 		Embeds:          m.Embeds,
+		Components:      m.Components,
 		AllowedMentions: noMentions(),
 		Reference:       ref,
+		Flags:           m.Flags,
 	}
 	if chart == nil {
 		return a.s.ChannelMessageSendComplex(channel, data, rest(ctx))

@@ -51,13 +51,22 @@ func TestWithoutMessageContentTheFirstAnswerSaysFollowUpsNeedAMention(t *testing
 	a, fd := restOnly(t, newMemoryHandler(echoAnswer), nil)
 	a.onMessage(t.Context(), event(t, messageEvent("1001", "100", "700", human, "<@900> how fast is Redis?", "900")))
 	first := fd.waitFor(t, "the answer in its thread", isMessagePost("1001"))
-	if c, _ := first.JSON["content"].(string); c != noticeFollowUps {
-		t.Errorf("the thread's first answer says %q, want the follow-up notice", c)
+	footer := func(r *request) string {
+		e := embedsOf(t, r)
+		if len(e) == 0 {
+			return ""
+		}
+		ft, _ := e[0]["footer"].(map[string]any)
+		s, _ := ft["text"].(string)
+		return s
+	}
+	if c := contentOf(first); c != "" || footer(first) != strings.ReplaceAll(noticeFollowUps, "`", "") {
+		t.Errorf("the thread's first answer says %q above it and %q in its footer, want the follow-up notice in the footer only", c, footer(first))
 	}
 	a.onMessage(t.Context(), event(t, messageEvent("1002", "1001", "700", human, "<@900> and valkey?", "900")))
 	second := fd.waitFor(t, "the follow-up answer", isMessagePost("1001"))
-	if c, _ := second.JSON["content"].(string); c != "" {
-		t.Errorf("a follow-up repeats the notice: %q", c)
+	if c := contentOf(second); c != "" || footer(second) != "" {
+		t.Errorf("a follow-up repeats the notice: %q %q", c, footer(second))
 	}
 }
 

@@ -26,6 +26,9 @@ type Metrics struct {
 	requests    *prometheus.CounterVec
 	keyFailures prometheus.Counter
 	model       modelMetrics
+	// feedback counts the votes of every store watched (WatchFeedback),
+	// registered once.
+	feedback *feedbackCollector
 }
 
 // NewMetrics returns a fresh registry with every series registered.

@@ -83,6 +83,10 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Queue is how many questions may wait for an answer (default 256).
 	Queue int
+	// PublicURL is where the web pages are served (MEMDB_ORACLE_PUBLIC_URL):
+	// cards get "Open on the web" and the evidence links run IDs and
+	// filters there. Empty: no link, code text.
+	PublicURL string
 }
 
 // Adapter is one Slack app installation: its HTTP handlers, its Socket
@@ -93,6 +97,12 @@ type Adapter struct {
 	api  *slackgo.Client
 	out  *outbound
 	jobs chan job
+
+	// cards keeps each posted card's answer for Show evidence and
+	// feedback; feedback stores 👍/👎 (nil when Store keeps no feedback).
+	cards    *bot.CardMemory
+	feedback *bot.FeedbackStore
+	now      func() time.Time
 
 	mu        sync.Mutex
 	botUserID string
@@ -155,6 +165,11 @@ func New(cfg Config) (*Adapter, error) {
 		jobs:       make(chan job, cfg.Queue),
 		botUserID:  cfg.BotUserID,
 		rejections: bot.NewLogSampler(time.Minute, nil),
+		cards:      bot.NewCardMemory(cfg.Store, 0),
+		now:        time.Now,
+	}
+	if kv, ok := cfg.Store.(bot.FeedbackKV); ok {
+		a.feedback = bot.NewFeedbackStore(kv)
 	}
 	a.out = &outbound{api: api, http: cfg.HTTPClient, retries: cfg.Retries, sleep: cfg.Sleep, log: a.log, lanes: newLanes()}
 	return a, nil

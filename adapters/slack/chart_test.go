@@ -44,8 +44,39 @@ func scalingAnswer() bot.Answer {
 	return a
 }
 
+func TestAnAnswersChartIsDrawnInsideItsCardAsSlacksChartBlock(t *testing.T) {
+	fs := newFakeSlack(t)
+	fb := newFakeBot()
+	fb.answer = func(bot.Message) bot.Answer { return scalingAnswer() }
+	charts := &fakeCharts{png: []byte("\x89PNG")}
+	h := newHarness(t, fs, newMemStore(), fb, func(c *Config) { c.Charts = charts })
+	h.command("C1", "U1", "How does Dragonfly scale compared with Redis?", "T601")
+	card := fs.waitFor("chat.postMessage")
+	var chart map[string]any
+	for _, b := range card.blocksOf(t) {
+		if b["type"] == "data_visualization" {
+			chart = b
+		}
+	}
+	if chart == nil {
+		t.Fatalf("the card carries no chart block: %s", card.Form.Get("blocks"))
+	}
+	inner, _ := chart["chart"].(map[string]any)
+	if inner["type"] != "line" || !strings.Contains(card.Form.Get("blocks"), `"categories":["4","48"]`) {
+		t.Errorf("chart block %v: want a line over the core counts 4 and 48", chart)
+	}
+	h.stop()
+	if len(fs.callsOf("files.getUploadURLExternal")) != 0 || len(charts.got) != 0 {
+		t.Error("the PNG was drawn or uploaded although the card shows the chart")
+	}
+}
+
+// TestAnAnswersChartIsUploadedIntoItsThreadWithAltText runs in a workspace
+// that refuses the newer blocks: the card goes without its chart block and
+// the PNG follows in its thread.
 func TestAnAnswersChartIsUploadedIntoItsThreadWithAltText(t *testing.T) {
 	fs := newFakeSlack(t)
+	fs.noTables = true
 	fb := newFakeBot()
 	fb.answer = func(bot.Message) bot.Answer { return scalingAnswer() }
 	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{7}, 5000)...)
@@ -53,8 +84,7 @@ func TestAnAnswersChartIsUploadedIntoItsThreadWithAltText(t *testing.T) {
 	h := newHarness(t, fs, newMemStore(), fb, func(c *Config) { c.Charts = charts })
 	h.command("C1", "U1", "How does Dragonfly scale compared with Redis?", "T600")
 
-	top := fs.waitFor("chat.postMessage")
-	fs.waitFor("chat.postMessage") // sources: the text comes first
+	top := fs.waitFor("chat.postMessage") // the card, refused with its chart block, then without it
 	get := fs.waitFor("files.getUploadURLExternal")
 	want := scalingAnswer().Chart
 	if get.Form.Get("filename") != "chart.png" || get.Form.Get("length") != strconv.Itoa(len(png)) || get.Form.Get("alt_txt") != want.AltText {
@@ -79,11 +109,11 @@ func TestAnAnswersChartIsUploadedIntoItsThreadWithAltText(t *testing.T) {
 
 func TestAChartThatFailsToRenderCostsOnlyThePicture(t *testing.T) {
 	fs := newFakeSlack(t)
+	fs.noTables = true // the chart block is refused, so the PNG is needed
 	fb := newFakeBot()
 	fb.answer = func(bot.Message) bot.Answer { return scalingAnswer() }
 	h := newHarness(t, fs, newMemStore(), fb, func(c *Config) { c.Charts = &fakeCharts{err: errors.New("no fonts")} })
 	h.event(mentionEvent("Ev1", "C1", "U1", "1700000001.000100", "", "<@UBOT> how does Dragonfly scale?"))
-	fs.waitFor("chat.postMessage")
 	fs.waitFor("chat.postMessage")
 	h.stop()
 	if len(fs.callsOf("files.getUploadURLExternal")) != 0 {

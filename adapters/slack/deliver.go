@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	slackgo "github.com/slack-go/slack"
+
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
@@ -25,10 +27,13 @@ type place struct {
 	// unasked marks a message in a bot thread that did not mention the
 	// bot: it is answered only if it asks something (not chatter).
 	unasked bool
+	// question is what was asked, for the card's memory.
+	question string
 }
 
 // answer asks the bot and delivers its answer.
 func (a *Adapter) answer(ctx context.Context, p place, text string) error {
+	p.question = text
 	return a.deliver(ctx, p, a.cfg.Handler.Handle(ctx, botMessage(p, text)))
 }
 
@@ -59,34 +64,51 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 		return a.deliverPrivately(ctx, p, render(ans, shown{Command: a.cfg.Command, Private: true}))
 	}
 	where := p.show
-	if p.thread != "" {
-		where.Seen = a.seenSources(ctx, p.channel, p.thread, ans.Sources)
+	where.Web = a.cfg.PublicURL
+	where.InlineChart = ans.Chart != nil
+	card := bot.NewCard(ans)
+	question := where.Question
+	if question == "" {
+		question = p.question
 	}
-	msgs := render(ans, where)
+	if err := a.cards.Remember(ctx, bot.Shown{Card: card, Question: question, Answer: ans,
+		Platform: "slack", Channel: p.channel, Thread: p.conversation}); err != nil {
+		a.log.Warn("keeping the card's evidence failed; Show evidence will ask again", "err", err)
+	}
+	m := renderCard(ans, card, where, question)
 	unlock := a.out.lanes.lock(p.channel)
 	defer unlock()
-	thread, rest := p.thread, msgs
-	if thread == "" {
-		ts, err := a.out.post(ctx, p.channel, "", msgs[0])
-		if err != nil {
-			if p.responseURL != "" && cannotPost(err) {
-				return a.respondInChannel(ctx, p, msgs)
-			}
-			return a.refused(ctx, p, err)
+	ts, err := a.out.post(ctx, p.channel, p.thread, m)
+	inline := err == nil && where.InlineChart && hasChartBlock(m)
+	if err != nil && len(m.Plain) > 0 && slackRefused(err, "invalid_blocks") {
+		a.log.Info("Slack refused the chart block; posting the card with the chart as an image", "channel", p.channel, "err", err)
+		ts, err = a.out.post(ctx, p.channel, p.thread, m.Plain[0])
+	}
+	if err != nil {
+		if p.responseURL != "" && cannotPost(err) {
+			return a.respondInChannel(ctx, p, []message{m})
 		}
-		thread, rest = ts, msgs[1:]
-		a.seenSources(ctx, p.channel, thread, ans.Sources)
+		return a.refused(ctx, p, err)
+	}
+	thread := p.thread
+	if thread == "" {
+		thread = ts
 	}
 	a.markThread(ctx, p.channel, thread, p.conversation)
-	for _, m := range rest {
-		if _, err := a.out.postMessage(ctx, p.channel, thread, m); err != nil {
-			return a.refused(ctx, p, err)
-		}
-	}
-	if ans.Chart != nil && a.cfg.Charts != nil {
+	if ans.Chart != nil && a.cfg.Charts != nil && !inline {
 		a.postChart(ctx, p.channel, thread, *ans.Chart)
 	}
 	return nil
+}
+
+// hasChartBlock reports whether a message carries Slack's chart block.
+func hasChartBlock(m message) bool {
+	for _, b := range m.Blocks {
+		if b.BlockType() == slackgo.MBTDataVisualization {
+			return true
+		}
+	}
+	return false
 }
 
 // refused tells the asker privately that Slack would not take the answer
@@ -103,6 +125,9 @@ func (a *Adapter) refused(ctx context.Context, p place, err error) error {
 
 // private reports whether an answer is for the asker's eyes only.
 func private(ans bot.Answer) bool {
+	if ans.Kind == bot.KindClarify {
+		return false // its choices are picked in the thread, by anyone in it
+	}
 	return ans.Ephemeral || ans.Kind == bot.KindError || ans.Kind == bot.KindRateLimited || ans.Kind == bot.KindHelp
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	slackgo "github.com/slack-go/slack"
 )
 
 // fakeSlack stands in for Slack on loopback: the Web API methods the
@@ -138,17 +139,23 @@ func (f *fakeSlack) waitFor(methods ...string) call {
 	}
 }
 
-// waitAnswer returns the posts of one answer with sources: the reply,
-// then its evidence and sources in the thread, up to the message that
-// lists the sources.
+// waitAnswer returns the posts of one answer before anyone clicks: its
+// card (one message).
 func (f *fakeSlack) waitAnswer(methods ...string) []call {
 	f.t.Helper()
 	if len(methods) == 0 {
 		methods = []string{"chat.postMessage"}
 	}
+	return []call{f.waitFor(methods...)}
+}
+
+// waitEvidence returns the posts Show evidence makes, up to the message
+// that lists the sources.
+func (f *fakeSlack) waitEvidence() []call {
+	f.t.Helper()
 	var posts []call
 	for {
-		c := f.waitFor(methods...)
+		c := f.waitFor("chat.postMessage")
 		posts = append(posts, c)
 		if strings.Contains(c.textOf(f.t), "*Sources*") {
 			return posts
@@ -242,6 +249,29 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		var files []map[string]any
 		_ = json.Unmarshal([]byte(c.Form.Get("files")), &files)
 		writeJSON(w, map[string]any{"ok": true, "files": files})
+	case "assistant.threads.setSuggestedPrompts":
+		// Slack's rules: a channel and thread, 1 to 4 prompts, each with a
+		// title and a message.
+		var prompts []map[string]any
+		_ = json.Unmarshal([]byte(c.Form.Get("prompts")), &prompts)
+		if c.JSON != nil {
+			raw, _ := json.Marshal(c.JSON["prompts"])
+			_ = json.Unmarshal(raw, &prompts)
+		}
+		ok := len(prompts) > 0 && len(prompts) <= 4
+		for _, p := range prompts {
+			ok = ok && p["title"] != "" && p["message"] != ""
+		}
+		if !ok {
+			f.record(call{Method: method + " (refused)", Form: c.Form, JSON: c.JSON})
+			writeJSON(w, map[string]any{"ok": false, "error": "invalid_arguments"})
+			return
+		}
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true})
+	case "assistant.threads.setStatus":
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true})
 	case "apps.connections.open":
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
@@ -393,13 +423,127 @@ func slackRules(text, blocksJSON string, noTables bool) string {
 					total += len([]rune(s))
 				}
 			}
-		case "actions", "image", "divider", "header", "rich_text":
+		case "actions":
+			if bad := actionsRules(b); bad != "" {
+				return bad
+			}
+		case "context_actions":
+			// Slack's rules: 1 to 5 elements, only feedback_buttons and
+			// icon_button; each feedback button a plain_text label of at
+			// most 75 characters and a value of at most 2,000.
+			els, _ := b["elements"].([]any)
+			if len(els) == 0 || len(els) > 5 {
+				return "invalid_blocks"
+			}
+			for _, e := range els {
+				m, _ := e.(map[string]any)
+				switch m["type"] {
+				case "feedback_buttons":
+					for _, side := range []string{"positive_button", "negative_button"} {
+						btn, _ := m[side].(map[string]any)
+						txt, _ := btn["text"].(map[string]any)
+						label, _ := txt["text"].(string)
+						value, _ := btn["value"].(string)
+						if txt["type"] != "plain_text" || label == "" || len([]rune(label)) > 75 || value == "" || len(value) > 2000 {
+							return "invalid_blocks"
+						}
+					}
+				case "icon_button":
+				default:
+					return "invalid_blocks"
+				}
+			}
+		case "data_table":
+			// Slack's rules: a caption, 2 to 100 rows (the header first, of
+			// raw_text cells only), every row as wide as the header, at
+			// most 20 columns, page_size 1 to 100; one table per message.
+			tables++
+			if noTables || tables > 1 {
+				return "invalid_blocks"
+			}
+			caption, _ := b["caption"].(string)
+			rows, _ := b["rows"].([]any)
+			if caption == "" || len(rows) < 2 || len(rows) > 100 {
+				return "invalid_blocks"
+			}
+			if ps, ok := b["page_size"].(float64); ok && (ps < 1 || ps > 100) {
+				return "invalid_blocks"
+			}
+			width := -1
+			for i, r := range rows {
+				cells, _ := r.([]any)
+				if width == -1 {
+					width = len(cells)
+				}
+				if len(cells) != width || width == 0 || width > 20 {
+					return "invalid_blocks"
+				}
+				for _, c := range cells {
+					m, _ := c.(map[string]any)
+					switch m["type"] {
+					case "raw_text":
+						s, _ := m["text"].(string)
+						total += len([]rune(s))
+					case "raw_number":
+						if i == 0 {
+							return "invalid_blocks"
+						}
+						if _, ok := m["value"].(float64); !ok {
+							return "invalid_blocks"
+						}
+					default:
+						return "invalid_blocks"
+					}
+				}
+			}
+		case "data_visualization":
+			// Decoded and checked against the block's documented rules
+			// (title, 1–6 series, 20 points, 20-character names and
+			// categories, a point for every category).
+			raw, _ := json.Marshal(b)
+			var dv slackgo.DataVisualizationBlock
+			if json.Unmarshal(raw, &dv) != nil || dv.Validate() != nil {
+				return "invalid_blocks"
+			}
+			if noTables {
+				return "invalid_blocks" // a workspace without the newer blocks
+			}
+		case "image", "divider", "header", "rich_text":
 		default:
 			return "invalid_blocks"
 		}
 	}
 	if total > slackMaxBlocksChars {
 		return "msg_blocks_too_long"
+	}
+	return ""
+}
+
+// actionsRules checks an actions block as Slack does: 1 to 25 elements;
+// a button with a plain_text label of 1–75 characters, an action_id of at
+// most 255 unique in the message, a value of at most 2,000 and a url of
+// at most 3,000.
+func actionsRules(b map[string]any) string {
+	els, _ := b["elements"].([]any)
+	if len(els) == 0 || len(els) > 25 {
+		return "invalid_blocks"
+	}
+	ids := map[string]bool{}
+	for _, e := range els {
+		m, _ := e.(map[string]any)
+		if m["type"] != "button" {
+			continue
+		}
+		txt, _ := m["text"].(map[string]any)
+		label, _ := txt["text"].(string)
+		id, _ := m["action_id"].(string)
+		value, _ := m["value"].(string)
+		link, _ := m["url"].(string)
+		if txt["type"] != "plain_text" || label == "" || len([]rune(label)) > 75 || len(id) > 255 || ids[id] ||
+			len(value) > 2000 || len(link) > 3000 {
+			return "invalid_blocks"
+		}
+		ids[id] = true
 	}
 	return ""
 }

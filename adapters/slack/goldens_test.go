@@ -17,10 +17,12 @@ var figureRE = regexp.MustCompile(`run-s\d[\w-]+|\d[\d.,]*[0-9]|\d`)
 
 // TestEveryGoldenAnswerPassesSlacksRules posts every golden answer through
 // the adapter to the fake Slack, which refuses what Slack refuses, with
-// native tables and again in a workspace that refuses them. The reply is at
-// most four lines and 600 visible characters, a claim's starts with its
-// verdict, tables are native unless refused, and every figure of the whole
-// answer reaches Slack.
+// native blocks and again in a workspace that refuses them. Each answer is
+// one message before anyone clicks: its card, at most four lines and 600
+// visible characters, no line ending in "…", no literal "**", a claim's
+// starting with its verdict, with Show evidence and Slack's feedback
+// buttons. Clicking Show evidence then brings every figure of the whole
+// answer, with native tables unless refused.
 func TestEveryGoldenAnswerPassesSlacksRules(t *testing.T) {
 	env := bottest.NewEnv(t, nil)
 	answers := map[string]bot.Answer{}
@@ -35,28 +37,53 @@ func TestEveryGoldenAnswerPassesSlacksRules(t *testing.T) {
 		h := newHarness(t, fs, newMemStore(), newFakeBot())
 		for name, a := range answers {
 			t.Run(name, func(t *testing.T) {
+				accepted := func(calls []call) []call {
+					var out []call
+					for _, c := range calls {
+						switch {
+						case strings.HasSuffix(c.Method, "(refused)"):
+							if !noTables {
+								t.Errorf("Slack refused a post: %s %s", c.Method, c.Form.Get("blocks"))
+							}
+						case c.Method == "chat.postMessage" || c.Method == "chat.postEphemeral":
+							out = append(out, c)
+						}
+					}
+					return out
+				}
 				before := len(fs.allCalls())
 				p := place{channel: "C" + name, user: "U1", conversation: name}
 				if err := h.a.deliver(t.Context(), p, a); err != nil {
 					t.Fatalf("deliver: %v", err)
 				}
-				calls := fs.allCalls()[before:]
-				var accepted []call
-				for _, c := range calls {
-					switch {
-					case strings.HasSuffix(c.Method, "(refused)"):
-						if !noTables {
-							t.Errorf("Slack refused a post: %s %s", c.Method, c.Form.Get("blocks"))
-						}
-					case c.Method == "chat.postMessage" || c.Method == "chat.postEphemeral":
-						accepted = append(accepted, c)
-					}
-				}
-				if len(accepted) == 0 {
+				posted := accepted(fs.allCalls()[before:])
+				if len(posted) == 0 {
 					t.Fatal("nothing posted")
 				}
-				checkSlackReply(t, a, accepted[0])
-				all := textOfAll(t, accepted)
+				if private(a) {
+					return // help and notices go to the asker alone, whole
+				}
+				if len(posted) != 1 {
+					t.Fatalf("%d messages before Show evidence was clicked, want one", len(posted))
+				}
+				card := posted[0]
+				checkSlackReply(t, a, card)
+				checkCardControls(t, a, card)
+				if !bot.NewCard(a).Evidence {
+					return
+				}
+				before = len(fs.allCalls())
+				at := place{channel: p.channel, user: "U2", thread: card.TS}
+				if err := h.a.showEvidence(t.Context(), at, bot.NewCard(a).ID, p.channel+"/"+card.TS); err != nil {
+					t.Fatalf("show evidence: %v", err)
+				}
+				evidence := accepted(fs.allCalls()[before:])
+				for _, c := range evidence {
+					if c.Form.Get("thread_ts") != card.TS {
+						t.Errorf("evidence posted outside the card's thread: %v", c.Form)
+					}
+				}
+				all := textOfAll(t, append([]call{card}, evidence...))
 				hasCode := strings.Contains(all, "```")
 				if !noTables && hasCode {
 					t.Errorf("a table went as a code block although Slack takes native tables")
@@ -70,8 +97,42 @@ func TestEveryGoldenAnswerPassesSlacksRules(t *testing.T) {
 						t.Errorf("%q of the whole answer never reached Slack", fig)
 					}
 				}
+				before = len(fs.allCalls())
+				if err := h.a.showEvidence(t.Context(), at, bot.NewCard(a).ID, p.channel+"/"+card.TS); err != nil {
+					t.Fatal(err)
+				}
+				if again := accepted(fs.allCalls()[before:]); len(again) != 0 {
+					t.Errorf("a second click posted the evidence again (%d messages)", len(again))
+				}
 			})
 		}
+	}
+}
+
+// checkCardControls checks a card's controls: Show evidence when there is
+// evidence, Slack's feedback buttons on every answer.
+func checkCardControls(t *testing.T, a bot.Answer, c call) {
+	t.Helper()
+	card := bot.NewCard(a)
+	evidence, feedback := false, false
+	for _, b := range c.blocksOf(t) {
+		switch b["type"] {
+		case "actions":
+			for _, e := range b["elements"].([]any) {
+				if e.(map[string]any)["action_id"] == evidenceAction {
+					evidence = true
+				}
+			}
+		case "context_actions":
+			for _, e := range b["elements"].([]any) {
+				if e.(map[string]any)["type"] == "feedback_buttons" {
+					feedback = true
+				}
+			}
+		}
+	}
+	if evidence != card.Evidence || feedback != card.Rated || !card.Rated && a.Kind != bot.KindChatter {
+		t.Errorf("a %s card with Show evidence %v (want %v) and feedback %v", a.Kind, evidence, card.Evidence, feedback)
 	}
 }
 
@@ -100,12 +161,18 @@ func checkSlackReply(t *testing.T, a bot.Answer, c call) {
 	for _, l := range lines {
 		visible += len([]rune(unescape(strings.NewReplacer("*", "", "_", "", "`", "").Replace(l))))
 	}
-	if len(lines) > compose.MaxReplyLines || visible > compose.MaxReplyVisible {
+	if len(lines) > bot.CardMaxLines || visible > bot.CardMaxChars {
 		t.Errorf("the reply has %d lines and %d visible characters:\n%s", len(lines), visible, strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if strings.HasSuffix(l, "…") || strings.HasSuffix(l, "…*") || strings.Contains(l, "**") {
+			t.Errorf("a reply line cut with … or holding a literal **: %q", l)
+		}
 	}
 	if a.Kind == bot.KindClaim && a.Claim != nil && a.Claim.Verdict != "" {
 		v := strings.TrimSuffix(a.Claim.Verdict, ".")
-		if !strings.HasPrefix(lines[0], "*"+v) && !strings.HasPrefix(lines[0], "*Verdict") {
+		word := bot.NewCard(a).Verdict
+		if !strings.HasPrefix(lines[0], "*"+v) && (word == "" || !strings.HasPrefix(strings.ToLower(lines[0]), "*"+word)) {
 			t.Errorf("a claim's reply starts with its verdict %q: %q", v, lines[0])
 		}
 	}

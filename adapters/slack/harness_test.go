@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +44,26 @@ func (s *memStore) SetIfAbsent(_ context.Context, key string, value []byte, _ ti
 	}
 	s.kv[key] = append([]byte(nil), value...)
 	return true, nil
+}
+
+func (s *memStore) Set(_ context.Context, key string, value []byte, _ time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kv[key] = append([]byte(nil), value...)
+	return nil
+}
+
+func (s *memStore) Keys(_ context.Context, prefix string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var keys []string
+	for k := range s.kv {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys, nil
 }
 
 func (s *memStore) Get(_ context.Context, key string) ([]byte, bool, error) {
@@ -91,7 +112,7 @@ func (b *fakeBot) Handle(ctx context.Context, m bot.Message) bot.Answer {
 	b.mu.Unlock()
 	a := b.answer(m)
 	if inherited != "" {
-		a.Interpretation = "follow-up to “" + inherited + "”: " + a.Interpretation
+		a.Interpretation += "; kept from the previous question: “" + inherited + "”"
 	}
 	return a
 }
@@ -226,6 +247,48 @@ func (h *harness) event(body string, extra ...string) *http.Response {
 		hdr.Set(extra[i], extra[i+1])
 	}
 	return h.send(EventsPath, "application/json", body, hdr)
+}
+
+// showEvidence clicks the Show evidence button of card as user would, in
+// the card's thread, through the signed interactivity endpoint.
+func (h *harness) showEvidence(card call, user string) {
+	h.t.Helper()
+	h.clickCard(card, user, evidenceAction, "button", cardButtonValue(h.t, card, evidenceAction))
+}
+
+// clickCard posts a block_actions payload for a control of card.
+func (h *harness) clickCard(card call, user, actionID, kind, value string) {
+	h.t.Helper()
+	thread := card.Form.Get("thread_ts")
+	payload := fmt.Sprintf(`{"type":"block_actions","trigger_id":"TR-%s-%s","user":{"id":%q},"channel":{"id":%q},`+
+		`"container":{"type":"message","channel_id":%q,"message_ts":%q,"thread_ts":%q},"response_url":%q,`+
+		`"actions":[{"type":%q,"action_id":%q,"block_id":"b","value":%q}]}`,
+		card.TS, actionID, user, card.Form.Get("channel"), card.Form.Get("channel"), card.TS, thread,
+		h.slack.responseURL("click-"+card.TS), kind, actionID, value)
+	form := "payload=" + url.QueryEscape(payload)
+	if resp := h.send(InteractivityPath, "application/x-www-form-urlencoded", form, signed(testSecret, time.Now(), form)); resp.StatusCode != http.StatusOK {
+		h.t.Fatalf("click: status %d", resp.StatusCode)
+	}
+}
+
+// cardButtonValue is the value of the card's control actionID.
+func cardButtonValue(t testing.TB, card call, actionID string) string {
+	t.Helper()
+	for _, b := range card.blocksOf(t) {
+		els, _ := b["elements"].([]any)
+		for _, e := range els {
+			m, _ := e.(map[string]any)
+			if m["action_id"] == actionID {
+				v, _ := m["value"].(string)
+				if pos, ok := m["positive_button"].(map[string]any); ok {
+					v, _ = pos["value"].(string)
+				}
+				return v
+			}
+		}
+	}
+	t.Fatalf("the card has no %s control", actionID)
+	return ""
 }
 
 // command posts a signed slash command.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func TestSlashCommandIsAcknowledgedWithinThreeSecondsThenAnsweredInTheChannel(t 
 		t.Error("the bot token was not used")
 	}
 	text := top.textOf(t)
-	for _, want := range []string{"<@U1> asked:* Is Dragonfly 25x faster than Redis?", "Answer to: Is Dragonfly 25x faster than Redis?", "in the thread."} {
+	for _, want := range []string{"<@U1> asked:* Is Dragonfly 25x faster than Redis?", "Answer to: Is Dragonfly 25x faster than Redis?", "Show evidence"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("top message lacks %q:\n%s", want, text)
 		}
@@ -63,12 +64,14 @@ func TestSlashCommandIsAcknowledgedWithinThreeSecondsThenAnsweredInTheChannel(t 
 	if top.Form.Get("text") == "" {
 		t.Error("no fallback text")
 	}
-	for _, details := range posts[1:] {
+	h.showEvidence(top, "U2")
+	evidence := fs.waitEvidence()
+	for _, details := range evidence {
 		if details.Form.Get("thread_ts") != top.TS {
 			t.Fatalf("evidence not in the answer's thread: %v", details.Form)
 		}
 	}
-	if !strings.Contains(textOfAll(t, posts[1:]), "40.6M") {
+	if !strings.Contains(textOfAll(t, evidence), "40.6M") {
 		t.Error("the evidence lacks the table")
 	}
 	if m := fb.messages(); len(m) != 1 || m[0].Platform != "slack" || m[0].Channel != "C1" || m[0].User != "U1" || m[0].Thread == "" {
@@ -89,8 +92,17 @@ func TestSlashCommandWhereTheBotIsNotInTheChannelAnswersThroughTheResponseURL(t 
 					t.Fatalf("response URL call %+v", c.JSON)
 				}
 			}
-			if !strings.Contains(posts[0].textOf(t), "Answer to: Dragonfly at 8 cores") || len(posts) < 2 {
-				t.Error("answer and sources not both delivered through the response URL")
+			if !strings.Contains(posts[0].textOf(t), "Answer to: Dragonfly at 8 cores") {
+				t.Error("the answer was not delivered through the response URL")
+			}
+			card := posts[0]
+			card.Form = url.Values{"channel": {"CPRIV"}}
+			card.JSON = map[string]any{"blocks": posts[0].JSON["blocks"]}
+			card.TS = "1700000000.000042"
+			h.showEvidence(card, "U1")
+			evidence := fs.waitFor("response_url")
+			for !strings.Contains(evidence.textOf(t), "*Sources*") {
+				evidence = fs.waitFor("response_url")
 			}
 			if len(fs.callsOf("chat.postMessage")) != 0 {
 				t.Error("a post went through although the channel refused")
@@ -157,7 +169,7 @@ func TestFollowUpInAThreadWithoutMentionContinuesTheConversation(t *testing.T) {
 	if followUp.Form.Get("thread_ts") != "1700000001.000100" {
 		t.Fatalf("follow-up answered outside the thread: %v", followUp.Form)
 	}
-	if !strings.Contains(followUp.textOf(t), "follow-up to “Dragonfly at 8 cores”") {
+	if !strings.Contains(followUp.textOf(t), "“Dragonfly at 8 cores” kept from the previous question") {
 		t.Errorf("the answer does not show what it inherited:\n%s", followUp.textOf(t))
 	}
 	m := fb.messages()
@@ -174,7 +186,7 @@ func TestFollowUpInASlashAnswersThreadContinuesThatConversation(t *testing.T) {
 	top := fs.waitAnswer()[0]
 	h.event(messageEvent("Ev3", "C1", "channel", "U1", "1700000099.000100", top.TS, "and the p99?", ""))
 	followUp := fs.waitFor("chat.postMessage")
-	if followUp.Form.Get("thread_ts") != top.TS || !strings.Contains(followUp.textOf(t), "follow-up to “Dragonfly at 8 cores”") {
+	if followUp.Form.Get("thread_ts") != top.TS || !strings.Contains(followUp.textOf(t), "“Dragonfly at 8 cores” kept from the previous question") {
 		t.Fatalf("follow-up in the slash answer's thread lost its context: %v\n%s", followUp.Form, followUp.textOf(t))
 	}
 }
@@ -298,9 +310,11 @@ func TestAnOversizeAnswerIsSplitAcrossMessagesInTheThreadWithinLimits(t *testing
 	fb.answer = func(bot.Message) bot.Answer { return hugeAnswer() }
 	h := newHarness(t, fs, newMemStore(), fb)
 	h.command("C1", "U1", "everything at once", "T500")
-	want := len(render(hugeAnswer(), shown{Asker: "U1", Question: "everything at once"}))
-	var posts []call
-	for range want {
+	want := len(evidenceMessages(hugeAnswer(), shown{})) + 1
+	card := fs.waitFor("chat.postMessage")
+	h.showEvidence(card, "U1")
+	posts := []call{card}
+	for range want - 1 {
 		posts = append(posts, fs.waitFor("chat.postMessage"))
 	}
 	if want < 3 {
@@ -392,12 +406,13 @@ func TestADirectMessageIsOneConversationPerDM(t *testing.T) {
 	if top.Form.Get("channel") != "D1" || top.Form.Get("thread_ts") != "" {
 		t.Fatalf("DM answer %v", top.Form)
 	}
-	if src := posts[len(posts)-1]; src.Form.Get("thread_ts") != top.TS {
+	h.showEvidence(top, "U1")
+	if ev := fs.waitEvidence(); ev[len(ev)-1].Form.Get("thread_ts") != top.TS {
 		t.Fatal("sources not in the answer's thread")
 	}
 	h.event(messageEvent("Ev2", "D1", "im", "U1", "1700000003.000100", "", "what about valkey?", ""))
 	next := fs.waitFor("chat.postMessage")
-	if !strings.Contains(next.textOf(t), "follow-up to “Dragonfly at 8 cores”") {
+	if !strings.Contains(next.textOf(t), "“Dragonfly at 8 cores” kept from the previous question") {
 		t.Fatalf("the DM's second message lost the conversation:\n%s", next.textOf(t))
 	}
 	if m := fb.messages(); m[0].Thread != "D1" || m[1].Thread != "D1" {

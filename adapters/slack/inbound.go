@@ -28,6 +28,8 @@ func (a *Adapter) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent) {
 		a.onMention(ctx, cb.EventID, e)
 	case *slackevents.MessageEvent:
 		a.onMessage(ctx, cb.EventID, e)
+	case *slackevents.AssistantThreadStartedEvent:
+		a.onAssistantThreadStarted(ctx, cb.EventID, e)
 	}
 }
 
@@ -91,6 +93,7 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 		if dm {
 			// One conversation per DM channel; answers go in the thread
 			// the message was written in, else at the top.
+			a.showAnswering(ctx, e.Channel, e.ThreadTimeStamp)
 			return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel}, questionText(e.Text, me))
 		}
 		if mentions(e.Text, me) {
@@ -161,6 +164,9 @@ func (a *Adapter) onInteraction(ctx context.Context, cb slackgo.InteractionCallb
 		return
 	}
 	for _, act := range cb.ActionCallback.BlockActions {
+		if a.onCardAction(cb, act) {
+			return
+		}
 		if !strings.HasPrefix(act.ActionID, askAction) || strings.TrimSpace(act.Value) == "" {
 			continue
 		}

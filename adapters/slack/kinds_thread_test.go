@@ -16,10 +16,12 @@ func TestCorrectionsAndCompoundQuestionsWorkInASlackThread(t *testing.T) {
 	fs := newFakeSlack(t)
 	h := newHarness(t, fs, newMemStore(), env.Bot)
 	const thread = "1700000101.000100"
+	var fixedCard call
 	posts := func() string {
 		t.Helper()
 		var text string
 		for _, c := range fs.waitAnswer() {
+			fixedCard = c
 			assertPostWithinLimits(t, c)
 			if c.Form.Get("thread_ts") != thread {
 				t.Errorf("answer posted outside the thread: %v", c.Form)
@@ -39,8 +41,9 @@ func TestCorrectionsAndCompoundQuestionsWorkInASlackThread(t *testing.T) {
 			t.Errorf("the correction lacks %q:\n%s", want, fixed)
 		}
 	}
-	if !strings.Contains(fixed, "valkey-cluster-8c") {
-		t.Errorf("the correction does not cite Valkey's 8-core runs")
+	h.showEvidence(fixedCard, "U1")
+	if !strings.Contains(textOfAll(t, fs.waitEvidence()), "valkey-cluster-8c") {
+		t.Errorf("the correction's evidence does not cite Valkey's 8-core runs")
 	}
 	h.event(mentionEvent("Ek3", "C1", "U1", "1700000103.000100", thread, "<@UBOT> What is pipelining? And how does Valkey scale?"))
 	two := posts()

@@ -5,6 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	slackgo "github.com/slack-go/slack"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // TestTheAppManifestAsksForExactlyWhatTheAdapterUses keeps
@@ -19,6 +24,7 @@ func TestTheAppManifestAsksForExactlyWhatTheAdapterUses(t *testing.T) {
 	scopes := yamlList(manifest, "    bot:")
 	wantScopes := []string{
 		"app_mentions:read", // onMention
+		"assistant:write",   // onAssistantThreadStarted, showAnswering
 		"channels:history",  // onMessage: follow-ups in public channels
 		"chat:write",        // outbound.post, outbound.ephemeral
 		"commands",          // onCommand
@@ -30,7 +36,7 @@ func TestTheAppManifestAsksForExactlyWhatTheAdapterUses(t *testing.T) {
 		t.Errorf("manifest scopes %v, want exactly %v", scopes, wantScopes)
 	}
 	events := yamlList(manifest, "    bot_events:")
-	if want := []string{"app_mention", "message.channels", "message.groups", "message.im"}; !slices.Equal(events, want) {
+	if want := []string{"app_mention", "assistant_thread_started", "message.channels", "message.groups", "message.im"}; !slices.Equal(events, want) {
 		t.Errorf("manifest events %v, want exactly %v", events, want)
 	}
 	for _, path := range []string{EventsPath, CommandsPath, InteractivityPath} {
@@ -58,4 +64,28 @@ func yamlList(doc, key string) []string {
 		items = append(items, item)
 	}
 	return items
+}
+
+// TestTheManifestDeclaresTheAgentViewWithPromptsThatWork reads the
+// manifest as slack-go's Manifest: the agent and assistant views are
+// declared, each with suggested prompts that are examples the bot really
+// answers.
+func TestTheManifestDeclaresTheAgentViewWithPromptsThatWork(t *testing.T) {
+	raw, err := os.ReadFile("../../deploy/slack-app-manifest.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m slackgo.Manifest
+	if err := yaml.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("the manifest is not a Slack manifest: %v", err)
+	}
+	if m.Features.AgentView == nil || m.Features.AssistantView == nil {
+		t.Fatalf("agent_view %v, assistant_view %v: want both", m.Features.AgentView, m.Features.AssistantView)
+	}
+	examples := bot.Examples()
+	for _, p := range append(m.Features.AgentView.SuggestedPrompts, m.Features.AssistantView.SuggestedPrompts...) {
+		if !slices.Contains(examples, p.Message) {
+			t.Errorf("suggested prompt %q is not one of the examples that really work", p.Message)
+		}
+	}
 }

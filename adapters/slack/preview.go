@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,12 +26,25 @@ type Request struct {
 	Payload   map[string]any `json:"payload"`
 }
 
+// PreviewOptions shape a preview: the bot thread to answer in (empty: a
+// slash command in a channel), the public URL of the web pages, and a
+// click on the answer's card to show instead of the answer itself.
+type PreviewOptions struct {
+	Thread    string
+	PublicURL string
+	// Click is "evidence", "choice:N", "feedback:up" or "feedback:down";
+	// empty shows the answer.
+	Click string
+}
+
 // Preview answers question as the adapter would in Slack and returns, in
 // posting order, every Web API call it would make, without a workspace:
-// a slash command's answer in a channel, or with thread set a message in
+// a slash command's answer in a channel, or with a thread a message in
 // that bot thread without a mention (chatter there gets no call at all).
-// The handler's thread memory for thread is used and kept.
-func Preview(ctx context.Context, h Handler, question, thread string) ([]Request, error) {
+// With a click, it returns instead the calls that click on the answer's
+// card would make. The handler's thread memory for the thread is used
+// and kept.
+func Preview(ctx context.Context, h Handler, question string, o PreviewOptions) ([]Request, error) {
 	rec := &recorder{}
 	a, err := New(Config{
 		BotToken:   NewSecret("xoxb-preview"),
@@ -38,28 +54,102 @@ func Preview(ctx context.Context, h Handler, question, thread string) ([]Request
 		HTTPClient: &http.Client{Transport: rec},
 		BotUserID:  "UORACLE",
 		Retries:    0,
+		PublicURL:  o.PublicURL,
 	})
 	if err != nil {
 		return nil, err
 	}
 	p := place{channel: "CPREVIEW", user: "UASKER", conversation: "preview",
 		show: shown{Asker: "UASKER", Question: question}}
-	if thread != "" {
-		p = place{channel: "CPREVIEW", user: "UASKER", thread: thread, conversation: thread, unasked: true}
-		a.markThread(ctx, p.channel, thread, thread)
+	if o.Thread != "" {
+		p = place{channel: "CPREVIEW", user: "UASKER", thread: o.Thread, conversation: o.Thread, unasked: true}
+		a.markThread(ctx, p.channel, o.Thread, o.Thread)
 	}
 	if err := a.answer(ctx, p, question); err != nil {
+		return nil, err
+	}
+	if o.Click == "" {
+		return rec.requests(), nil
+	}
+	answered := rec.requests()
+	if len(answered) == 0 {
+		return nil, fmt.Errorf("there is no card to click: the bot stays silent on %q", question)
+	}
+	card := answered[0]
+	ts := rec.firstTS
+	thread := p.thread
+	if thread == "" {
+		thread = ts
+	}
+	at := place{channel: p.channel, user: "UCLICKER", thread: thread, conversation: p.conversation}
+	rec.reset()
+	switch kind, arg, _ := strings.Cut(o.Click, ":"); kind {
+	case "evidence":
+		id := controlValue(card, evidenceAction)
+		if id == "" {
+			return nil, errors.New("this answer has no evidence to show")
+		}
+		err = a.showEvidence(ctx, at, id, p.channel+"/"+ts)
+	case "choice":
+		choice := controlValue(card, choiceAction+arg)
+		if _, convErr := strconv.Atoi(arg); convErr != nil || choice == "" {
+			return nil, fmt.Errorf("this answer has no choice %q to click", arg)
+		}
+		at.user = "UASKER"
+		err = a.answer(ctx, at, choice)
+	case "feedback":
+		id := strings.TrimPrefix(controlValue(card, feedbackAction), voteUp)
+		if id == "" || arg != "up" && arg != "down" {
+			return nil, fmt.Errorf("click feedback:up or feedback:down on an answer that takes feedback")
+		}
+		err = a.recordVote(ctx, at, id, arg == "up")
+	default:
+		return nil, fmt.Errorf("unknown click %q: evidence, choice:N, feedback:up or feedback:down", o.Click)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return rec.requests(), nil
 }
 
+// controlValue is the value of the card's control actionID ("" when it has
+// none); for feedback buttons, the positive one's.
+func controlValue(card Request, actionID string) string {
+	blocks, _ := card.Payload["blocks"].([]any)
+	for _, b := range blocks {
+		bm, _ := b.(map[string]any)
+		els, _ := bm["elements"].([]any)
+		for _, e := range els {
+			m, _ := e.(map[string]any)
+			if m["action_id"] != actionID {
+				continue
+			}
+			if pos, ok := m["positive_button"].(map[string]any); ok {
+				v, _ := pos["value"].(string)
+				return v
+			}
+			v, _ := m["value"].(string)
+			return v
+		}
+	}
+	return ""
+}
+
 // recorder is an http.RoundTripper standing in for Slack: it records each
 // call and answers ok.
 type recorder struct {
-	mu   sync.Mutex
-	reqs []Request
-	ts   int
+	mu      sync.Mutex
+	reqs    []Request
+	ts      int
+	firstTS string // the first message's timestamp
+	clicked bool   // the calls now are a click's, all in the thread
+}
+
+// reset forgets the calls so far: a click's come next.
+func (r *recorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs, r.clicked = nil, true
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -86,12 +176,15 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r.mu.Lock()
 	placement := "thread"
-	if len(r.reqs) == 0 {
+	if len(r.reqs) == 0 && !r.clicked {
 		placement = "reply"
 	}
 	r.reqs = append(r.reqs, Request{Placement: placement, Method: method, Payload: payload})
 	r.ts++
 	ts := fmt.Sprintf("1700000000.%06d", r.ts)
+	if r.firstTS == "" {
+		r.firstTS = ts
+	}
 	r.mu.Unlock()
 	out, _ := json.Marshal(map[string]any{"ok": true, "ts": ts, "message_ts": ts, "channel": payload["channel"]})
 	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
@@ -118,6 +211,26 @@ func (s *memoryStore) SetIfAbsent(_ context.Context, key string, value []byte, _
 	}
 	s.kv[key] = value
 	return true, nil
+}
+
+func (s *memoryStore) Set(_ context.Context, key string, value []byte, _ time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kv[key] = value
+	return nil
+}
+
+func (s *memoryStore) Keys(_ context.Context, prefix string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var keys []string
+	for k := range s.kv {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys, nil
 }
 
 func (s *memoryStore) Get(_ context.Context, key string) ([]byte, bool, error) {

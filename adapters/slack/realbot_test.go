@@ -18,7 +18,9 @@ func TestTheRealBotAnswersThroughSlack(t *testing.T) {
 	h := newHarness(t, fs, newMemStore(), env.Bot)
 	posts := func() (text string, calls []call) {
 		t.Helper()
-		for _, c := range fs.waitAnswer() {
+		card := fs.waitAnswer()[0]
+		h.showEvidence(card, "U1")
+		for _, c := range append([]call{card}, fs.waitEvidence()...) {
 			assertPostWithinLimits(t, c)
 			calls = append(calls, c)
 			text += c.textOf(t)
@@ -41,7 +43,8 @@ func TestTheRealBotAnswersThroughSlack(t *testing.T) {
 	}
 
 	h.event(messageEvent("Ev2", "C1", "channel", "U1", "1700000002.000100", "1700000001.000100", "what about valkey?", ""))
-	followUp, calls := posts()
+	followUpCard := fs.waitAnswer()[0]
+	followUp, calls := followUpCard.textOf(t), []call{followUpCard}
 	if calls[0].Form.Get("thread_ts") != "1700000001.000100" || !strings.Contains(followUp, "Valkey") || !strings.Contains(followUp, "48 cores") {
 		t.Errorf("the follow-up was not answered in the thread with the earlier conditions:\n%s", followUp)
 	}

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,6 +36,12 @@ type shown struct {
 	// Seen are the filters and run IDs this thread's earlier answers
 	// already listed: a follow-up's sources list only what is new.
 	Seen map[string]bool
+	// Web is the public URL of the web pages: run IDs and filters link
+	// there, and the card opens its question there. Empty: code text.
+	Web string
+	// InlineChart draws the chart inside the card as Slack's own chart
+	// block (the PNG follows only where the block is refused).
+	InlineChart bool
 }
 
 // askAction is the action_id of the example-question buttons in help.
@@ -56,14 +63,19 @@ func render(a bot.Answer, where shown) []message {
 	if l.EvidenceEmpty() {
 		return out
 	}
-	fallback := fallbackText(l.Reply)
-	ev := l.Evidence
+	return append(out, evidencePages(l.Evidence, fallbackText(l.Reply), where)...)
+}
+
+// evidencePages lays out an evidence layer as messages for the thread:
+// its blocks, then the sources the thread has not seen, paginated.
+func evidencePages(ev bot.Answer, fallback string, where shown) []message {
+	var out []message
 	for _, page := range paginate(evidenceBlocks(ev, where, true)) {
 		m := message{Text: truncate("Details: "+fallback, maxFallbackText), Blocks: page}
 		m.Plain = plainMessages(m)
 		out = append(out, m)
 	}
-	for _, page := range paginate(sources(ev.Sources, where.Seen)) {
+	for _, page := range paginate(sources(ev.Sources, where)) {
 		out = append(out, message{Text: truncate("Sources: "+fallback, maxFallbackText), Blocks: page})
 	}
 	return out
@@ -88,7 +100,10 @@ func renderReply(a bot.Answer, r bot.Reply, where shown) message {
 	if text := strings.Join(lines, "\n"); text != "" {
 		b.section(text)
 	}
-	if len(a.Examples) > 0 {
+	switch {
+	case len(a.Choices) > 0:
+		b.choices(a.Choices)
+	case a.Kind == bot.KindHelp && len(a.Examples) > 0:
 		b.buttons(a.Examples)
 	}
 	if r.Details != "" {
@@ -121,10 +136,10 @@ func evidenceBlocks(a bot.Answer, where shown, tables bool) []slackgo.Block {
 	case a.Table != nil && len(a.Table.Rows) > 0:
 		b.table(a.Table.Columns, a.Table.Rows)
 	case len(a.Rows) > 0:
-		b.table(rowsTable(a.Rows))
+		b.dataTable(rowsCaption("Measured rows", a.Rows), a.Rows)
 	case len(a.Nearest) > 0:
 		b.section("*Nearest measured rows* (medians across repetitions)")
-		b.table(rowsTable(a.Nearest))
+		b.dataTable(rowsCaption("Nearest measured rows", a.Nearest), a.Nearest)
 	}
 	if c := a.Claim; c != nil {
 		b.claim(*c)
@@ -140,11 +155,7 @@ func evidenceBlocks(a bot.Answer, where shown, tables bool) []slackgo.Block {
 		b.context(terms...)
 	}
 	if len(a.Examples) > 0 {
-		label := "*Try asking:*"
-		if a.Kind == bot.KindClarify {
-			label = "*Did you mean:*"
-		}
-		b.section(label + "\n" + bullets(a.Examples))
+		b.section("*Try asking:*\n" + bullets(a.Examples))
 	}
 	if a.Kind == bot.KindHelp && where.Command != "" {
 		b.context("In Slack: `" + escape(where.Command) + " QUESTION` anywhere, a mention in a channel (answered in a thread), or a direct message. Follow-ups in my threads need no mention when they ask something; thanks and chatter get no reply.")
@@ -157,8 +168,9 @@ func evidenceBlocks(a bot.Answer, where shown, tables bool) []slackgo.Block {
 
 // sources lays out the filters (verbatim), the run IDs (the first eight,
 // then "and N more") and the knowledge entries an answer rests on.
-func sources(s bot.Sources, seen map[string]bool) []slackgo.Block {
-	s = unseen(s, seen)
+func sources(s bot.Sources, where shown) []slackgo.Block {
+	s = unseen(s, where.Seen)
+	web := strings.TrimRight(where.Web, "/")
 	if len(s.Filters) == 0 && len(s.RunIDs) == 0 && len(s.Entries) == 0 {
 		return nil
 	}
@@ -167,6 +179,10 @@ func sources(s bot.Sources, seen map[string]bool) []slackgo.Block {
 	if len(s.Filters) > 0 {
 		elems := make([]string, 0, len(s.Filters))
 		for _, f := range s.Filters {
+			if web != "" {
+				elems = append(elems, "<"+web+"/runs?filter="+url.QueryEscape(f)+"|Filter>: `"+escape(f)+"`")
+				continue
+			}
 			elems = append(elems, "Filter: `"+escape(f)+"`")
 		}
 		b.context(elems...)
@@ -176,6 +192,9 @@ func sources(s bot.Sources, seen map[string]bool) []slackgo.Block {
 		ids := make([]string, len(shownIDs))
 		for i, id := range shownIDs {
 			ids[i] = "`" + escape(id) + "`"
+			if web != "" {
+				ids[i] = "<" + web + "/runs/" + url.PathEscape(id) + "|" + escape(id) + ">"
+			}
 		}
 		text := fmt.Sprintf("%d %s: %s", n, plural(n, "run", "runs"), strings.Join(ids, ", "))
 		if n > runIDsShown {
@@ -369,6 +388,27 @@ func (b *builder) buttons(questions []string) {
 	}
 	if len(elems) > 0 {
 		b.blocks = append(b.blocks, slackgo.NewActionBlock("oracle_examples", elems...))
+	}
+}
+
+// choiceAction is the action_id prefix of a clarify's choice buttons; it
+// starts with askAction, so a click asks the choice's question.
+const choiceAction = askAction + "_choice_"
+
+// choices offers a clarify's readings as numbered buttons that ask them;
+// typing the number in the thread does the same.
+func (b *builder) choices(questions []string) {
+	var elems []slackgo.BlockElement
+	for i, q := range questions {
+		if len(elems) == maxButtons || len(q) > maxButtonValue {
+			break
+		}
+		label := truncate(strconv.Itoa(i+1)+". "+q, maxButtonLabel)
+		elems = append(elems, slackgo.NewButtonBlockElement(choiceAction+strconv.Itoa(i+1), q,
+			slackgo.NewTextBlockObject(slackgo.PlainTextType, label, false, false)))
+	}
+	if len(elems) > 0 {
+		b.blocks = append(b.blocks, slackgo.NewActionBlock("oracle_choices", elems...))
 	}
 }
 

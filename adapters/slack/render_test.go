@@ -207,6 +207,10 @@ func allText(msgs []message) string {
 					}
 					b.WriteString("\n")
 				}
+			case *slackgo.DataTableBlock:
+				for _, row := range dataTableGrid(v) {
+					b.WriteString(strings.Join(row, " | ") + "\n")
+				}
 			}
 		}
 	}

@@ -143,7 +143,8 @@ func numericColumn(rows [][]string, c int) bool {
 // hasTable reports whether a message carries a native table.
 func hasTable(blocks []slackgo.Block) bool {
 	for _, b := range blocks {
-		if _, ok := b.(*slackgo.TableBlock); ok {
+		switch b.(type) {
+		case *slackgo.TableBlock, *slackgo.DataTableBlock:
 			return true
 		}
 	}
@@ -168,6 +169,12 @@ func plainMessages(m message) []message {
 func plainTables(blocks []slackgo.Block) []slackgo.Block {
 	var b builder
 	for _, bl := range blocks {
+		if dt, ok := bl.(*slackgo.DataTableBlock); ok {
+			if grid := dataTableGrid(dt); len(grid) > 0 {
+				b.code(alignRows(grid[0], grid[1:]))
+			}
+			continue
+		}
 		t, ok := bl.(*slackgo.TableBlock)
 		if !ok {
 			b.blocks = append(b.blocks, bl)

@@ -25,6 +25,8 @@ type answerView struct {
 	// IDs"), the disclosure's label.
 	Details string
 	Failed  bool // rate limited or an internal error
+	// Feedback is the answer's 👍/👎 form (nil: none).
+	Feedback *feedbackView
 }
 
 type chartView struct {
@@ -80,11 +82,21 @@ func (e evidenceView) Empty() bool {
 		len(e.Filters) == 0 && len(e.RunIDs) == 0 && len(e.Entries) == 0
 }
 
+// offered are the questions an answer's buttons ask: a clarify's
+// readings when it has them, else (help, a question not understood) the
+// examples that really work.
+func offered(a bot.Answer) []string {
+	if len(a.Choices) > 0 {
+		return a.Choices
+	}
+	return a.Examples
+}
+
 // viewAnswer lays an answer out: the reply's lines, then its evidence.
 func (s *Site) viewAnswer(question string, answer bot.Answer) answerView {
 	l := s.links()
 	layers := bot.Split(answer)
-	v := answerView{Question: question, Kind: string(answer.Kind), Choices: answer.Examples,
+	v := answerView{Question: question, Kind: string(answer.Kind), Choices: offered(answer),
 		Failed: answer.Kind == bot.KindRateLimited || answer.Kind == bot.KindError}
 	for _, line := range layers.Reply.Lines {
 		v.Reply = append(v.Reply, l.line(line))

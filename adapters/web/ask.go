@@ -111,6 +111,7 @@ func (s *Site) askPost(w http.ResponseWriter, r *http.Request) {
 	// so the message carries neither user nor channel for the bot's own.
 	a := s.ask.Handle(r.Context(), bot.Message{Platform: "http", Thread: conv, Text: q, Received: start})
 	v := s.viewAnswer(q, a)
+	v.Feedback = s.feedbackFor(q, conv, a)
 	page.Answer, page.Last = &v, q
 	status := http.StatusOK
 	if a.Kind == bot.KindRateLimited {

@@ -53,6 +53,8 @@ type Options struct {
 	// Examples are the questions offered as chips; default bot.Examples()
 	// (at most eight).
 	Examples []string
+	// Feedback stores the 👍/👎 of answers; nil shows no feedback buttons.
+	Feedback *bot.FeedbackStore
 }
 
 // Site serves the pages.
@@ -131,6 +133,7 @@ func (s *Site) Register(mux *http.ServeMux) {
 	route("GET "+b+"/runs/{id}", s.runPage, pageGuard)
 	route("GET "+b+"/runs", s.runsPage, pageGuard)
 	route("GET "+b+"/data", s.dataPage, pageGuard)
+	route("POST "+b+"/feedback", s.feedbackPost, s.opts.Guard)
 	route("GET "+b+"/static/{name}", s.static, nil)
 	route("GET "+b+"/static/{v}/{name}", s.static, nil)
 	route("GET "+b+"/charts/{file}", s.chartImage, nil)

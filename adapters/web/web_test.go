@@ -37,6 +37,8 @@ func TestPages(t *testing.T) {
 		{"a base path", basePathCases},
 		{"the API's gate", guardCases},
 		{"the gate's refusals as pages", refusalCases},
+		{"a clarify's choices", clarifyChoiceCases},
+		{"feedback on an answer", feedbackCases},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, env) })

@@ -2,7 +2,7 @@ package compose
 
 import "strings"
 
-// Kind is what sort of answer this is (DESIGN §3).
+// Kind is what sort of answer this is (docs/design.md#answers).
 type Kind string
 
 // Answer kinds.

@@ -59,7 +59,7 @@ func addUnique[T comparable](list []T, v T) []T {
 func (f rowsFacts) has(engine string) bool { return slices.Contains(f.engines, engine) }
 
 // caveatsFor lists the caveats that apply to rows read through metric
-// (DESIGN §3; FACTS §0): Garnet floor, cross-session, realistic vs ceiling,
+// (docs/design.md#answers; knowledge/testdata/facts.md §0): Garnet floor, cross-session, realistic vs ceiling,
 // 1 KB network-bound, single run, KeyDB's thread wall, client-side latency.
 func caveatsFor(rows []Row, metric string) []caveat {
 	f := factsOf(rows)

@@ -309,7 +309,7 @@ func chartRatio(ratio string) string {
 }
 
 // chartRowSeries is the series name of a row: the one the answer gave it,
-// or the DESIGN §2 name of its engine and mode.
+// or the name (docs/design.md#data) of its engine and mode.
 func chartRowSeries(r Row) string {
 	if r.Series != "" {
 		return r.Series

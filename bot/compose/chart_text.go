@@ -10,7 +10,7 @@ import (
 )
 
 // chartMetric is a y axis: what it measures, its unit and how its values
-// are labelled at the points (DESIGN §3 number style, without the unit).
+// are labelled at the points (docs/design.md#answers number style, without the unit).
 // Throughput metrics mark Garnet as a floor ("at least", client-limited);
 // latencies do not, as the floor caveat is about throughput.
 type chartMetric struct {

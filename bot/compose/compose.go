@@ -8,7 +8,7 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// Compose turns a plan into an answer of the matching kind (DESIGN §3),
+// Compose turns a plan into an answer of the matching kind (docs/design.md#answers),
 // with the plan's interpretation as readers see it (readAs), and for a
 // "why?" follow-up the reasons behind the answer first (explain).
 func (b *Composer) Compose(ctx context.Context, p planner.Plan) (Answer, error) {

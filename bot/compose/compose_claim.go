@@ -69,6 +69,9 @@ func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, er
 	headRows := planRows
 	if len(headRows) == 0 {
 		headRows = rows
+		if nr := nearestRows(c); len(nr) > 0 && !c.Comparable() {
+			headRows = nr
+		}
 	}
 	rows = dedupeRows(append(planRows, rows...))
 	sortRows(rows)
@@ -107,6 +110,30 @@ func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, er
 			}
 		}
 	}
+	// Line 1 comes from the claim's structured check: the computed verdict
+	// with the figures beside the claim, or why no run here is comparable
+	// with the nearest measured rows; a status note states the status.
+	measured := a.Headline
+	switch {
+	case claimIsStatus(c):
+		a.Headline = ensureStop(c.Statement)
+		a.Body = append(a.Body, measured)
+	case c.Comparable():
+		outcomes := askedOutcomes(c, p.Slots.Engines)
+		if h := claimCheckHeadline(c, outcomes); h != "" {
+			a.Headline = h
+			a.Claim.Verdict = fullStop(capitalise(knowledge.CombineVerdicts(outcomes)))
+			a.Body = append(a.Body, measured)
+		}
+	case c.Comparability.Status == knowledge.StatusNotComparable || c.Comparability.Status == knowledge.StatusNeverMeasured:
+		a.Headline = nearestHeadline(c)
+		if measured != a.Headline && measured != "" {
+			a.Body = append(a.Body, measured)
+		}
+	}
+	if line := claimRuleLine(c); line != "" {
+		a.Body = append(a.Body, line)
+	}
 	a.Body = append(a.Body, p.Notes...)
 	if len(rows) > 0 {
 		a.Body = append(a.Body, joinSentences(conditionsLine(rows), repsLine(rows)))
@@ -134,6 +161,10 @@ func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, er
 	a.Sources = s.sources()
 	return a, nil
 }
+
+// claimIsStatus reports a status note (engine-status:keydb) answered
+// through the claim check: it states a project's state, not a figure.
+func claimIsStatus(c knowledge.Claim) bool { return strings.HasPrefix(c.ID, "engine-status:") }
 
 func labelled(label, s string) string {
 	if s == "" {

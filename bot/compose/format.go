@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// FormatOps renders a throughput the way answers say it (DESIGN §3):
+// FormatOps renders a throughput the way answers say it (docs/design.md#answers):
 // "15.5M ops/s" from a million up, "636K ops/s" below.
 func FormatOps(v float64) string { return formatOpsShort(v) + " ops/s" }
 
@@ -23,7 +23,7 @@ func formatOpsShort(v float64) string {
 }
 
 // FormatMs renders a latency in milliseconds the same way everywhere
-// (DESIGN §3): the median with up to three decimals, trailing zeros
+// (docs/design.md#answers): the median with up to three decimals, trailing zeros
 // trimmed ("0.883 ms", "2.423 ms", "35.199 ms", "0.2 ms"). Exact values are
 // in the JSON rows.
 func FormatMs(v float64) string { return formatMsShort(v) + " ms" }

@@ -6,7 +6,7 @@ import (
 )
 
 // AskJSON is the object `ask --json` prints and `POST /api/ask` returns,
-// exactly as DESIGN §4 specifies. Build it with JSON.
+// exactly as docs/design.md#json-answers specifies. Build it with JSON.
 type AskJSON struct {
 	Kind           Kind          `json:"kind"`
 	Interpretation string        `json:"interpretation"`
@@ -27,7 +27,7 @@ type JSONRow struct {
 	RunIDs []string `json:"run_ids"`
 }
 
-// JSON converts an answer into the DESIGN §4 object. Slices are never nil,
+// JSON converts an answer into the object docs/design.md#json-answers describes. Slices are never nil,
 // so they encode as [] rather than null; "text" is Markdown(a), the reply
 // then the evidence; "reply" the reply alone.
 func JSON(a Answer) AskJSON {

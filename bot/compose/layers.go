@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// The two layers of every answer (DESIGN §3): the reply, which a chat
+// The two layers of every answer (docs/design.md#answers): the reply, which a chat
 // shows first and alone, and the evidence, which follows in the thread (or
 // below it in a terminal). They are decided here, once, from the answer
 // model; surfaces only lay them out.

@@ -38,6 +38,7 @@ func (a *app) digestPublisher() (*bot.DigestPublisher, error) {
 	return bot.NewDigestPublisher(bot.DigestPublisherConfig{
 		Composer: src, KV: kv, Targets: targets, Logger: a.log,
 		RenderChart: renderDigestChart,
+		PublicURL:   strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_PUBLIC_URL")),
 	}), nil
 }
 

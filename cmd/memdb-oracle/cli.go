@@ -25,6 +25,7 @@ type cli struct {
 	Import      importCmd      `cmd:"" help:"Add runs from a CSV file; validates everything before writing anything. No row limit: the file is streamed; memory grows only by the duplicate check, about 40 bytes a row (under 200 MB at a million rows); free disk space of about 4x the file's size is needed."`
 	Plan        planCmd        `cmd:"" help:"Show how a question is understood (the plan), without answering."`
 	Preview     previewCmd     `cmd:"" help:"Print the exact API requests the Slack or Discord adapter would make for a question, as JSON."`
+	Feedback    feedbackCmd    `cmd:"" help:"Read the 👍/👎 people gave answers: list them, or export them as corpus-ready lines."`
 	KB          kbCmd          `cmd:"" name:"kb" help:"Inspect the knowledge base."`
 	Digest      digestCmd      `cmd:"" help:"Compose the findings digest; print it or post it to the configured channels."`
 	Serve       serveCmd       `cmd:"" help:"Run the enabled adapters (HTTP, Slack, Discord) and the digest schedule."`

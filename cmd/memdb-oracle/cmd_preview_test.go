@@ -27,30 +27,63 @@ func preview(t *testing.T, dir string, args ...string) []previewRequest {
 
 func TestPreviewPrintsTheRequestsEachPlatformWouldGetReplyFirst(t *testing.T) {
 	dir := t.TempDir()
-	for _, tt := range []struct{ platform, method string }{
-		{"slack", "chat.postMessage"},
-		{"discord", "POST /channels/1001/messages"},
+	for _, tt := range []struct{ platform, method, evidence string }{
+		{"slack", "chat.postMessage", "chat.postMessage"},
+		{"discord", "POST /channels/1001/messages", "POST /channels/1001/messages"},
 	} {
 		t.Run(tt.platform, func(t *testing.T) {
-			reqs := preview(t, dir, "--platform", tt.platform, "Is Dragonfly 25x faster than Redis?")
+			const q = "Is Dragonfly 25x faster than Redis?"
 			var posts []previewRequest
-			for _, r := range reqs {
+			for _, r := range preview(t, dir, "--platform", tt.platform, q) {
 				if r.Method == tt.method {
 					posts = append(posts, r)
 				}
 			}
-			if len(posts) < 2 || posts[0].Placement != "reply" || posts[len(posts)-1].Placement != "thread" {
-				t.Fatalf("want the reply then the evidence in the thread, got %+v", reqs)
+			if len(posts) != 1 || posts[0].Placement != "reply" {
+				t.Fatalf("want one card before any click, got %+v", posts)
 			}
 			raw, _ := json.Marshal(posts[0].Payload)
-			if !strings.Contains(string(raw), "Not comparable") || strings.Contains(string(raw), "run-s1-") {
-				t.Errorf("the reply is the verdict without the run IDs: %s", raw)
+			for _, want := range []string{"Not comparable", "Show evidence", "👍", "👎"} {
+				if !strings.Contains(string(raw), want) {
+					t.Errorf("the card lacks %q: %s", want, raw)
+				}
 			}
-			all, _ := json.Marshal(posts)
-			if !strings.Contains(string(all), "run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep1") {
-				t.Error("the evidence lacks the run IDs")
+			if strings.Contains(string(raw), "run-s1-") {
+				t.Errorf("the card carries the run IDs, which are evidence: %s", raw)
+			}
+			var evidence []previewRequest
+			for _, r := range preview(t, dir, "--platform", tt.platform, "--click", "evidence", q) {
+				if r.Method == tt.evidence {
+					evidence = append(evidence, r)
+				}
+			}
+			all, _ := json.Marshal(evidence)
+			if len(evidence) == 0 || evidence[0].Placement != "thread" ||
+				!strings.Contains(string(all), "run-s1-20260901-083406-dragonfly-single-48c-p16-1-10-d100-rep1") {
+				t.Errorf("Show evidence did not post the run IDs in the thread: %s", all)
 			}
 		})
+	}
+}
+
+func TestPreviewShowsWhatAChoiceOrAVoteClickPosts(t *testing.T) {
+	dir := t.TempDir()
+	for _, platform := range []string{"slack", "discord"} {
+		t.Run(platform, func(t *testing.T) {
+			reqs := preview(t, dir, "--platform", platform, "--click", "choice:2", "dragonfly at 16 cores, not read-heavy")
+			all, _ := json.Marshal(reqs)
+			if !strings.Contains(string(all), "MGET") || !strings.Contains(string(all), "Dragonfly: throughput") {
+				t.Errorf("clicking the second choice did not answer the multi-get reading: %s", all)
+			}
+			down, _ := json.Marshal(preview(t, dir, "--platform", platform, "--click", "feedback:down", "redis at 8 cores"))
+			if !strings.Contains(string(down), "noted") {
+				t.Errorf("a 👎 is not acknowledged: %s", down)
+			}
+		})
+	}
+	_, stderr, err := runInProcess(t, env(), "", "--data", dir, "preview", "--platform", "slack", "--click", "frobnicate", "redis at 8 cores")
+	if err == nil || !strings.Contains(stderr+err.Error(), "unknown click") {
+		t.Errorf("an unknown click: %v %s", err, stderr)
 	}
 }
 

@@ -227,7 +227,7 @@ func TestTwoReplicasShareOneRedis(t *testing.T) {
 	}
 	inThread := posts(func(c slackCall) bool { return c.Form.Get("thread_ts") == "1700000010.000100" })
 	textOf := func(c slackCall) string { return c.Form.Get("text") + c.Form.Get("blocks") }
-	calls.await(t, "the answer's sources, its last post", 1, func(c slackCall) bool { return inThread(c) && strings.Contains(textOf(c), "Sources") })
+	calls.await(t, "the answer's card", 1, func(c slackCall) bool { return inThread(c) && strings.Contains(textOf(c), "Show evidence") })
 	oneAnswer := calls.count(inThread)
 
 	// A follow-up sent to B in a thread started on A keeps A's memory.

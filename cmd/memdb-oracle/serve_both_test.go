@@ -83,7 +83,7 @@ func TestServeRunsSlackAndDiscordInOneProcess(t *testing.T) {
 		break
 	}
 
-	// Discord: a mention over the gateway gets a thread with the answer in embeds.
+	// Discord: a mention over the gateway gets a thread with the answer's card.
 	mention, _ := json.Marshal(map[string]any{"op": 0, "t": "MESSAGE_CREATE", "d": map[string]any{
 		"id": "3001", "channel_id": "100", "guild_id": "700", "type": 0,
 		"content":   "<@" + discord.selfID + "> " + question + " @everyone",
@@ -105,9 +105,13 @@ func TestServeRunsSlackAndDiscordInOneProcess(t *testing.T) {
 		if !threadStarted {
 			t.Fatal("the Discord answer was posted before a thread was started from the mention")
 		}
-		embeds, _ := r.JSON["embeds"].([]any)
-		raw, _ := json.Marshal(embeds)
-		if len(embeds) == 0 || !strings.Contains(string(raw), "Dragonfly: throughput of 15.5M ops/s") || !strings.Contains(string(raw), "48 cores") {
+		// The card: a components-v2 container (or, edited in, an embed).
+		card, _ := r.JSON["components"].([]any)
+		if embeds, _ := r.JSON["embeds"].([]any); len(embeds) > 0 {
+			card = embeds
+		}
+		raw, _ := json.Marshal(card)
+		if len(card) == 0 || !strings.Contains(string(raw), "Dragonfly: throughput of 15.5M ops/s") || !strings.Contains(string(raw), "48 cores") {
 			t.Fatalf("the Discord answer does not answer the question: %s", raw)
 		}
 		am, _ := r.JSON["allowed_mentions"].(map[string]any)

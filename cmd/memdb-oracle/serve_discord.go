@@ -45,6 +45,10 @@ func (a *app) serveDiscord(_ *http.ServeMux) (run func(ctx context.Context) erro
 	if cfg.Deliveries, err = a.kv("discord"); err != nil {
 		return nil, "", err
 	}
+	cfg.PublicURL = strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_PUBLIC_URL"))
+	if fkv, ok := cfg.Deliveries.(bot.FeedbackKV); ok {
+		a.metrics().WatchFeedback(a.log, bot.NewFeedbackStore(fkv))
+	}
 	ad, err := discord.New(cfg, b, chart.Renderer{})
 	if err != nil {
 		return nil, "", err

@@ -48,11 +48,15 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 		APIURL:        strings.TrimSpace(a.cfg.Getenv("SLACK_API_URL")),
 		Handler:       b,
 		Store:         kv,
+		PublicURL:     strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_PUBLIC_URL")),
 		Charts:        chart.Renderer{},
 		Log:           a.log,
 	})
 	if err != nil {
 		return nil, "", err
+	}
+	if fkv, ok := kv.(bot.FeedbackKV); ok {
+		a.metrics().WatchFeedback(a.log, bot.NewFeedbackStore(fkv))
 	}
 	if !signing.IsZero() {
 		if err := ad.Mount(mux); err != nil {

@@ -29,7 +29,17 @@ func (a *app) serveWeb(mux *http.ServeMux, h handler, guard *httpadapter.Guard) 
 	if len(a.cfg.HTTP.Keys) > 0 {
 		signIn = guard.SignIn(base + "/")
 	}
+	var feedback *bot.FeedbackStore
+	kv, err := a.kv("web")
+	if err != nil {
+		return err
+	}
+	if fkv, ok := kv.(bot.FeedbackKV); ok {
+		feedback = bot.NewFeedbackStore(fkv)
+		a.metrics().WatchFeedback(a.log, feedback)
+	}
 	site, err := web.New(h, bot.NewDataset(st, kb), web.Options{
+		Feedback:  feedback,
 		BasePath:  base,
 		Logger:    a.log.With("adapter", "web"),
 		Guard:     guard.Wrap,

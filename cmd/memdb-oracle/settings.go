@@ -40,6 +40,7 @@ type settings struct {
 	AdminToken     string `name:"admin-token" env:"MEMDB_ORACLE_ADMIN_TOKEN" group:"http" placeholder:"TOKEN" help:"Enables POST /api/import and import --remote with this bearer token."`
 	TrustedProxies string `name:"trusted-proxies" env:"MEMDB_ORACLE_TRUSTED_PROXIES" group:"http" placeholder:"CIDR,..." help:"Reverse proxies whose Forwarded / X-Forwarded-For headers name the client."`
 	WebPublic      string `name:"web-public" env:"MEMDB_ORACLE_WEB_PUBLIC" group:"http" placeholder:"BOOL" help:"With API keys set, show the web pages read-only without a key; asking still needs one."`
+	PublicURL      string `name:"public-url" env:"MEMDB_ORACLE_PUBLIC_URL" group:"http" placeholder:"URL" help:"Where the web pages are served for people (https://oracle.example.com): chat cards get an Open on the web button and their run IDs and filters link there."`
 	Drain          string `name:"drain" env:"MEMDB_ORACLE_DRAIN" group:"http" placeholder:"DURATION" help:"How long serve keeps answering after SIGTERM with /readyz at 503, so load balancers move away first (default 0: stop at once)."`
 
 	HTTPRatePerMinute      string `name:"http-rate-per-minute" env:"MEMDB_ORACLE_HTTP_RATE_PER_MINUTE" group:"limits" default:"${http_rate_per_minute}" placeholder:"N" help:"Questions per minute per HTTP client (its key, or its address); 0 switches the limit off. Default: ${default}."`
