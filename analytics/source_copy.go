@@ -115,3 +115,7 @@ func (c *sourceCopy) discard() {
 		return // the next open removes copies no import refers to
 	}
 }
+
+// sidecarExt ends the name of the file beside a kept copy that records
+// what was imported from it (see importSidecar).
+const sidecarExt = ".import.json"

@@ -173,6 +173,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		WithVerifyValueChecksum(true).
 		WithReadOnly(opts.ReadOnly)
 	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache()}
+	var aside setAsideRecord // tables set aside before Badger deletes them
 	s.minFree = defaultMinFree
 	if opts.MinFreeBytes > 0 {
 		s.minFree = uint64(opts.MinFreeBytes)
@@ -206,6 +207,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if _, err := checkTables(opts.Dir, !opts.ReadOnly); err != nil {
 			return nil, err
 		}
+		var err error
+		if aside, err = prepareSetAside(opts.Dir, opts.ReadOnly); err != nil {
+			return nil, err
+		}
 	}
 	s.disk.init(s)
 	if s.oneShot && !hasBadgerManifest(opts.Dir) {
@@ -229,6 +234,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open store in %s: %w", opts.Dir, err)
 	}
 	s.db = db
+	if err := s.checkSetAside(aside); err != nil {
+		_ = s.db.Close()
+		return nil, err
+	}
 	if err := s.prepare(ctx, opts, bo); err != nil {
 		_ = s.db.Close()
 		return nil, err
@@ -287,6 +296,9 @@ func (s *Store) prepare(ctx context.Context, opts Options, bo badger.Options) er
 			return err
 		}
 		if err := s.dropStaleGenerations(ctx, s.manifest.Generation); err != nil {
+			return err
+		}
+		if err := s.setAsideStrayCopies(ctx); err != nil {
 			return err
 		}
 	}
