@@ -231,7 +231,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		case strings.Contains(err.Error(), "checksum"):
 			return nil, corrupt(opts.Dir, err, "a table file fails its checksum (%v)", err)
 		}
-		return nil, fmt.Errorf("open store in %s: %w", opts.Dir, err)
+		return nil, openError(opts.Dir, err)
 	}
 	s.db = db
 	if err := s.checkSetAside(aside); err != nil {

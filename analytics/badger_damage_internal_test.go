@@ -1,0 +1,86 @@
+package analytics
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// overwrite puts garbage over n bytes of a file at off (negative: from
+// its end).
+func overwrite(t *testing.T, path string, off int64, n int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off < 0 {
+		off += int64(len(b))
+	}
+	for i := range n {
+		if int(off)+i < len(b) {
+			b[int(off)+i] ^= 0x5a
+		}
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadgerLevelDamageIsDamageThatRepairRebuildsFrom(t *testing.T) {
+	base := storeWithImport(t)
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+	}{
+		{"a deleted table", func(t *testing.T, dir string) {
+			if err := os.Remove(largestTable(t, dir)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a damaged MANIFEST", func(t *testing.T, dir string) {
+			overwrite(t, filepath.Join(dir, "MANIFEST"), 12, 8)
+		}},
+		{"a damaged KEYREGISTRY", func(t *testing.T, dir string) {
+			overwrite(t, filepath.Join(dir, "KEYREGISTRY"), -8, 8)
+		}},
+		{"a damaged value-log header", func(t *testing.T, dir string) {
+			logs, _ := filepath.Glob(filepath.Join(dir, "*.vlog"))
+			if len(logs) == 0 {
+				t.Fatal("no value log")
+			}
+			overwrite(t, logs[0], 0, 20)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			copyDir(t, base, dir)
+			tt.damage(t, dir)
+			for _, readOnly := range []bool{true, false} {
+				s, err := Open(t.Context(), Options{Dir: dir, ReadOnly: readOnly})
+				if err == nil {
+					_, err = s.Query(t.Context(), fullScanFilter)
+					s.Close()
+				}
+				if !errors.Is(err, ErrCorrupt) && !(readOnly && errors.Is(err, ErrNeedsRecovery)) {
+					t.Fatalf("open (read-only %v) = %v, want ErrCorrupt", readOnly, err)
+				}
+			}
+			if _, err := Check(t.Context(), dir); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Check = %v, want ErrCorrupt", err)
+			}
+			rep, err := Repair(t.Context(), dir, nil)
+			if err != nil {
+				t.Fatalf("repair: %v", err)
+			}
+			if len(rep.Embedded) != 2 || len(rep.Restored) != 1 || len(rep.Lost) != 0 {
+				t.Errorf("repair report = %+v", rep)
+			}
+			if counts, err := Check(t.Context(), dir); err != nil || counts[3] != 350 {
+				t.Errorf("after repair: %v, %v", counts, err)
+			}
+		})
+	}
+}
