@@ -84,3 +84,45 @@ func TestBadgerLevelDamageIsDamageThatRepairRebuildsFrom(t *testing.T) {
 		})
 	}
 }
+
+func TestRepairFindsTheImportsWhenTheManifestFileIsDamaged(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+	}{
+		{"the manifest file alone", func(t *testing.T, dir string) {
+			overwrite(t, filepath.Join(dir, manifestFile), 0, 4)
+		}},
+		{"the manifest file and Badger's MANIFEST", func(t *testing.T, dir string) {
+			overwrite(t, filepath.Join(dir, manifestFile), 0, 4)
+			overwrite(t, filepath.Join(dir, "MANIFEST"), 12, 8)
+		}},
+		{"the manifest file deleted and Badger's MANIFEST damaged", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, manifestFile)); err != nil {
+				t.Fatal(err)
+			}
+			overwrite(t, filepath.Join(dir, "MANIFEST"), 12, 8)
+		}},
+	}
+	base := storeWithImport(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			copyDir(t, base, dir)
+			tt.damage(t, dir)
+			if _, err := Check(t.Context(), dir); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Check = %v, want ErrCorrupt", err)
+			}
+			rep, err := Repair(t.Context(), dir, nil)
+			if err != nil {
+				t.Fatalf("repair: %v", err)
+			}
+			if len(rep.Restored) != 1 || rep.Restored[0].Added != 350 || rep.Restored[0].Session != 3 || len(rep.Lost) != 0 {
+				t.Errorf("repair report = %+v, want mine.csv restored as session 3", rep)
+			}
+			if counts, err := Check(t.Context(), dir); err != nil || counts[3] != 350 {
+				t.Errorf("after repair: %v, %v", counts, err)
+			}
+		})
+	}
+}

@@ -11,6 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // RepairReport says what Repair rebuilt and what it could not.
@@ -18,6 +21,7 @@ type RepairReport struct {
 	Embedded []ImportReport // the embedded sessions, rebuilt from the binary
 	Restored []ImportReport // imported files restored from their copies
 	Lost     []string       // imports that could not be restored, with why
+	Notes    []string       // where the list of imports came from, when not the manifest file
 	Damaged  string         // where the damaged files were moved
 }
 
@@ -28,6 +32,68 @@ const (
 	damagedPrefix = "damaged-"
 )
 
+// importsToRestore lists the imports a repair restores: from the store's
+// manifest file, else from Badger's manifest, else from the records kept
+// beside the copies (see importSidecar). A manifest file this process may
+// not read is a permission error, not a reason to drop imports.
+func importsToRestore(ctx context.Context, dir string, log *slog.Logger, rep *RepairReport) ([]importSource, error) {
+	mirror, found, err := readManifestFile(dir)
+	switch {
+	case err != nil && isPermission(err):
+		return nil, permissionError(dir, filepath.Join(dir, manifestFile), err)
+	case err == nil && found:
+		return mirror.Sources, nil
+	case err != nil:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the list of imports (%s) is unreadable (%v)", manifestFile, err))
+	}
+	if m, err := badgerManifest(ctx, dir, log); err == nil {
+		rep.Notes = append(rep.Notes, "the imports were listed from Badger's copy of the manifest")
+		return m.Sources, nil
+	} else if !found {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("Badger's copy of the manifest is unreadable too (%v)", err))
+	}
+	sources := readSidecars(dir)
+	if len(sources) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the imports were listed from the records beside their %d kept copies", len(sources)))
+	}
+	return sources, nil
+}
+
+// badgerManifest reads the manifest Badger holds, opening it read-only
+// (its tables set aside first: Badger deletes those its MANIFEST does not
+// name). A panic on damaged files is an error.
+func badgerManifest(ctx context.Context, dir string, log *slog.Logger) (m manifest, err error) {
+	if !hasBadgerManifest(dir) {
+		return m, errors.New("there is no Badger MANIFEST")
+	}
+	if _, err := setAsideTables(dir, false); err != nil {
+		return m, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	db, err := openBadger(badger.DefaultOptions(dir).WithReadOnly(true).WithLogger(badgerLogger{log}).
+		WithBlockSize(tableBlockSize).WithChecksumVerificationMode(options.OnBlockRead))
+	if err != nil {
+		return m, err
+	}
+	defer db.Close()
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicked(dir, "reading Badger's manifest", p)
+		}
+	}()
+	err = db.View(func(txn *badger.Txn) error {
+		var found bool
+		var err error
+		if m, found, err = readManifest(txn); err == nil && !found {
+			err = errors.New("Badger holds no manifest")
+		}
+		return err
+	})
+	return m, errors.Join(err, ctx.Err())
+}
+
 // Repair rebuilds the store in dir: a fresh store, built aside, gets the
 // embedded dataset and every imported file whose copy under sources/ still
 // matches the SHA-256 recorded at import (nothing unverifiable is
@@ -37,12 +103,11 @@ const (
 // so Badger's own files need not be readable.
 func Repair(ctx context.Context, dir string, log *slog.Logger) (RepairReport, error) {
 	var rep RepairReport
-	mirror, _, err := readManifestFile(dir)
-	if err != nil {
-		mirror = emptyManifest() // unreadable too: rebuild what the binary holds
-		rep.Lost = append(rep.Lost, fmt.Sprintf("the list of imports (%s) is unreadable: %v", manifestFile, err))
-	}
 	if err := finishSwap(dir); err != nil { // an earlier repair was interrupted
+		return rep, err
+	}
+	sources, err := importsToRestore(ctx, dir, log, &rep)
+	if err != nil {
 		return rep, err
 	}
 	work := filepath.Join(dir, repairDir)
@@ -57,7 +122,7 @@ func Repair(ctx context.Context, dir string, log *slog.Logger) (RepairReport, er
 	if rep.Embedded, err = fresh.ImportDefault(ctx); err != nil {
 		return rep, err
 	}
-	for _, src := range mirror.Sources {
+	for _, src := range sources {
 		if src.Embedded {
 			continue
 		}

@@ -299,6 +299,9 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 		if err := p.src.finish(); err != nil {
 			return fail(err)
 		}
+		if err := p.src.writeSidecar(p.plan.name, p.plan.session); err != nil {
+			return fail(err)
+		}
 	}
 	next := s.committed()
 	pend := pendingImport{Generation: next.Generation + 1, Name: name, Session: parts[0].plan.session, Copy: parts[0].src.rel}

@@ -172,6 +172,9 @@ func (s *Store) checkManifest(ctx context.Context, runPrefix string) error {
 	mirrored := false
 	if s.dir != "" {
 		if mirror, mirrored, err = readManifestFile(s.dir); err != nil {
+			if isPermission(err) {
+				return permissionError(s.dir, filepath.Join(s.dir, manifestFile), err)
+			}
 			return corrupt(s.dir, err, "%v", err)
 		}
 	}

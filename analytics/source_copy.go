@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -11,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -83,6 +86,51 @@ func (c *sourceCopy) finish() error {
 	return nil
 }
 
+// importSidecar is what the file beside a kept copy records: enough for
+// doctor --repair to restore the import when neither the store's manifest
+// nor its mirror can be read.
+type importSidecar struct {
+	Name    string `json:"name"`
+	Session int    `json:"session"`
+	SHA256  string `json:"sha256"`
+}
+
+// writeSidecar records, beside the finished copy, what it is the copy of.
+func (c *sourceCopy) writeSidecar(name string, session int) error {
+	if c.rel == "" {
+		return nil
+	}
+	b, err := json.Marshal(importSidecar{Name: name, Session: session, SHA256: c.sha256()})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(c.path+sidecarExt, append(b, '\n')); err != nil {
+		return fmt.Errorf("keeping a copy of the file: %w", err)
+	}
+	return nil
+}
+
+// readSidecars lists the imports the kept copies in dir record, in the
+// order they were made (a copy's name starts with the time it was made).
+func readSidecars(dir string) []importSource {
+	files, _ := filepath.Glob(filepath.Join(dir, sourcesDir, "*"+sidecarExt))
+	sort.Strings(files)
+	var out []importSource
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var sc importSidecar
+		if json.Unmarshal(b, &sc) != nil || sc.Session < 1 {
+			continue
+		}
+		rel := filepath.Join(sourcesDir, strings.TrimSuffix(filepath.Base(f), sidecarExt))
+		out = append(out, importSource{Name: sc.Name, Session: sc.Session, Copy: rel, SHA256: sc.SHA256})
+	}
+	return out
+}
+
 // keep syncs the directory entry of the copy; the pending marker already
 // names it, so a crash from here on removes it with the rest.
 func (c *sourceCopy) keep() error {
@@ -111,8 +159,10 @@ func (c *sourceCopy) discard() {
 	if c.path == "" || (c.kept && c.rel != "") {
 		return
 	}
+	// What cannot be removed, the next open sets aside.
+	_ = os.Remove(c.path + sidecarExt)
 	if err := os.Remove(c.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return // the next open removes copies no import refers to
+		return
 	}
 }
 

@@ -45,6 +45,9 @@ func (c doctorCmd) Run(a *app) error {
 	for _, r := range rep.Restored {
 		fmt.Fprintf(w, "Restored %s as session %d from its kept copy: %d runs.\n", r.File, r.Session, r.Added)
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "Note: %s.\n", n)
+	}
 	for _, l := range rep.Lost {
 		fmt.Fprintf(w, "Not restored: %s\n", l)
 	}
