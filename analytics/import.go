@@ -92,6 +92,10 @@ type ImportOptions struct {
 	Progress func(ImportProgress)
 	// Size is the file's size in bytes when known (for progress), else 0.
 	Size int64
+	// Unchanged, when set, is called once the whole input has been read,
+	// with the number of bytes read, before anything is written: an error
+	// (the file changed while it was read, say) refuses the import.
+	Unchanged func(read int64) error
 }
 
 // progressEvery is how many rows pass between progress reports.
@@ -142,7 +146,15 @@ func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, sessio
 	defer src.discard()
 
 	started := time.Now()
-	plan, err := s.checkPass(ctx, importPlan{name: name, session: session}, io.TeeReader(r, src), opts, &rep)
+	counted := &countingReader{r: r}
+	plan, err := s.checkPass(ctx, importPlan{name: name, session: session}, io.TeeReader(counted, src), opts, &rep)
+	var bad *ImportError
+	if opts.Unchanged != nil && (err == nil || errors.As(err, &bad)) {
+		// A file that changed is said first: its problems may be the change.
+		if cerr := opts.Unchanged(counted.n); cerr != nil {
+			return rep, fmt.Errorf("import %s: nothing written: %w", name, cerr)
+		}
+	}
 	if err != nil {
 		return rep, err
 	}

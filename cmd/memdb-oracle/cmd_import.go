@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -46,13 +47,27 @@ func (c importCmd) Run(a *app) error {
 		return err
 	}
 	defer f.Close()
+	at, err := f.Stat()
+	if err != nil {
+		return err
+	}
 	var size int64
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
+	if at.Mode().IsRegular() {
+		size = at.Size()
 	}
 	name := filepath.Base(c.File)
 	prog := newProgress(a.status, size, time.Now)
-	rep, err := st.ImportWith(a.ctx, name, f, c.Session, analytics.ImportOptions{Progress: prog.report, Size: size})
+	// The file is read once (a FIFO or <(…) can be read only once): the
+	// import keeps its own copy, and the bytes for replicas are kept here.
+	var in io.Reader = f
+	if importChangedHook != nil {
+		in = &hookedReader{r: f, hook: func() { importChangedHook(c.File) }}
+	}
+	kept := &boundedBuffer{max: maxRecordedImport}
+	rep, err := st.ImportWith(a.ctx, name, io.TeeReader(in, kept), c.Session, analytics.ImportOptions{
+		Progress: prog.report, Size: size,
+		Unchanged: func(read int64) error { return unchanged(f, at, read) },
+	})
 	prog.done()
 	var ie *analytics.ImportError
 	if errors.As(err, &ie) {
@@ -66,7 +81,7 @@ func (c importCmd) Run(a *app) error {
 	}
 	// Recorded in the data directory, so a replica started on it later
 	// publishes the file to the others.
-	if err := a.recordImport(a.ctx, st, name, c.Session, c.File); err != nil {
+	if err := a.recordImport(a.ctx, st, name, c.Session, kept); err != nil {
 		fmt.Fprintf(a.stderr, "warning: %v; replicas sharing state will not receive this file from this directory\n", err)
 	}
 	w := a.stdout
@@ -89,6 +104,45 @@ func (c importCmd) Run(a *app) error {
 	}
 	_, err = fmt.Fprintf(w, "The store now holds %d runs (%s).\n", total(st.StoredRuns()), perSession(st.StoredRuns()))
 	return err
+}
+
+// unchanged checks, once the import has read f, that the file is still
+// what it was when opened (size and modification time) and that all of it
+// was read: a file written or truncated meanwhile is refused, as its rows
+// would be a mix of two versions. A pipe has nothing to compare.
+func unchanged(f *os.File, at os.FileInfo, read int64) error {
+	if !at.Mode().IsRegular() {
+		return nil
+	}
+	now, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if now.Size() != at.Size() || !now.ModTime().Equal(at.ModTime()) || read != at.Size() {
+		return fmt.Errorf("%s changed while it was read (%d bytes when opened, %d now, %d read); import it again once it is complete",
+			f.Name(), at.Size(), now.Size(), read)
+	}
+	return nil
+}
+
+// importChangedHook, when set (tests only), is called after the import's
+// first read of its file, to change the file under it.
+var importChangedHook func(path string)
+
+// hookedReader calls hook once, after its first read.
+type hookedReader struct {
+	r    io.Reader
+	hook func()
+	done bool
+}
+
+func (h *hookedReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p[:min(len(p), 4096)])
+	if !h.done {
+		h.done = true
+		h.hook()
+	}
+	return n, err
 }
 
 func total(perSession map[int]int) int {
