@@ -101,6 +101,10 @@ type ImportOptions struct {
 // progressEvery is how many rows pass between progress reports.
 const progressEvery = 8192
 
+// diskCheckEvery is how many rows an import writes between checks of free
+// space (a statfs and a fallocate of the open logs: microseconds).
+const diskCheckEvery = 256
+
 // importDiskFactor is the free space an import needs, as a multiple of the
 // file's size: the kept copy (1x) and the store's share (measured at 1M
 // synthetic rows: 2.5x: runs in the value log, their cell entries and the
@@ -457,11 +461,15 @@ func (s *Store) writePart(ctx context.Context, p importPart, opts ImportOptions,
 	counted := &countingReader{r: rd}
 	_, err = scanCSV(counted, p.plan.session, p.plan.name, func(row csvRow) error {
 		rows++
-		if rows%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
+		if rows%diskCheckEvery == 0 {
+			// Often enough that the writes Badger has in hand when the
+			// disk fills stay well within the floor.
+			if err := s.disk.check(0); err != nil {
 				return err
 			}
-			if err := s.disk.check(0); err != nil {
+		}
+		if rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if rows%releaseEvery == 0 {

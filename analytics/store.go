@@ -234,6 +234,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, openError(opts.Dir, err)
 	}
 	s.db = db
+	if s.dir != "" && !s.readOnly {
+		_ = s.disk.check(0) // allocates Badger's mapped logs, or marks the store short of space
+	}
 	if err := s.checkSetAside(aside); err != nil {
 		_ = s.db.Close()
 		return nil, err
