@@ -126,3 +126,22 @@ func TestRepairFindsTheImportsWhenTheManifestFileIsDamaged(t *testing.T) {
 		})
 	}
 }
+
+func TestDamageAQueryFindsIsKeptForTheHealthCheck(t *testing.T) {
+	dir := storeWithImport(t)
+	damageValue(t, dir, "col/ops_per_sec/00000000")
+	s, err := Open(t.Context(), Options{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.CheckStore(t.Context()); err != nil {
+		t.Fatalf("health before any query = %v", err)
+	}
+	if _, err := s.Query(t.Context(), fullScanFilter); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("query = %v, want ErrCorrupt", err)
+	}
+	if err := s.CheckStore(t.Context()); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("health after a query found damage = %v, want ErrCorrupt", err)
+	}
+}

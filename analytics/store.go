@@ -362,6 +362,10 @@ func (s *Store) Err() error {
 	return s.broken
 }
 
+// CheckStore is nil while no read has found the store damaged, else the
+// damage (serve's /healthz asks).
+func (s *Store) CheckStore(context.Context) error { return s.Err() }
+
 // fail records damage that a read of snap found where it cannot return
 // an error. A snapshot an import has since replaced is not the store's
 // state any more (its cell index may be gone), so its failures are not

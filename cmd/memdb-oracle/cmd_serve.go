@@ -53,9 +53,14 @@ func (serveCmd) Run(a *app) error {
 	}
 	if st, err := a.store(); err == nil {
 		// A nearly full disk degrades serve (bot state held in memory)
-		// rather than stopping it: /healthz and /metrics say so.
-		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk})
+		// rather than stopping it: /healthz and /metrics say so, as they
+		// say damage a query found.
+		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk},
+			httpadapter.HealthCheck{Name: "store", Check: st.CheckStore})
 		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded })
+	} else {
+		openErr := storeError(err)
+		health = append(health, httpadapter.HealthCheck{Name: "store", Check: func(context.Context) error { return openErr }})
 	}
 	guard, err := a.httpGuard()
 	if err != nil {
