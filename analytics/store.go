@@ -71,6 +71,11 @@ const (
 // and a compaction's worth, with slack.
 const defaultMinFree = 6*memTableSize + 16<<20
 
+// openFloor is the free space a writing open needs before Badger writes
+// anything (its lock file, the first pages of a new memtable log and
+// value log).
+const openFloor = 1 << 20
+
 // Options configure Open.
 type Options struct {
 	Dir      string       // data directory; ignored when InMemory
@@ -197,6 +202,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 				return nil, fmt.Errorf("open store: %w", err)
 			}
+		}
+		if free, ok := freeBytes(opts.Dir); ok && !opts.ReadOnly && free < openFloor {
+			// Badger's open writes its lock file and the headers of new
+			// logs through memory: on a full disk that is a SIGBUS.
+			return nil, noSpace(opts.Dir, openFloor, errors.New("a writing open needs room for Badger's new logs"))
 		}
 		if err := finishRepair(opts.Dir, opts.ReadOnly); err != nil {
 			return nil, err
