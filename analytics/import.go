@@ -31,6 +31,10 @@ type ImportReport struct {
 	Added          int            `json:"added"`           // new runs written
 	AlreadyPresent int            `json:"already_present"` // identical runs already stored (idempotent re-import)
 	Skipped        map[string]int `json:"skipped"`         // note → rows skipped by the keep rule
+	// Implausible lists the implausible rows an import that allowed them
+	// took (the first maxProblems; ImplausibleRows counts them all).
+	Implausible     []RowProblem `json:"implausible,omitempty"`
+	ImplausibleRows int          `json:"implausible_rows,omitempty"`
 }
 
 // SkippedRows is the total number of rows the keep rule skipped.
@@ -92,6 +96,10 @@ type ImportOptions struct {
 	Progress func(ImportProgress)
 	// Size is the file's size in bytes when known (for progress), else 0.
 	Size int64
+	// AllowImplausible imports rows that break a plausibility rule
+	// (see implausible), counting them in the report and the manifest,
+	// instead of refusing the file.
+	AllowImplausible bool
 	// Unchanged, when set, is called once the whole input has been read,
 	// with the number of bytes read, before anything is written: an error
 	// (the file changed while it was read, say) refuses the import.
@@ -241,6 +249,16 @@ func (s *Store) checkPass(ctx context.Context, plan importPlan, r io.Reader, opt
 		}
 		if row.probs != nil {
 			return nil
+		}
+		if row.odd != nil {
+			if !opts.AllowImplausible {
+				extra = append(extra, row.odd...)
+				return nil
+			}
+			rep.ImplausibleRows++
+			if len(rep.Implausible) < maxProblems {
+				rep.Implausible = append(rep.Implausible, row.odd...)
+			}
 		}
 		run := row.run
 		if !Keep(run) {
@@ -393,7 +411,7 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 		d.add(sums[i])
 		next.Sessions[k] = sessionSums{Runs: ss.Runs + p.plan.fresh, Digest: d.String()}
 		next.Sources = append(next.Sources, importSource{Generation: pend.Generation, Name: p.plan.name, Session: p.plan.session,
-			Embedded: embedded, Copy: p.src.rel, SHA256: p.src.sha256(), Added: p.plan.fresh})
+			Embedded: embedded, Copy: p.src.rel, SHA256: p.src.sha256(), Added: p.plan.fresh, Implausible: p.rep.ImplausibleRows})
 	}
 	head, err := s.writeGeneration(ctx, next)
 	if err != nil {

@@ -75,6 +75,9 @@ type importSource struct {
 	Copy       string `json:"copy,omitempty"` // path of the kept copy, relative to the data directory
 	SHA256     string `json:"sha256"`         // of the file's bytes
 	Added      int    `json:"added"`
+	// Implausible counts the rows imported although they break a
+	// plausibility rule (the import allowed them).
+	Implausible int `json:"implausible,omitempty"`
 }
 
 // pendingImport marks an import whose runs are being written. Every run key

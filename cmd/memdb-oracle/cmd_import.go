@@ -19,6 +19,8 @@ type importCmd struct {
 	Session int    `name:"session" default:"1" help:"Benchmark session the file belongs to (1: Dragonfly/Redis/Valkey, 2: KeyDB/Garnet)."`
 	File    string `arg:"" name:"file" type:"existingfile" help:"CSV file with the capture header." placeholder:"FILE.csv"`
 	Remote  string `name:"remote" placeholder:"URL" help:"Import through a running serve at URL (POST /api/import with MEMDB_ORACLE_ADMIN_TOKEN); with shared state it reaches every replica."`
+
+	AllowImplausible bool `name:"allow-implausible" help:"Import rows that break a plausibility rule (zero latencies with traffic, ops_per_core not ops_per_sec / cores_used, more hits than operations, more cores than CPUs and shards); they are counted in the report and the store's manifest."`
 }
 
 // Run validates the whole file, writes its kept rows, and prints the report.
@@ -65,7 +67,7 @@ func (c importCmd) Run(a *app) error {
 	}
 	kept := &boundedBuffer{max: maxRecordedImport}
 	rep, err := st.ImportWith(a.ctx, name, io.TeeReader(in, kept), c.Session, analytics.ImportOptions{
-		Progress: prog.report, Size: size,
+		Progress: prog.report, Size: size, AllowImplausible: c.AllowImplausible,
 		Unchanged: func(read int64) error { return unchanged(f, at, read) },
 	})
 	prog.done()
@@ -87,6 +89,16 @@ func (c importCmd) Run(a *app) error {
 	w := a.stdout
 	fmt.Fprintf(w, "Imported %s as session %d: %d rows read, %d kept, %d added, %d already present.\n",
 		rep.File, rep.Session, rep.Rows, rep.Kept, rep.Added, rep.AlreadyPresent)
+	if rep.ImplausibleRows > 0 {
+		fmt.Fprintf(w, "Imported %s that break a plausibility rule, as --allow-implausible asked (recorded in the store's manifest):\n", plural(rep.ImplausibleRows, "row", "rows"))
+		for i, p := range rep.Implausible {
+			if i == 10 {
+				fmt.Fprintf(w, "  … and %d more\n", len(rep.Implausible)-i)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
 	if n := rep.SkippedRows(); n > 0 {
 		fmt.Fprintf(w, "Skipped %d rows by the keep rule (note ^(sat-)?scale-\\d+c$ and ops_per_sec > 0):\n", n)
 		notes := make([]string, 0, len(rep.Skipped))
