@@ -4,7 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	badger "github.com/dgraph-io/badger/v4"
 )
 
 // overwrite puts garbage over n bytes of a file at off (negative: from
@@ -143,5 +146,42 @@ func TestDamageAQueryFindsIsKeptForTheHealthCheck(t *testing.T) {
 	}
 	if err := s.CheckStore(t.Context()); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("health after a query found damage = %v, want ErrCorrupt", err)
+	}
+}
+
+func TestDoctorSaysWhatTheOpenRolledBackAndChecksCopiesAndBotState(t *testing.T) {
+	dir := storeWithImport(t)
+	s, err := Open(t.Context(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.KV("threads").Set(t.Context(), "t1", []byte("plan"), 0); err != nil {
+		t.Fatal(err)
+	}
+	// An import that stopped after its marker: the next open rolls it back.
+	err = s.db.Update(func(txn *badger.Txn) error {
+		return setJSON(txn, pendingKey, pendingImport{Generation: s.manifest.Generation + 1, Name: "half.csv", Session: 4})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	copies, _ := filepath.Glob(filepath.Join(dir, sourcesDir, "*mine.csv"))
+	overwrite(t, copies[0], 100, 1)
+
+	d, err := Diagnose(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Repaired) != 1 || !strings.Contains(d.Repaired[0], "rolled back the interrupted import of half.csv") {
+		t.Errorf("repaired = %q, want the rollback named", d.Repaired)
+	}
+	if d.KVValues < 1 {
+		t.Errorf("bot-state values checked = %d", d.KVValues)
+	}
+	if d.Copies != 0 || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "no longer matches") {
+		t.Errorf("copies %d, warnings %q: want the changed copy named", d.Copies, d.Warnings)
 	}
 }

@@ -172,32 +172,114 @@ func restoreSource(ctx context.Context, s *Store, dir string, src importSource) 
 	return r, ""
 }
 
+// Diagnosis is what Diagnose found besides the verdict.
+type Diagnosis struct {
+	Runs     map[int]int // runs per session; nil when dir holds no store
+	Repaired []string    // what the open finished, rolled back or set aside
+	SetAside []string    // damaged-TIME directories kept in the data directory
+	Copies   int         // kept copies of imported files that match their checksums
+	// Warnings are problems that leave the store sound but weaken its
+	// repair: a kept copy missing or changed cannot restore its import.
+	Warnings []string
+	KVValues int // bot-state values (threads, counters) read and checksummed
+}
+
 // Check opens the store in dir read-only and verifies everything it holds
-// (Store.Verify: tables, manifest, every run, the derived data rebuilt
-// from the runs); nil means it is sound.
+// (see Diagnose); nil means it is sound.
 func Check(ctx context.Context, dir string) (map[int]int, error) {
+	d, err := Diagnose(ctx, dir)
+	return d.Runs, err
+}
+
+// Diagnose opens the store in dir read-only (or writing, when an
+// interrupted import must be rolled back first: it says so) and verifies
+// everything it holds (Store.Verify: tables, manifest, every run, the
+// derived data rebuilt from the runs, every bot-state value), then checks
+// each kept copy of an imported file against its checksum.
+func Diagnose(ctx context.Context, dir string) (Diagnosis, error) {
+	var d Diagnosis
 	if !HasStore(dir) {
-		if err := CheckDataDir(dir); err != nil {
-			return nil, err
-		}
-		return nil, nil
+		return d, CheckDataDir(dir)
+	}
+	if swapPending(dir) {
+		d.Repaired = append(d.Repaired, "finished moving a repaired store into place (a repair was interrupted)")
 	}
 	if err := finishSwap(dir); err != nil { // as the next open would (see swapIn)
-		return nil, err
+		return d, err
 	}
 	if err := verifyTables(dir, true); err != nil {
-		return nil, err
+		return d, err
 	}
 	s, err := Open(ctx, Options{Dir: dir, ReadOnly: true})
 	if errors.Is(err, ErrNeedsRecovery) {
 		s, err = Open(ctx, Options{Dir: dir})
 	}
 	if err != nil {
-		return nil, err
+		return d, err
 	}
 	defer s.Close()
+	d.Repaired = append(d.Repaired, s.Repaired()...)
 	if err := s.Verify(ctx); err != nil {
-		return nil, err
+		return d, err
 	}
-	return s.StoredRuns(), nil
+	if d.KVValues, err = s.verifyKV(ctx); err != nil {
+		return d, err
+	}
+	d.Copies, d.Warnings = s.checkCopies()
+	d.SetAside, _ = filepath.Glob(filepath.Join(dir, damagedPrefix+"*"))
+	d.Runs = s.StoredRuns()
+	return d, nil
+}
+
+// verifyKV reads every bot-state value, so Badger checks its checksum.
+func (s *Store) verifyKV(ctx context.Context) (n int, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicked(s.dir, "reading the bot state", p)
+		}
+	}()
+	err = s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(kvPrefix), PrefetchValues: false})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := it.Item().Value(func([]byte) error { return nil }); err != nil {
+				return corrupt(s.dir, err, "the bot-state value %s cannot be read (%v)", it.Item().Key(), err)
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// checkCopies checks each kept copy named by the manifest against the
+// checksum recorded at its import.
+func (s *Store) checkCopies() (int, []string) {
+	ok := 0
+	var warnings []string
+	for _, src := range s.committed().Sources {
+		if src.Copy == "" {
+			continue
+		}
+		f, err := os.Open(filepath.Join(s.dir, src.Copy))
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("the kept copy of %s (session %d) cannot be read (%v): doctor --repair could not restore its %d runs", src.Name, src.Session, err, src.Added))
+			continue
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		switch {
+		case err != nil:
+			warnings = append(warnings, fmt.Sprintf("the kept copy of %s (session %d) cannot be read (%v)", src.Name, src.Session, err))
+		case hex.EncodeToString(h.Sum(nil)) != src.SHA256:
+			warnings = append(warnings, fmt.Sprintf("the kept copy of %s (session %d) no longer matches the file imported: doctor --repair could not restore its %d runs; import the file again to keep a good copy", src.Name, src.Session, src.Added))
+		default:
+			ok++
+		}
+	}
+	return ok, warnings
 }

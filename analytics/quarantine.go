@@ -235,6 +235,8 @@ func (s *Store) checkSetAside(rec setAsideRecord) error {
 	}
 	s.log.Warn("set aside tables left by an interrupted flush or compaction; everything in them is still in the store",
 		"tables", rec.Tables)
+	s.repaired = append(s.repaired, fmt.Sprintf("set aside %d table files Badger's MANIFEST does not name (left by an interrupted flush or compaction; the store holds all they hold): %s",
+		len(rec.Tables), strings.Join(rec.Tables, ", ")))
 	if s.readOnly {
 		return nil // a writing open clears the record
 	}
@@ -345,5 +347,6 @@ func (s *Store) setAsideStrayCopies(ctx context.Context) error {
 	}
 	s.log.Warn("set aside copies of files no committed import names (an import that failed or was rolled back)",
 		"files", len(stray), "moved_to", to)
+	s.repaired = append(s.repaired, fmt.Sprintf("set aside %d files of imports that never committed, in %s", len(stray), to))
 	return syncDir(filepath.Join(s.dir, sourcesDir))
 }

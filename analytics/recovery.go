@@ -88,6 +88,7 @@ func (s *Store) recoverPending(ctx context.Context) error {
 	}
 	s.log.Warn("rolled back an interrupted import; the store is as it was before it",
 		"file", p.Name, "session", p.Session, "runs_removed", removed)
+	s.repaired = append(s.repaired, fmt.Sprintf("rolled back the interrupted import of %s (session %d, %d runs written before it stopped)", p.Name, p.Session, removed))
 	return nil
 }
 

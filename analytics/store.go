@@ -120,6 +120,7 @@ type Store struct {
 	snap     *snapshot // replaced, never mutated, after each import
 	manifest manifest  // as last committed
 	migrated string    // what open migrated, for the caller to say once; "" if nothing
+	repaired []string  // what open finished, rolled back or set aside (see Repaired)
 	legacy   bool      // a store of an earlier format opened read-only (see NeedsMigration)
 
 	brokenMu sync.Mutex
@@ -207,6 +208,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			// Badger's open writes its lock file and the headers of new
 			// logs through memory: on a full disk that is a SIGBUS.
 			return nil, noSpace(opts.Dir, openFloor, errors.New("a writing open needs room for Badger's new logs"))
+		}
+		if swapPending(opts.Dir) && !opts.ReadOnly {
+			s.repaired = append(s.repaired, "finished moving a repaired store into place (a repair was interrupted)")
 		}
 		if err := finishRepair(opts.Dir, opts.ReadOnly); err != nil {
 			return nil, err
@@ -358,6 +362,11 @@ func (s *Store) Load(ctx context.Context) error {
 // and opened read-only, so it is read in its old format (every run read
 // at open) until a writing open migrates it.
 func (s *Store) NeedsMigration() bool { return s.legacy }
+
+// Repaired says what Open finished, rolled back or set aside before the
+// store could be used (an interrupted import or repair, files moved into
+// damaged-TIME/), for doctor to report.
+func (s *Store) Repaired() []string { return slices.Clone(s.repaired) }
 
 // Migrated says what Open migrated ("" when nothing), for a command to
 // tell its user once.
