@@ -377,6 +377,9 @@ func scanCSV(r io.Reader, session int, file string, each func(csvRow) error) ([]
 	if errors.Is(err, io.EOF) {
 		return []RowProblem{{Line: 1, Reason: "empty file: no header row"}}, nil
 	}
+	if pe := (*csv.ParseError)(nil); err != nil && !errors.As(err, &pe) {
+		return nil, fmt.Errorf("reading the file: %w", err) // not the file's content
+	}
 	if err != nil {
 		return []RowProblem{{Line: 1, Reason: "unreadable header: " + csvReason(err)}}, nil
 	}
@@ -402,8 +405,9 @@ func scanCSV(r io.Reader, session int, file string, each func(csvRow) error) ([]
 				probs = append(probs, RowProblem{Line: pe.StartLine, Reason: csvReason(err)})
 				continue
 			default:
-				probs = append(probs, RowProblem{Line: 1, Reason: "read error: " + err.Error()})
-				return probs, nil
+				// Not the file's content: the reading failed (or the copy
+				// the reading feeds could not be written).
+				return probs, fmt.Errorf("reading the file: %w", err)
 			}
 		}
 		rows++

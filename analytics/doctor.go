@@ -126,7 +126,12 @@ func Repair(ctx context.Context, dir string, log *slog.Logger) (RepairReport, er
 		if src.Embedded {
 			continue
 		}
-		r, why := restoreSource(ctx, fresh, dir, src)
+		r, why, err := restoreSource(ctx, fresh, dir, src)
+		if err != nil {
+			// The rebuilt store failed to take it (a disk error): swapping
+			// it in would drop the import, so nothing is swapped.
+			return rep, fmt.Errorf("restoring %s into the rebuilt store: %w; the damaged store is as it was", src.Name, err)
+		}
 		if why != "" {
 			rep.Lost = append(rep.Lost, fmt.Sprintf("%s (session %d, %d runs): %s", src.Name, src.Session, src.Added, why))
 			continue
@@ -144,32 +149,36 @@ func Repair(ctx context.Context, dir string, log *slog.Logger) (RepairReport, er
 }
 
 // restoreSource imports one kept copy after checking it is the file that
-// was imported; why says why it could not.
-func restoreSource(ctx context.Context, s *Store, dir string, src importSource) (ImportReport, string) {
+// was imported; why says why it could not be (the copy is missing or
+// changed, or its rows are refused now), err that the rebuilt store
+// failed to take it. Rows that break a plausibility rule were accepted
+// once, so they are accepted again.
+func restoreSource(ctx context.Context, s *Store, dir string, src importSource) (r ImportReport, why string, err error) {
 	if src.Copy == "" {
-		return ImportReport{}, "no copy was kept"
+		return r, "no copy was kept", nil
 	}
 	path := filepath.Join(dir, src.Copy)
 	f, err := os.Open(path)
 	if err != nil {
-		return ImportReport{}, fmt.Sprintf("its copy cannot be read (%v)", err)
+		return r, fmt.Sprintf("its copy cannot be read (%v)", err), nil
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return ImportReport{}, fmt.Sprintf("its copy cannot be read (%v)", err)
+		return r, fmt.Sprintf("its copy cannot be read (%v)", err), nil
 	}
 	if hex.EncodeToString(h.Sum(nil)) != src.SHA256 {
-		return ImportReport{}, "its copy no longer matches the file imported (checksum differs)"
+		return r, "its copy no longer matches the file imported (checksum differs)", nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return ImportReport{}, err.Error()
+		return r, fmt.Sprintf("its copy cannot be read (%v)", err), nil
 	}
-	r, err := s.Import(ctx, src.Name, f, src.Session)
-	if err != nil {
-		return r, fmt.Sprintf("re-importing it failed (%v)", err)
+	r, err = s.ImportWith(ctx, src.Name, f, src.Session, ImportOptions{AllowImplausible: true})
+	var ie *ImportError
+	if errors.As(err, &ie) || errors.Is(err, ErrBadSession) {
+		return r, fmt.Sprintf("re-importing it failed (%v)", err), nil
 	}
-	return r, ""
+	return r, "", err
 }
 
 // Diagnosis is what Diagnose found besides the verdict.

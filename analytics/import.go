@@ -339,7 +339,7 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 	}
 	next := s.committed()
 	pend := pendingImport{Generation: next.Generation + 1, Name: name, Session: parts[0].plan.session, Copy: parts[0].src.rel}
-	if err := s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, pendingKey, pend) }); err != nil {
+	if err := errors.Join(fault("badger.marker"), s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, pendingKey, pend) })); err != nil {
 		return fail(err)
 	}
 	// The marker must be durable before anything it rolls back is: a kept
@@ -426,6 +426,14 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 		p.src.kept = true
 	}
 	s.stage("committed")
+	// The store's view follows the commit before anything else can fail:
+	// a later import must build on this generation, not the one before.
+	s.mu.Lock()
+	s.manifest = next
+	if !s.held {
+		s.snap = newLazySnapshot(s, head, next)
+	}
+	s.mu.Unlock()
 	// The embedded dataset's imports sync once, in ImportDefault after the
 	// last (see the marker above for why an unsynced commit stays whole).
 	if !embedded {
@@ -433,12 +441,6 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 			return fmt.Errorf("import %s: committed, but syncing failed: %w", name, err)
 		}
 	}
-	s.mu.Lock()
-	s.manifest = next
-	if !s.held {
-		s.snap = newLazySnapshot(s, head, next)
-	}
-	s.mu.Unlock()
 	// The embedded dataset's imports leave the mirror to ImportDefault,
 	// which writes it once after the last, synced: a mirror behind the
 	// store is caught up by the next open, so a crash in between loses
@@ -533,6 +535,9 @@ func (s *Store) abandon(ctx context.Context) {
 func (s *Store) syncIfOnDisk() error {
 	if s.dir == "" {
 		return nil
+	}
+	if err := fault("badger.sync"); err != nil {
+		return err
 	}
 	return s.db.Sync()
 }

@@ -67,7 +67,7 @@ func (c *sourceCopy) Write(p []byte) (int, error) {
 	if c.f == nil {
 		return len(p), nil
 	}
-	return c.f.Write(p)
+	return faultyWrite("copy.write", c.f, p)
 }
 
 // finish makes the copy durable before anything refers to it.
@@ -75,7 +75,7 @@ func (c *sourceCopy) finish() error {
 	if c.f == nil {
 		return nil
 	}
-	if err := c.f.Sync(); err != nil {
+	if err := errors.Join(fault("copy.sync"), c.f.Sync()); err != nil {
 		return fmt.Errorf("keeping a copy of the file: %w", err)
 	}
 	err := c.f.Close()
