@@ -185,3 +185,27 @@ func TestDoctorSaysWhatTheOpenRolledBackAndChecksCopiesAndBotState(t *testing.T)
 		t.Errorf("copies %d, warnings %q: want the changed copy named", d.Copies, d.Warnings)
 	}
 }
+
+func TestAScrubFindsBitRotBeforeAQueryAndADamagedCopy(t *testing.T) {
+	dir := storeWithImport(t)
+	s, err := Open(t.Context(), Options{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Scrub(t.Context()); err != nil {
+		t.Fatalf("scrub of a sound store: %v", err)
+	}
+	copies, _ := filepath.Glob(filepath.Join(dir, sourcesDir, "*mine.csv"))
+	overwrite(t, copies[0], 10, 1)
+	if err := s.Scrub(t.Context()); !errors.Is(err, ErrCopyDamaged) || !errors.Is(s.CheckStore(t.Context()), ErrCopyDamaged) {
+		t.Errorf("scrub with a damaged copy = %v, health %v", err, s.CheckStore(t.Context()))
+	}
+	if s.Err() != nil {
+		t.Errorf("a damaged copy stopped queries: %v", s.Err())
+	}
+	overwrite(t, largestTable(t, dir), 5000, 64)
+	if err := s.Scrub(t.Context()); !errors.Is(err, ErrCorrupt) || !errors.Is(s.Err(), ErrCorrupt) {
+		t.Errorf("scrub with a damaged table = %v, store %v", err, s.Err())
+	}
+}

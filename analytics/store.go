@@ -125,6 +125,7 @@ type Store struct {
 
 	brokenMu sync.Mutex
 	broken   error // damage found by a read that cannot return an error (Cells, Run …)
+	scrubbed error // what the last Scrub found wrong with the kept copies
 
 	disk diskGuard // free-space checks and the in-memory fallback of KV writes
 
@@ -381,9 +382,13 @@ func (s *Store) Err() error {
 	return s.broken
 }
 
-// CheckStore is nil while no read has found the store damaged, else the
-// damage (serve's /healthz asks).
-func (s *Store) CheckStore(context.Context) error { return s.Err() }
+// CheckStore is nil while no read or scrub has found the store or its kept
+// copies damaged, else what was found (serve's /healthz asks).
+func (s *Store) CheckStore(context.Context) error {
+	s.brokenMu.Lock()
+	defer s.brokenMu.Unlock()
+	return errors.Join(s.broken, s.scrubbed)
+}
 
 // fail records damage that a read of snap found where it cannot return
 // an error. A snapshot an import has since replaced is not the store's

@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
@@ -116,6 +118,10 @@ func (serveCmd) Run(a *app) error {
 	if sh != nil {
 		runners = append(runners, serveRunner{"imports", func(ctx context.Context) error { return a.syncImports(ctx, sh) }})
 	}
+	if a.st != nil {
+		st := a.st
+		runners = append(runners, serveRunner{"scrub", func(ctx context.Context) error { return scrubEvery(ctx, st, scrubInterval, a.log) }})
+	}
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s (set --http-addr or MEMDB_ORACLE_HTTP_ADDR): %w", a.cfg.HTTPAddr, err)
@@ -127,6 +133,27 @@ func (serveCmd) Run(a *app) error {
 	err = runAll(a.ctx, runners, a.log)
 	a.log.Info("stopped")
 	return err
+}
+
+// scrubInterval is how often serve reads every table block and kept copy
+// against its checksum (see analytics.Store.Scrub).
+const scrubInterval = 6 * time.Hour
+
+// scrubEvery scrubs the store every interval until ctx ends; what it finds
+// is on /healthz (the store check) and in the log, and serve keeps running.
+func scrubEvery(ctx context.Context, st *analytics.Store, interval time.Duration, log *slog.Logger) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if err := st.Scrub(ctx); err != nil && ctx.Err() == nil {
+				log.Error("the scrub found damage", "err", err)
+			}
+		}
+	}
 }
 
 // runAll runs every runner until ctx ends or one of them fails; either way
