@@ -79,17 +79,21 @@ func TestBitRotUnderTheTableCheckRecordNeverPanics(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := fi.Size()
-	for _, at := range []struct {
+	places := []struct {
 		name string
 		off  int64
 	}{
-		{"the first block", 40},
-		{"a middle block", size / 2},
-		{"the last block", size * 3 / 4},
-		{"the index", -400},
 		{"the index checksum", -10},
 		{"the footer", -3},
-	} {
+		{"the first block", 40},
+		{"the index", -400},
+		{"a middle block", size / 2},
+		{"the last block", size * 3 / 4},
+	}
+	if !*allFaults {
+		places = places[:3] // the two that panicked Badger, and a block
+	}
+	for _, at := range places {
 		t.Run(at.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
 			copyDir(t, base, dir)
