@@ -71,3 +71,32 @@ func BenchmarkRunsListing(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDoctor is doctor's check (Diagnose: every block, every run,
+// the derived data rebuilt and compared, bot state, kept copies) over a
+// store of 1M synthetic runs; the target is at most 300 MB.
+func BenchmarkDoctor(b *testing.B) {
+	dir := scaleStore(b, 1_000_000)
+	var (
+		peak  float64
+		times []time.Duration
+	)
+	for b.Loop() {
+		b.StopTimer()
+		debug.FreeOSMemory()
+		resetPeakRSS()
+		b.StartTimer()
+		start := time.Now()
+		if _, err := Diagnose(b.Context(), dir); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		times = append(times, time.Since(start))
+		peak = max(peak, peakRSSMiB())
+		b.StartTimer()
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Milliseconds()), "median-ms")
+	b.ReportMetric(float64((times[len(times)-1] - times[0]).Milliseconds()), "spread-ms")
+	b.ReportMetric(peak, "peak-RSS-MiB")
+}
