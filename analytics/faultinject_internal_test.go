@@ -15,8 +15,8 @@ import (
 // allFaults runs every fault kind at every fault point (without it each
 // point gets one kind, in turn; an import every other point and a repair
 // every sixth), the
-// disk-fill test at five points of an import, and the bit-rot test at six
-// places of a table.
+// disk-fill test at five points of an import, the bit-rot test at six
+// places of a table, and the power-loss test at all 17 points of an import.
 var allFaults = flag.Bool("memdb.all-faults", false, "the fault-injection, disk-fill and bit-rot tests try every case (slow)")
 
 // faultKinds are the failures injected: what a failing disk, a full disk
