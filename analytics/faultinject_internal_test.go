@@ -12,12 +12,12 @@ import (
 	"testing"
 )
 
-// allFaults runs every fault kind at every fault point (without it each
-// point gets one kind, in turn; an import every other point and a repair
-// every sixth), the
-// disk-fill test at five points of an import, the bit-rot test at six
-// places of a table, and the power-loss test at all 17 points of an import.
-var allFaults = flag.Bool("memdb.all-faults", false, "the fault-injection, disk-fill and bit-rot tests try every case (slow)")
+// allFaults makes the storage tests try every case: every fault kind at
+// every fault point (else one kind a point, in turn, an import's every
+// other point and a repair's every sixth), the disk-fill test at five
+// points of an import, the bit-rot test at six places of a table, and the
+// power-loss test at all 17 points of an import.
+var allFaults = flag.Bool("memdb.all-faults", false, "the fault-injection, disk-fill, bit-rot and power-loss tests try every case (slow)")
 
 // faultKinds are the failures injected: what a failing disk, a full disk
 // and a disk that fills mid-write return.
