@@ -55,7 +55,7 @@ func (g *diskGuard) check(extra int64) error {
 		// mapped logs (see preallocateMapped).
 		if err := preallocateMapped(g.s.dir); err != nil {
 			g.markLow(free)
-			return noSpace(g.s.dir, need, err)
+			return noSpace(g.s.dir, need+mappedLogBytes(g.s.dir), err)
 		}
 	}
 	if free >= need {

@@ -29,6 +29,21 @@ func preallocateMapped(dir string) error {
 	return nil
 }
 
+// mappedLogBytes is the size of Badger's open logs in dir: what
+// preallocateMapped needs at most, beyond the free-space floor.
+func mappedLogBytes(dir string) uint64 {
+	var n uint64
+	for _, pattern := range []string{"*.vlog", "*.mem"} {
+		files, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, path := range files {
+			if fi, err := os.Stat(path); err == nil {
+				n += uint64(fi.Size())
+			}
+		}
+	}
+	return n
+}
+
 func preallocate(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
