@@ -3,6 +3,7 @@ package analytics
 import (
 	"cmp"
 	"context"
+	"errors"
 	"math"
 	"slices"
 )
@@ -23,7 +24,12 @@ func (s *Store) QueryFilter(ctx context.Context, f *Filter) (Result, error) {
 	if err := s.Err(); err != nil {
 		return Result{Filter: f.text}, err
 	}
-	return s.current().query(ctx, f)
+	snap := s.current()
+	res, err := snap.query(ctx, f)
+	if errors.Is(err, ErrCorrupt) {
+		s.fail(snap, err) // every later query, and the health check, say so too
+	}
+	return res, err
 }
 
 // cellOf aggregates one cell from its runs g (in repetition order): the

@@ -90,9 +90,9 @@ func parseHeader(rec []string) (header, []RowProblem) {
 		c := slices.Index(columns, name)
 		switch {
 		case c < 0:
-			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "unknown column"})
+			probs = append(probs, RowProblem{Line: 1, Column: clip(name), Reason: "unknown column"})
 		case seen[c]:
-			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "column appears twice"})
+			probs = append(probs, RowProblem{Line: 1, Column: clip(name), Reason: "column appears twice"})
 		default:
 			h.at[c], seen[c] = i, true
 		}
@@ -289,7 +289,9 @@ func parseRow(h *header, rec []string, line, session int, file string) (Run, []R
 // text reads a free-text column: printable, at most 200 bytes.
 func (p *rowParser) text(col int) string {
 	s := p.str(col)
-	if !isPrintable(s) || len(s) > 200 {
+	if c, what, ok := unsafeRune(s); ok {
+		p.bad(col, "holds U+%04X (%s): text fields must be printable", c, what)
+	} else if len(s) > 200 {
 		p.bad(col, "must be printable text of at most 200 bytes")
 	}
 	return s
@@ -365,20 +367,12 @@ func isCount(s string) bool {
 	return true
 }
 
-func isPrintable(s string) bool {
-	for _, c := range s {
-		if c < ' ' || c == 0x7f || c == '\uFFFD' {
-			return false
-		}
-	}
-	return true
-}
-
 // csvRow is one parsed data row, or the problems that kept it from parsing.
 type csvRow struct {
 	run   Run
 	line  int
 	probs []RowProblem
+	odd   []RowProblem // what is implausible about a row that parsed (see implausible)
 }
 
 // maxProblems bounds how many problems one file reports, so a huge bad file
@@ -397,6 +391,9 @@ func scanCSV(r io.Reader, session int, file string, each func(csvRow) error) ([]
 	headRec, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return []RowProblem{{Line: 1, Reason: "empty file: no header row"}}, nil
+	}
+	if pe := (*csv.ParseError)(nil); err != nil && !errors.As(err, &pe) {
+		return nil, fmt.Errorf("reading the file: %w", err) // not the file's content
 	}
 	if err != nil {
 		return []RowProblem{{Line: 1, Reason: "unreadable header: " + csvReason(err)}}, nil
@@ -423,14 +420,19 @@ func scanCSV(r io.Reader, session int, file string, each func(csvRow) error) ([]
 				probs = append(probs, RowProblem{Line: pe.StartLine, Reason: csvReason(err)})
 				continue
 			default:
-				probs = append(probs, RowProblem{Line: 1, Reason: "read error: " + err.Error()})
-				return probs, nil
+				// Not the file's content: the reading failed (or the copy
+				// the reading feeds could not be written).
+				return probs, fmt.Errorf("reading the file: %w", err)
 			}
 		}
 		rows++
 		run, rowProbs := parseRow(&h, rec, line, session, file)
 		probs = append(probs, rowProbs...)
-		if err := each(csvRow{run: run, line: line, probs: rowProbs}); err != nil {
+		var odd []RowProblem
+		if rowProbs == nil {
+			odd = implausible(&run, line)
+		}
+		if err := each(csvRow{run: run, line: line, probs: rowProbs, odd: odd}); err != nil {
 			return probs, err
 		}
 	}

@@ -29,6 +29,10 @@ import (
 type oracle struct{ runs []Run }
 
 // matches evaluates the filter with expr's VM on every run, in ID order.
+// oddRowsAllowed imports the generated files as they are: their values are
+// drawn to exercise every query path, not to be plausible measurements.
+var oddRowsAllowed = ImportOptions{AllowImplausible: true}
+
 func (o oracle) matches(tb testing.TB, filter string) ([]Run, bool) {
 	tb.Helper()
 	f, err := compileExpr(filter) // expr alone: no exact pins, no columns
@@ -726,21 +730,21 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 	}
 	var out []diffStore
 	s := open(Options{})
-	if _, err := s.Import(t.Context(), "first.csv", bytes.NewReader(first), 1); err != nil {
+	if _, err := s.ImportWith(t.Context(), "first.csv", bytes.NewReader(first), 1, oddRowsAllowed); err != nil {
 		t.Fatal(err)
 	}
 	// One store, queried before and after the second import.
 	var one []diffStore
 	one = append(one, diffStore{"one import", s, oracle{firstRuns}})
 	checkStoreSet(t, g, one)
-	if _, err := s.Import(t.Context(), "second.csv", bytes.NewReader(second), 2); err != nil {
+	if _, err := s.ImportWith(t.Context(), "second.csv", bytes.NewReader(second), 2, oddRowsAllowed); err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := s.Import(t.Context(), "first.csv", bytes.NewReader(first), 1); err != nil || rep.AlreadyPresent != len(firstRuns) {
+	if rep, err := s.ImportWith(t.Context(), "first.csv", bytes.NewReader(first), 1, oddRowsAllowed); err != nil || rep.AlreadyPresent != len(firstRuns) {
 		t.Fatalf("a re-import: %+v, %v", rep, err)
 	}
 	checkStoreSet(t, g, []diffStore{{"two imports and a re-import", s, oracle{allRuns}}})
-	if _, err := s.Import(t.Context(), "third.csv", bytes.NewReader(third), 1); err != nil {
+	if _, err := s.ImportWith(t.Context(), "third.csv", bytes.NewReader(third), 1, oddRowsAllowed); err != nil {
 		t.Fatal(err)
 	}
 	allRuns = append(allRuns, runsOfCSV(t, third, 1, "third.csv")...)
@@ -771,7 +775,7 @@ func diffStores(t testing.TB, g *diffGen, nCells, chunk, big int) []diffStore {
 		b       []byte
 		session int
 	}{{"first.csv", first, 1}, {"second.csv", second, 2}, {"third.csv", third, 1}} {
-		if _, err := s2.Import(t.Context(), f.name, bytes.NewReader(f.b), f.session); err != nil {
+		if _, err := s2.ImportWith(t.Context(), f.name, bytes.NewReader(f.b), f.session, oddRowsAllowed); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -914,7 +918,7 @@ func TestAStoreIsReadAndCheckedWithItsOwnColumnChunks(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	writeSyntheticCSV(t, &buf, 100)
-	if _, err := s.Import(t.Context(), "synthetic.csv", &buf, 1); err != nil {
+	if _, err := s.ImportWith(t.Context(), "synthetic.csv", &buf, 1, oddRowsAllowed); err != nil {
 		t.Fatal(err)
 	}
 	all := s.Runs()

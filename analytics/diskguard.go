@@ -50,6 +50,14 @@ func (g *diskGuard) check(extra int64) error {
 		return nil
 	}
 	need := g.s.minFree + uint64(max(extra, 0))
+	if free >= need && g.s.db != nil && !g.s.readOnly {
+		// Free space as counted may still be short of the holes in Badger's
+		// mapped logs (see preallocateMapped).
+		if err := preallocateMapped(g.s.dir); err != nil {
+			g.markLow(free)
+			return noSpace(g.s.dir, need+mappedLogBytes(g.s.dir), err)
+		}
+	}
 	if free >= need {
 		if g.low.Swap(false) {
 			g.s.log.Info("disk space available again; state is written to the store", "dir", g.s.dir, "free_bytes", free)

@@ -186,6 +186,7 @@ func compileExpr(filter string) (*Filter, error) {
 	for _, name := range allowedFuncs {
 		opts = append(opts, expr.EnableBuiltin(name))
 	}
+	opts = append(opts, arithmeticOptions()...) // after the gate: it never sees the checked calls
 	prog, err := expr.Compile(filter, opts...)
 	if g.err != nil {
 		g.err.Filter = filter

@@ -187,6 +187,8 @@ func (f *Filter) runtimeError(err error) *FilterError {
 	switch {
 	case strings.Contains(msg, "divide by zero") || strings.Contains(msg, "division by zero"):
 		msg = "division by zero"
+	case strings.Contains(msg, errOverflow.Error()):
+		msg = errOverflow.Error()
 	case strings.Contains(msg, "invalid syntax") || strings.Contains(msg, "parsing"):
 		msg = "a text value is not a number, so it cannot be converted"
 	case strings.Contains(msg, "out of range"):

@@ -267,3 +267,30 @@ func TestALongExactFilterIsRefusedOnEveryPath(t *testing.T) {
 		}
 	}
 }
+
+func TestIntegerOverflowAndDivisionByZeroAreRefusedNotAnswered(t *testing.T) {
+	s := analyticstest.OpenStore(t)
+	tests := []struct{ filter, want string }{
+		{`cores > 9223372036854775807 + 1`, "integer overflow"},
+		{`cores * 4611686018427387904 > 0`, "integer overflow"},
+		{`cores - 9223372036854775807 - 10 < 0`, "integer overflow"},
+		{`cores / 0 > 1`, "division by zero"},
+		{`ops_per_sec / 0 > 1`, "division by zero"},
+		{`ops_per_sec / (cores - cores) > 1`, "division by zero"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.filter, func(t *testing.T) {
+			res, err := s.Query(t.Context(), tt.filter)
+			var fe *analytics.FilterError
+			if !errors.As(err, &fe) || !strings.Contains(fe.Msg, tt.want) {
+				t.Errorf("error = %v (%d runs matched), want a *FilterError saying %q", err, res.Runs, tt.want)
+			}
+		})
+	}
+	// Arithmetic that stays in range answers as before.
+	for filter, want := range map[string]int{`cores * 2 == 96`: 0, `ops_per_sec / cores > 0`: 0, `cores + 1 == 49`: 0} {
+		if res, err := s.Query(t.Context(), filter); err != nil || res.Runs == want {
+			t.Errorf("%s: %d runs, %v", filter, res.Runs, err)
+		}
+	}
+}

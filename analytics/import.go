@@ -31,6 +31,10 @@ type ImportReport struct {
 	Added          int            `json:"added"`           // new runs written
 	AlreadyPresent int            `json:"already_present"` // identical runs already stored (idempotent re-import)
 	Skipped        map[string]int `json:"skipped"`         // note → rows skipped by the keep rule
+	// Implausible lists the implausible rows an import that allowed them
+	// took (the first maxProblems; ImplausibleRows counts them all).
+	Implausible     []RowProblem `json:"implausible,omitempty"`
+	ImplausibleRows int          `json:"implausible_rows,omitempty"`
 }
 
 // SkippedRows is the total number of rows the keep rule skipped.
@@ -92,10 +96,22 @@ type ImportOptions struct {
 	Progress func(ImportProgress)
 	// Size is the file's size in bytes when known (for progress), else 0.
 	Size int64
+	// AllowImplausible imports rows that break a plausibility rule
+	// (see implausible), counting them in the report and the manifest,
+	// instead of refusing the file.
+	AllowImplausible bool
+	// Unchanged, when set, is called once the whole input has been read,
+	// with the number of bytes read, before anything is written: an error
+	// (the file changed while it was read, say) refuses the import.
+	Unchanged func(read int64) error
 }
 
 // progressEvery is how many rows pass between progress reports.
 const progressEvery = 8192
+
+// diskCheckEvery is how many rows an import writes between checks of free
+// space (a statfs and a fallocate of the open logs: microseconds).
+const diskCheckEvery = 256
 
 // importDiskFactor is the free space an import needs, as a multiple of the
 // file's size: the kept copy (1x) and the store's share (measured at 1M
@@ -142,7 +158,15 @@ func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, sessio
 	defer src.discard()
 
 	started := time.Now()
-	plan, err := s.checkPass(ctx, importPlan{name: name, session: session}, io.TeeReader(r, src), opts, &rep)
+	counted := &countingReader{r: r}
+	plan, err := s.checkPass(ctx, importPlan{name: name, session: session}, io.TeeReader(counted, src), opts, &rep)
+	var bad *ImportError
+	if opts.Unchanged != nil && (err == nil || errors.As(err, &bad)) {
+		// A file that changed is said first: its problems may be the change.
+		if cerr := opts.Unchanged(counted.n); cerr != nil {
+			return rep, fmt.Errorf("import %s: nothing written: %w", name, cerr)
+		}
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -226,6 +250,16 @@ func (s *Store) checkPass(ctx context.Context, plan importPlan, r io.Reader, opt
 		if row.probs != nil {
 			return nil
 		}
+		if row.odd != nil {
+			if !opts.AllowImplausible {
+				extra = append(extra, row.odd...)
+				return nil
+			}
+			rep.ImplausibleRows++
+			if len(rep.Implausible) < maxProblems {
+				rep.Implausible = append(rep.Implausible, row.odd...)
+			}
+		}
 		run := row.run
 		if !Keep(run) {
 			rep.Skipped[run.Note]++
@@ -299,10 +333,13 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 		if err := p.src.finish(); err != nil {
 			return fail(err)
 		}
+		if err := p.src.writeSidecar(p.plan.name, p.plan.session); err != nil {
+			return fail(err)
+		}
 	}
 	next := s.committed()
 	pend := pendingImport{Generation: next.Generation + 1, Name: name, Session: parts[0].plan.session, Copy: parts[0].src.rel}
-	if err := s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, pendingKey, pend) }); err != nil {
+	if err := errors.Join(fault("badger.marker"), s.db.Update(func(txn *badger.Txn) error { return setJSON(txn, pendingKey, pend) })); err != nil {
 		return fail(err)
 	}
 	// The marker must be durable before anything it rolls back is: a kept
@@ -374,7 +411,7 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 		d.add(sums[i])
 		next.Sessions[k] = sessionSums{Runs: ss.Runs + p.plan.fresh, Digest: d.String()}
 		next.Sources = append(next.Sources, importSource{Generation: pend.Generation, Name: p.plan.name, Session: p.plan.session,
-			Embedded: embedded, Copy: p.src.rel, SHA256: p.src.sha256(), Added: p.plan.fresh})
+			Embedded: embedded, Copy: p.src.rel, SHA256: p.src.sha256(), Added: p.plan.fresh, Implausible: p.rep.ImplausibleRows})
 	}
 	head, err := s.writeGeneration(ctx, next)
 	if err != nil {
@@ -389,6 +426,14 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 		p.src.kept = true
 	}
 	s.stage("committed")
+	// The store's view follows the commit before anything else can fail:
+	// a later import must build on this generation, not the one before.
+	s.mu.Lock()
+	s.manifest = next
+	if !s.held {
+		s.snap = newLazySnapshot(s, head, next)
+	}
+	s.mu.Unlock()
 	// The embedded dataset's imports sync once, in ImportDefault after the
 	// last (see the marker above for why an unsynced commit stays whole).
 	if !embedded {
@@ -396,12 +441,6 @@ func (s *Store) writeAndCommit(ctx context.Context, parts []importPart, opts Imp
 			return fmt.Errorf("import %s: committed, but syncing failed: %w", name, err)
 		}
 	}
-	s.mu.Lock()
-	s.manifest = next
-	if !s.held {
-		s.snap = newLazySnapshot(s, head, next)
-	}
-	s.mu.Unlock()
 	// The embedded dataset's imports leave the mirror to ImportDefault,
 	// which writes it once after the last, synced: a mirror behind the
 	// store is caught up by the next open, so a crash in between loses
@@ -442,11 +481,15 @@ func (s *Store) writePart(ctx context.Context, p importPart, opts ImportOptions,
 	counted := &countingReader{r: rd}
 	_, err = scanCSV(counted, p.plan.session, p.plan.name, func(row csvRow) error {
 		rows++
-		if rows%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
+		if rows%diskCheckEvery == 0 {
+			// Often enough that the writes Badger has in hand when the
+			// disk fills stay well within the floor.
+			if err := s.disk.check(0); err != nil {
 				return err
 			}
-			if err := s.disk.check(0); err != nil {
+		}
+		if rows%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if rows%releaseEvery == 0 {
@@ -492,6 +535,9 @@ func (s *Store) abandon(ctx context.Context) {
 func (s *Store) syncIfOnDisk() error {
 	if s.dir == "" {
 		return nil
+	}
+	if err := fault("badger.sync"); err != nil {
+		return err
 	}
 	return s.db.Sync()
 }

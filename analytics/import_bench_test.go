@@ -43,8 +43,9 @@ func writeSyntheticCSV(tb testing.TB, w io.Writer, n int) {
 			"server_cpus": "0-47", "client_cpus": "48-95", "client_threads": "48", "client_conns": "20",
 			"pipeline": []string{"1", "16"}[(j/600)%2], "ratio": ratio, "data_bytes": []string{"100", "1024"}[(j/300)%2],
 			"key_max": "1000000", "test_time": "20", "populate": "1", "rep": strconv.Itoa(1 + i%10),
-			"ops_per_sec": strconv.FormatFloat(float64(100000+i%997*1000)+0.25, 'f', 2, 64), "ops_per_core": "20833.33",
-			"p50_ms": strconv.FormatFloat(p50, 'f', 3, 64), "p99_ms": strconv.FormatFloat(p50*3, 'f', 3, 64),
+			"ops_per_sec":  strconv.FormatFloat(float64(100000+i%997*1000)+0.25, 'f', 2, 64),
+			"ops_per_core": strconv.FormatFloat((float64(100000+i%997*1000)+0.25)/float64(c), 'f', 2, 64),
+			"p50_ms":       strconv.FormatFloat(p50, 'f', 3, 64), "p99_ms": strconv.FormatFloat(p50*3, 'f', 3, 64),
 			"p999_ms": strconv.FormatFloat(p50*9, 'f', 3, 64), "hit_rate": hit, "hits_per_sec": "90000.5",
 			"misses_per_sec": "1.25", "conn_errors": "0", "kb_per_sec": "4567.89",
 		}

@@ -101,7 +101,7 @@ func (b *bulkBatch) Set(key, val []byte) error {
 	if b.pending += len(key) + len(val); b.pending < bulkBatchBytes {
 		return nil
 	}
-	if err := b.wb.Flush(); err != nil {
+	if err := b.Flush(); err != nil {
 		return err
 	}
 	b.wb, b.pending = newWriteBatch(b.db), 0
@@ -109,7 +109,12 @@ func (b *bulkBatch) Set(key, val []byte) error {
 }
 
 // Flush commits what is left and waits for every commit.
-func (b *bulkBatch) Flush() error { return b.wb.Flush() }
+func (b *bulkBatch) Flush() error {
+	if err := fault("badger.batch"); err != nil {
+		return err // the caller's Cancel drops what the batch holds
+	}
+	return b.wb.Flush()
+}
 
 // Cancel drops what was not committed yet.
 func (b *bulkBatch) Cancel() { b.wb.Cancel() }

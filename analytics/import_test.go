@@ -224,7 +224,8 @@ func TestAStoredRunWithDifferentValuesIsAConflict(t *testing.T) {
 	s := openDefault(t)
 	before := stateOf(t, s)
 	recs := sessionOneRecords(t)
-	recs[7][column(t, recs, "ops_per_sec")] = "1.5"
+	p999 := column(t, recs, "p999_ms")
+	recs[7][p999] += "1" // a longer tail: plausible, but not what is stored
 	_, err := s.Import(t.Context(), "changed.csv", strings.NewReader(encodeCSV(t, recs)), 1)
 	var ie *ImportError
 	if !errors.As(err, &ie) || len(ie.Problems) != 1 || ie.Problems[0].Line != 8 ||

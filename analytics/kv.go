@@ -102,7 +102,7 @@ func (kv *KV) Set(ctx context.Context, key string, value []byte, ttl time.Durati
 	if kv.s.disk.hold(string(k), memEntry{value: append([]byte(nil), value...), expires: expiry(ttl)}) {
 		return nil
 	}
-	if err := kv.s.db.Update(func(txn *badger.Txn) error { return txn.SetEntry(entry(k, value, ttl)) }); err != nil {
+	if err := errors.Join(fault("badger.kv"), kv.s.db.Update(func(txn *badger.Txn) error { return txn.SetEntry(entry(k, value, ttl)) })); err != nil {
 		return fmt.Errorf("kv set %s: %w", key, err)
 	}
 	return nil

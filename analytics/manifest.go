@@ -75,6 +75,9 @@ type importSource struct {
 	Copy       string `json:"copy,omitempty"` // path of the kept copy, relative to the data directory
 	SHA256     string `json:"sha256"`         // of the file's bytes
 	Added      int    `json:"added"`
+	// Implausible counts the rows imported although they break a
+	// plausibility rule (the import allowed them).
+	Implausible int `json:"implausible,omitempty"`
 }
 
 // pendingImport marks an import whose runs are being written. Every run key
@@ -251,12 +254,12 @@ func writeFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if _, err := faultyWrite("file.write", f, data); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err
 	}
-	if err := f.Sync(); err != nil {
+	if err := errors.Join(fault("file.sync"), f.Sync()); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err
@@ -265,7 +268,7 @@ func writeFileAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := errors.Join(fault("file.rename"), os.Rename(tmp, path)); err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -278,7 +281,7 @@ func syncDir(dir string) error {
 		return err
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+	if err := errors.Join(fault("dir.sync"), d.Sync()); err != nil && !errors.Is(err, os.ErrInvalid) {
 		return err
 	}
 	return nil

@@ -71,7 +71,7 @@ func (s *Store) recoverPending(ctx context.Context) error {
 		return corrupt(s.dir, err, "the pending-import marker cannot be read (%v)", err)
 	}
 	if !found {
-		return s.removeStrayCopies()
+		return nil
 	}
 	if s.readOnly {
 		return fmt.Errorf("%w: an import of %s was interrupted", ErrNeedsRecovery, p.Name)
@@ -86,11 +86,9 @@ func (s *Store) recoverPending(ctx context.Context) error {
 	if err := s.db.Sync(); err != nil {
 		return fmt.Errorf("rolling back the interrupted import of %s: %w", p.Name, err)
 	}
-	if err := s.removeStrayCopies(); err != nil {
-		return err
-	}
 	s.log.Warn("rolled back an interrupted import; the store is as it was before it",
 		"file", p.Name, "session", p.Session, "runs_removed", removed)
+	s.repaired = append(s.repaired, fmt.Sprintf("rolled back the interrupted import of %s (session %d, %d runs written before it stopped)", p.Name, p.Session, removed))
 	return nil
 }
 
@@ -144,45 +142,6 @@ func (s *Store) deleteKeys(ctx context.Context, prefix string, drop func(key []b
 	return len(keys), nil
 }
 
-// removeStrayCopies deletes source copies no committed import refers to
-// (left by an import that failed or was rolled back).
-func (s *Store) removeStrayCopies() error {
-	if s.dir == "" || s.readOnly {
-		return nil
-	}
-	var m manifest
-	err := s.db.View(func(txn *badger.Txn) error {
-		var err error
-		m, _, err = readManifest(txn)
-		return err
-	})
-	if err != nil {
-		return corrupt(s.dir, err, "the manifest cannot be read (%v)", err)
-	}
-	keep := map[string]bool{}
-	for _, src := range m.Sources {
-		if src.Copy != "" {
-			keep[filepath.Clean(src.Copy)] = true
-		}
-	}
-	entries, err := os.ReadDir(filepath.Join(s.dir, sourcesDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		rel := filepath.Join(sourcesDir, e.Name())
-		if !keep[rel] {
-			if err := os.Remove(filepath.Join(s.dir, rel)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // checkManifest reads the manifest and checks it against the copy kept
 // outside Badger. A store from before manifests (format 1, runs under
 // runPrefix) gets one, built from what it holds; a store that lost
@@ -214,6 +173,9 @@ func (s *Store) checkManifest(ctx context.Context, runPrefix string) error {
 	mirrored := false
 	if s.dir != "" {
 		if mirror, mirrored, err = readManifestFile(s.dir); err != nil {
+			if isPermission(err) {
+				return permissionError(s.dir, filepath.Join(s.dir, manifestFile), err)
+			}
 			return corrupt(s.dir, err, "%v", err)
 		}
 	}

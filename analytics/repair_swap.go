@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -93,7 +94,8 @@ func finishSwap(dir string) error {
 		return fmt.Errorf("finishing an interrupted repair: %w", err)
 	}
 	var plan swapPlan
-	if err := json.Unmarshal(b, &plan); err != nil || plan.Damaged == "" || strings.ContainsAny(plan.Damaged, `/\`) {
+	if err := json.Unmarshal(b, &plan); err != nil || !plainName(plan.Damaged) || !strings.HasPrefix(plan.Damaged, damagedPrefix) ||
+		slices.ContainsFunc(plan.Old, func(n string) bool { return !plainName(n) }) {
 		return corrupt(dir, err, "the record of an interrupted repair (%s) is unreadable", swapMarker)
 	}
 	damaged := filepath.Join(dir, plan.Damaged)
@@ -139,6 +141,13 @@ func finishSwap(dir string) error {
 	}
 	swapStep("done")
 	return syncDir(dir)
+}
+
+// plainName reports whether name is one entry of a directory: no
+// separator, not "." or "..". A swap marker naming anything else would
+// move files outside the data directory.
+func plainName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, `/\`)
 }
 
 func writeSwapPlan(dir string, plan swapPlan) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -11,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -64,7 +67,7 @@ func (c *sourceCopy) Write(p []byte) (int, error) {
 	if c.f == nil {
 		return len(p), nil
 	}
-	return c.f.Write(p)
+	return faultyWrite("copy.write", c.f, p)
 }
 
 // finish makes the copy durable before anything refers to it.
@@ -72,7 +75,7 @@ func (c *sourceCopy) finish() error {
 	if c.f == nil {
 		return nil
 	}
-	if err := c.f.Sync(); err != nil {
+	if err := errors.Join(fault("copy.sync"), c.f.Sync()); err != nil {
 		return fmt.Errorf("keeping a copy of the file: %w", err)
 	}
 	err := c.f.Close()
@@ -81,6 +84,51 @@ func (c *sourceCopy) finish() error {
 		return fmt.Errorf("keeping a copy of the file: %w", err)
 	}
 	return nil
+}
+
+// importSidecar is what the file beside a kept copy records: enough for
+// doctor --repair to restore the import when neither the store's manifest
+// nor its mirror can be read.
+type importSidecar struct {
+	Name    string `json:"name"`
+	Session int    `json:"session"`
+	SHA256  string `json:"sha256"`
+}
+
+// writeSidecar records, beside the finished copy, what it is the copy of.
+func (c *sourceCopy) writeSidecar(name string, session int) error {
+	if c.rel == "" {
+		return nil
+	}
+	b, err := json.Marshal(importSidecar{Name: name, Session: session, SHA256: c.sha256()})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(c.path+sidecarExt, append(b, '\n')); err != nil {
+		return fmt.Errorf("keeping a copy of the file: %w", err)
+	}
+	return nil
+}
+
+// readSidecars lists the imports the kept copies in dir record, in the
+// order they were made (a copy's name starts with the time it was made).
+func readSidecars(dir string) []importSource {
+	files, _ := filepath.Glob(filepath.Join(dir, sourcesDir, "*"+sidecarExt))
+	sort.Strings(files)
+	var out []importSource
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var sc importSidecar
+		if json.Unmarshal(b, &sc) != nil || sc.Session < 1 {
+			continue
+		}
+		rel := filepath.Join(sourcesDir, strings.TrimSuffix(filepath.Base(f), sidecarExt))
+		out = append(out, importSource{Name: sc.Name, Session: sc.Session, Copy: rel, SHA256: sc.SHA256})
+	}
+	return out
 }
 
 // keep syncs the directory entry of the copy; the pending marker already
@@ -111,7 +159,13 @@ func (c *sourceCopy) discard() {
 	if c.path == "" || (c.kept && c.rel != "") {
 		return
 	}
+	// What cannot be removed, the next open sets aside.
+	_ = os.Remove(c.path + sidecarExt)
 	if err := os.Remove(c.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return // the next open removes copies no import refers to
+		return
 	}
 }
+
+// sidecarExt ends the name of the file beside a kept copy that records
+// what was imported from it (see importSidecar).
+const sidecarExt = ".import.json"

@@ -71,6 +71,11 @@ const (
 // and a compaction's worth, with slack.
 const defaultMinFree = 6*memTableSize + 16<<20
 
+// openFloor is the free space a writing open needs before Badger writes
+// anything (its lock file, the first pages of a new memtable log and
+// value log).
+const openFloor = 1 << 20
+
 // Options configure Open.
 type Options struct {
 	Dir      string       // data directory; ignored when InMemory
@@ -115,10 +120,12 @@ type Store struct {
 	snap     *snapshot // replaced, never mutated, after each import
 	manifest manifest  // as last committed
 	migrated string    // what open migrated, for the caller to say once; "" if nothing
+	repaired []string  // what open finished, rolled back or set aside (see Repaired)
 	legacy   bool      // a store of an earlier format opened read-only (see NeedsMigration)
 
 	brokenMu sync.Mutex
 	broken   error // damage found by a read that cannot return an error (Cells, Run …)
+	scrubbed error // what the last Scrub found wrong with the kept copies
 
 	disk diskGuard // free-space checks and the in-memory fallback of KV writes
 
@@ -173,6 +180,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		WithVerifyValueChecksum(true).
 		WithReadOnly(opts.ReadOnly)
 	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache()}
+	var aside setAsideRecord // tables set aside before Badger deletes them
 	s.minFree = defaultMinFree
 	if opts.MinFreeBytes > 0 {
 		s.minFree = uint64(opts.MinFreeBytes)
@@ -197,6 +205,14 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 				return nil, fmt.Errorf("open store: %w", err)
 			}
 		}
+		if free, ok := freeBytes(opts.Dir); ok && !opts.ReadOnly && free < openFloor {
+			// Badger's open writes its lock file and the headers of new
+			// logs through memory: on a full disk that is a SIGBUS.
+			return nil, noSpace(opts.Dir, openFloor, errors.New("a writing open needs room for Badger's new logs"))
+		}
+		if swapPending(opts.Dir) && !opts.ReadOnly {
+			s.repaired = append(s.repaired, "finished moving a repaired store into place (a repair was interrupted)")
+		}
 		if err := finishRepair(opts.Dir, opts.ReadOnly); err != nil {
 			return nil, err
 		}
@@ -204,6 +220,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			return nil, err
 		}
 		if _, err := checkTables(opts.Dir, !opts.ReadOnly); err != nil {
+			return nil, err
+		}
+		var err error
+		if aside, err = prepareSetAside(opts.Dir, opts.ReadOnly); err != nil {
 			return nil, err
 		}
 	}
@@ -226,9 +246,16 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		case strings.Contains(err.Error(), "checksum"):
 			return nil, corrupt(opts.Dir, err, "a table file fails its checksum (%v)", err)
 		}
-		return nil, fmt.Errorf("open store in %s: %w", opts.Dir, err)
+		return nil, openError(opts.Dir, err)
 	}
 	s.db = db
+	if s.dir != "" && !s.readOnly {
+		_ = s.disk.check(0) // allocates Badger's mapped logs, or marks the store short of space
+	}
+	if err := s.checkSetAside(aside); err != nil {
+		_ = s.db.Close()
+		return nil, err
+	}
 	if err := s.prepare(ctx, opts, bo); err != nil {
 		_ = s.db.Close()
 		return nil, err
@@ -289,6 +316,9 @@ func (s *Store) prepare(ctx context.Context, opts Options, bo badger.Options) er
 		if err := s.dropStaleGenerations(ctx, s.manifest.Generation); err != nil {
 			return err
 		}
+		if err := s.setAsideStrayCopies(ctx); err != nil {
+			return err
+		}
 	}
 	return s.openGeneration()
 }
@@ -334,6 +364,11 @@ func (s *Store) Load(ctx context.Context) error {
 // at open) until a writing open migrates it.
 func (s *Store) NeedsMigration() bool { return s.legacy }
 
+// Repaired says what Open finished, rolled back or set aside before the
+// store could be used (an interrupted import or repair, files moved into
+// damaged-TIME/), for doctor to report.
+func (s *Store) Repaired() []string { return slices.Clone(s.repaired) }
+
 // Migrated says what Open migrated ("" when nothing), for a command to
 // tell its user once.
 func (s *Store) Migrated() string { return s.migrated }
@@ -345,6 +380,14 @@ func (s *Store) Err() error {
 	s.brokenMu.Lock()
 	defer s.brokenMu.Unlock()
 	return s.broken
+}
+
+// CheckStore is nil while no read or scrub has found the store or its kept
+// copies damaged, else what was found (serve's /healthz asks).
+func (s *Store) CheckStore(context.Context) error {
+	s.brokenMu.Lock()
+	defer s.brokenMu.Unlock()
+	return errors.Join(s.broken, s.scrubbed)
 }
 
 // fail records damage that a read of snap found where it cannot return

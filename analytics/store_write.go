@@ -82,6 +82,9 @@ func (s *Store) writeGeneration(ctx context.Context, m manifest) (derivedHead, e
 // commitGeneration is the commit: the manifest, the derived head and the
 // format key written and the marker deleted, in one transaction.
 func (s *Store) commitGeneration(m manifest, head derivedHead, marker string) error {
+	if err := fault("badger.commit"); err != nil {
+		return err
+	}
 	return s.db.Update(func(txn *badger.Txn) error {
 		if err := setJSON(txn, manifestKey, m); err != nil {
 			return err

@@ -1,15 +1,16 @@
 package analytics
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
 // A table file the MANIFEST does not name is what a kill during a flush or
-// a compaction leaves; Badger deletes it at open. Torn or whole, it is not
-// damage: the store opens (read-only and writable), answers as before, and
-// doctor finds it sound. A torn table the MANIFEST does name is still
+// a compaction leaves; Badger deletes it at open, so a writing open sets it
+// aside first (a read-only one asks for a writing open). Torn, it is not
+// damage: the store opens, answers as before, and doctor finds it sound. A torn table the MANIFEST does name is still
 // reported (TestATableDamagedAfterItWasRememberedIsStillReported).
 func TestATableTheManifestDoesNotNameIsNotReportedAsDamage(t *testing.T) {
 	for _, readOnly := range []bool{true, false} {
@@ -28,11 +29,22 @@ func TestATableTheManifestDoesNotNameIsNotReportedAsDamage(t *testing.T) {
 			if err := os.WriteFile(orphan, b[:len(b)/2], 0o600); err != nil { // torn half way
 				t.Fatal(err)
 			}
-			if got := queryAll(t, dir, readOnly); got != want {
+			if readOnly {
+				if _, err := Open(t.Context(), Options{Dir: dir, ReadOnly: true}); !errors.Is(err, ErrNeedsRecovery) {
+					t.Fatalf("read-only open with an unnamed table = %v, want ErrNeedsRecovery", err)
+				}
+			}
+			if got := queryAll(t, dir, false); got != want {
 				t.Fatalf("with an unnamed torn table: %d runs, want %d", got, want)
 			}
 			if _, err := os.Stat(orphan); !os.IsNotExist(err) {
 				t.Errorf("the unnamed table is still there after an open (stat: %v); Badger removes it", err)
+			}
+			if aside, _ := filepath.Glob(filepath.Join(dir, damagedPrefix+"*", "999999.sst")); len(aside) != 1 {
+				t.Errorf("the unnamed table was not set aside under %s*/", damagedPrefix)
+			}
+			if got := queryAll(t, dir, readOnly); got != want {
+				t.Fatalf("after setting the table aside: %d runs, want %d", got, want)
 			}
 			if _, err := verifyTablesNamed(t, dir); err != nil {
 				t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
@@ -123,11 +124,22 @@ type FilterResult struct {
 	Filter string
 	Cells  []analytics.Cell
 	Runs   []analytics.Run
+	// TotalCells and TotalRuns count every match; a page (FilterPage)
+	// holds fewer.
+	TotalCells, TotalRuns int
 }
 
 // Filter runs a user's filter through the gate and returns the matching
 // cells and runs. A refused filter is a *FilterProblem.
 func (d *Dataset) Filter(ctx context.Context, filter string) (FilterResult, error) {
+	return d.FilterPage(ctx, filter, 0, math.MaxInt, math.MaxInt)
+}
+
+// FilterPage is Filter for a listing: the first maxCells matching cells,
+// and the matching runs from index from (in cell order) up to limit of
+// them, read one by one; the totals count every match. Memory grows with
+// the page, not with the matches.
+func (d *Dataset) FilterPage(ctx context.Context, filter string, from, limit, maxCells int) (FilterResult, error) {
 	res, err := d.store.Query(ctx, filter)
 	var fe *analytics.FilterError
 	if errors.As(err, &fe) {
@@ -136,13 +148,17 @@ func (d *Dataset) Filter(ctx context.Context, filter string) (FilterResult, erro
 	if err != nil {
 		return FilterResult{Filter: filter}, fmt.Errorf("running filter: %w", err)
 	}
-	out := FilterResult{Filter: res.Filter, Cells: res.Cells}
-	for _, id := range res.RunIDs() {
-		if r, ok := d.store.Run(id); ok {
-			out.Runs = append(out.Runs, r)
+	out := FilterResult{Filter: res.Filter, Cells: res.Cells[:min(len(res.Cells), maxCells)], TotalCells: len(res.Cells)}
+	for _, c := range res.Cells {
+		lo, hi := max(from-out.TotalRuns, 0), min(from+limit-out.TotalRuns, len(c.RunIDs))
+		for i := lo; i < hi; i++ {
+			if r, ok := d.store.Run(c.RunIDs[i]); ok {
+				out.Runs = append(out.Runs, r)
+			}
 		}
+		out.TotalRuns += len(c.RunIDs)
 	}
-	return out, nil
+	return out, ctx.Err()
 }
 
 // Overview is what the dataset and knowledge base hold, for the data page.

@@ -79,6 +79,28 @@ func TestDatasetFilter(t *testing.T) {
 			t.Errorf("%d cells, %d runs, want one run per repetition (%d)", len(res.Cells), len(res.Runs), n)
 		}
 	})
+	t.Run("a page reads only its runs and counts every match", func(t *testing.T) {
+		all, err := d.Filter(t.Context(), "true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := d.FilterPage(t.Context(), "true", 50, 50, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.TotalRuns != len(all.Runs) || page.TotalCells != len(all.Cells) || len(page.Cells) != 10 || len(page.Runs) != 50 {
+			t.Fatalf("page: %d of %d runs, %d of %d cells", len(page.Runs), page.TotalRuns, len(page.Cells), page.TotalCells)
+		}
+		for i, r := range page.Runs {
+			if r.ID != all.Runs[50+i].ID {
+				t.Fatalf("run %d of the page is %s, want %s", i, r.ID, all.Runs[50+i].ID)
+			}
+		}
+		last, err := d.FilterPage(t.Context(), "true", len(all.Runs)-3, 50, 0)
+		if err != nil || len(last.Runs) != 3 || len(last.Cells) != 0 {
+			t.Errorf("the last page: %d runs, %d cells, %v", len(last.Runs), len(last.Cells), err)
+		}
+	})
 	t.Run("a refused filter is a FilterProblem pointing at the token", func(t *testing.T) {
 		_, err := d.Filter(t.Context(), `cores == 48 && core == 4`)
 		var fp *bot.FilterProblem

@@ -67,6 +67,13 @@ func errorAnswer(err error, deadline time.Duration, ref string, log *slog.Logger
 	case errors.As(err, &safe):
 		a.Headline = safe.Msg
 		log.Info("answer refused", append(attrs, "err", err)...)
+	case errors.Is(err, analytics.ErrCorrupt):
+		a.Headline = "The stored benchmark data failed its checks, so I will not answer from it."
+		a.Body = []string{"An operator can run `memdb-oracle doctor` for details and `memdb-oracle doctor --repair` to rebuild the store from the embedded dataset and the kept copies of imported files."}
+		log.Error("the store is damaged", append(attrs, "err", err)...)
+	case errors.Is(err, analytics.ErrPermission):
+		a.Headline = "The benchmark data cannot be read: the data directory's files refuse this process."
+		log.Error("the store's files refuse this process", append(attrs, "err", err)...)
 	default:
 		a = internalAnswer(ref)
 		log.Error("internal error", append(attrs, "ref", ref, "err", err)...)

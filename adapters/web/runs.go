@@ -1,17 +1,27 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // runsPerPage is how many runs one page of a filter's matches lists.
 const runsPerPage = 50
+
+// maxCellsShown bounds the per-cell medians one page lists (the lead says
+// how many matched).
+const maxCellsShown = 500
+
+// filterTimeout is how long a page's filter may run: the runs command's
+// default --timeout.
+const filterTimeout = 2 * time.Second
 
 // runPageData is one run's page.
 type runPageData struct {
@@ -147,10 +157,13 @@ type runsPageData struct {
 	Cells []cellView
 	Runs  []bot.MeasuredRun
 	Total int
-	Page  int
-	Pages int
-	Prev  string
-	Next  string
+	// TotalCells counts every matching cell; Cells holds the first
+	// maxCellsShown.
+	TotalCells int
+	Page       int
+	Pages      int
+	Prev       string
+	Next       string
 }
 
 // cellView is one cell in a list of medians.
@@ -168,7 +181,16 @@ func (s *Site) runsPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.Title = "Runs matching " + p.Filter
-	res, err := s.data.Filter(r.Context(), p.Filter)
+	if n, err := strconv.Atoi(q.Get("page")); err == nil && n >= 1 {
+		p.Page = n
+	}
+	// One page of runs is read, under the CLI's timeout for a filter.
+	ctx, cancel := context.WithTimeout(r.Context(), filterTimeout)
+	defer cancel()
+	res, err := s.data.FilterPage(ctx, p.Filter, (p.Page-1)*runsPerPage, runsPerPage, maxCellsShown)
+	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+		err = &bot.FilterProblem{Filter: p.Filter, Msg: fmt.Sprintf("it took longer than %s and was stopped; simplify it", filterTimeout)}
+	}
 	var fp *bot.FilterProblem
 	if errors.As(err, &fp) {
 		p.Problem = fp
@@ -189,13 +211,17 @@ func (s *Site) runsPage(w http.ResponseWriter, r *http.Request) {
 			Median:     opsText(c.OpsPerSec, row.Floor), Filter: cellFilter(c),
 			P50: exactText(c.P50Ms), P99: exactText(c.P99Ms), P999: exactText(c.P999Ms), Reps: c.Reps})
 	}
-	p.Total = len(res.Runs)
+	p.Total, p.TotalCells = res.TotalRuns, res.TotalCells
 	p.Pages = max(1, (p.Total+runsPerPage-1)/runsPerPage)
-	if n, err := strconv.Atoi(q.Get("page")); err == nil && n >= 1 && n <= p.Pages {
-		p.Page = n
+	p.Runs = res.Runs
+	if p.Page > p.Pages { // past the end: the last page
+		p.Page = p.Pages
+		if res, err = s.data.FilterPage(ctx, p.Filter, (p.Page-1)*runsPerPage, runsPerPage, 0); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		p.Runs = res.Runs
 	}
-	lo := (p.Page - 1) * runsPerPage
-	p.Runs = res.Runs[lo:min(lo+runsPerPage, p.Total)]
 	pageURL := func(n int) string { return s.links().Filter(p.Filter) + "&page=" + strconv.Itoa(n) + "#runs" }
 	if p.Page > 1 {
 		p.Prev = pageURL(p.Page - 1)

@@ -22,7 +22,7 @@ type Asker interface {
 // Dataset is what the run and data pages read; *bot.Dataset satisfies it.
 type Dataset interface {
 	Run(ctx context.Context, id string) (bot.RunDetail, error)
-	Filter(ctx context.Context, filter string) (bot.FilterResult, error)
+	FilterPage(ctx context.Context, filter string, from, limit, maxCells int) (bot.FilterResult, error)
 	Overview() bot.Overview
 }
 

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -35,11 +35,28 @@ func importID(name string, session int, csv []byte) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// maxRecordedImport bounds the files kept for other replicas: a capture
-// CSV is tens of kilobytes; a file beyond this is imported here only. The
-// record holds the file in base64 (4/3 of its size) and must fit one value
-// of the store (Badger's limit: its 16 MiB value-log file).
+// maxRecordedImport bounds the files the import command keeps for other
+// replicas (held in memory while it imports): a capture CSV is tens of
+// kilobytes; a file beyond this is imported here only.
 const maxRecordedImport = 8 << 20
+
+// recordChunk is the most of a recorded file one KV value holds: a file is
+// kept as its record plus chunks, every value well under Badger's limit
+// (the smallest value-log file it is opened with), whatever its size.
+const recordChunk = 512 << 10
+
+// recordedImport is the KV record of one file imported here; its bytes are
+// in chunk/ID/N values (CSV holds them in records of earlier releases).
+type recordedImport struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Session int    `json:"session"`
+	CSV     []byte `json:"csv,omitempty"`
+	Size    int    `json:"size"`
+	Chunks  int    `json:"chunks"`
+}
+
+func chunkKey(id string, i int) string { return fmt.Sprintf("chunk/%s/%06d", id, i) }
 
 // importRuns validates and imports one CSV into the data directory
 // (analytics' public Import: all rows or none), records it, and, when
@@ -56,7 +73,10 @@ func (a *app) importRuns(ctx context.Context, name string, session int, csv []by
 	res := httpadapter.ImportResult{ImportReport: rep, Runs: len(st.Runs()), Fingerprint: st.Fingerprint()}
 	rec := redisadapter.ImportRecord{ID: importID(name, session, csv), Name: name, Session: session, CSV: csv}
 	if err := keepImport(ctx, st, rec); err != nil {
-		return res, err
+		// The runs are committed: the answer says so, whatever the record
+		// for replicas met (importing the file again records it).
+		a.log.Warn("import committed, but not recorded for the other replicas", "file", name, "err", err)
+		return res, nil
 	}
 	feed, on, err := a.feed()
 	if err != nil || !on {
@@ -70,30 +90,33 @@ func (a *app) importRuns(ctx context.Context, name string, session int, csv []by
 	return res, nil
 }
 
-// recordImport keeps a file imported by the import command, so serve on
-// this directory publishes it to the other replicas at start.
-func (a *app) recordImport(ctx context.Context, st *analytics.Store, name string, session int, path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if fi.Size() > maxRecordedImport {
+// recordImport keeps a file imported by the import command (its bytes as
+// the import read them, at most maxRecordedImport), so serve on this
+// directory publishes it to the other replicas at start.
+func (a *app) recordImport(ctx context.Context, st *analytics.Store, name string, session int, csv *boundedBuffer) error {
+	if csv.over {
 		return fmt.Errorf("%s is larger than %d MiB", name, maxRecordedImport>>20)
 	}
-	csv, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	return keepImport(ctx, st, redisadapter.ImportRecord{ID: importID(name, session, csv), Name: name, Session: session, CSV: csv})
+	b := csv.Bytes()
+	return keepImport(ctx, st, redisadapter.ImportRecord{ID: importID(name, session, b), Name: name, Session: session, CSV: b})
 }
 
-// keepImport notes a file this store holds, with its bytes for replicas.
+// keepImport notes a file this store holds, with its bytes for replicas:
+// the chunks first, then the record that makes them count.
 func keepImport(ctx context.Context, st *analytics.Store, rec redisadapter.ImportRecord) error {
-	raw, err := json.Marshal(rec)
+	kv := st.KV(kvImports)
+	meta := recordedImport{ID: rec.ID, Name: rec.Name, Session: rec.Session, Size: len(rec.CSV)}
+	for off := 0; off < len(rec.CSV); off += recordChunk {
+		chunk := rec.CSV[off:min(off+recordChunk, len(rec.CSV))]
+		if err := kv.Set(ctx, chunkKey(rec.ID, meta.Chunks), chunk, 0); err != nil {
+			return fmt.Errorf("recording import %s: %w", rec.Name, err)
+		}
+		meta.Chunks++
+	}
+	raw, err := json.Marshal(meta)
 	if err != nil {
 		return fmt.Errorf("recording import %s: %w", rec.Name, err)
 	}
-	kv := st.KV(kvImports)
 	if err := kv.Set(ctx, "record/"+rec.ID, raw, 0); err != nil {
 		return fmt.Errorf("recording import %s: %w", rec.Name, err)
 	}
@@ -101,6 +124,68 @@ func keepImport(ctx context.Context, st *analytics.Store, rec redisadapter.Impor
 		return fmt.Errorf("recording import %s: %w", rec.Name, err)
 	}
 	return nil
+}
+
+// localImports reads back every file recorded in the data directory.
+func localImports(ctx context.Context, st *analytics.Store) ([]redisadapter.ImportRecord, error) {
+	kv := st.KV(kvImports)
+	keys, err := kv.Keys(ctx, "record/")
+	if err != nil {
+		return nil, fmt.Errorf("listing local imports: %w", err)
+	}
+	slices.Sort(keys)
+	var out []redisadapter.ImportRecord
+	for _, k := range keys {
+		raw, ok, err := kv.Get(ctx, k)
+		if err != nil {
+			return out, err
+		}
+		if !ok {
+			continue
+		}
+		var meta recordedImport
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return out, fmt.Errorf("local import record %s is unreadable: %w", k, err)
+		}
+		csv := meta.CSV
+		if csv == nil {
+			csv = make([]byte, 0, meta.Size)
+		}
+		for i := range meta.Chunks {
+			chunk, ok, err := kv.Get(ctx, chunkKey(meta.ID, i))
+			if err != nil {
+				return out, err
+			}
+			if !ok {
+				return out, fmt.Errorf("local import record %s lacks chunk %d of %d", k, i+1, meta.Chunks)
+			}
+			csv = append(csv, chunk...)
+		}
+		if len(csv) != meta.Size && meta.CSV == nil {
+			return out, fmt.Errorf("local import record %s holds %d bytes, it says %d", k, len(csv), meta.Size)
+		}
+		out = append(out, redisadapter.ImportRecord{ID: meta.ID, Name: meta.Name, Session: meta.Session, CSV: csv})
+	}
+	return out, nil
+}
+
+// boundedBuffer keeps what is written to it up to max bytes; beyond, it
+// drops it all and says so (over).
+type boundedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	if !b.over && b.Len()+len(p) > b.max {
+		b.over = true
+		b.Reset()
+	}
+	if b.over {
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
 }
 
 // importer is importRuns as the HTTP API's Importer.
@@ -141,22 +226,11 @@ func (a *app) publishLocalImports(ctx context.Context, feed redisadapter.Imports
 	if err != nil {
 		return
 	}
-	kv := st.KV(kvImports)
-	keys, err := kv.Keys(ctx, "record/")
+	recs, err := localImports(ctx, st)
 	if err != nil {
-		a.log.Warn("listing local imports", "err", err)
-		return
+		a.log.Warn("reading local imports", "err", err)
 	}
-	for _, k := range keys {
-		raw, ok, err := kv.Get(ctx, k)
-		if err != nil || !ok {
-			continue
-		}
-		var rec redisadapter.ImportRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			a.log.Warn("local import record unreadable", "key", k, "err", err)
-			continue
-		}
+	for _, rec := range recs {
 		if isNew, err := feed.Publish(ctx, rec); err != nil {
 			a.log.Warn("publishing a local import", "file", rec.Name, "err", err)
 		} else if isNew {

@@ -132,6 +132,13 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 	st, err := analytics.Open(a.ctx, analytics.Options{
 		Dir: a.cfg.DataDir, InMemory: o.inMemory, ReadOnly: o.readOnly, DeferLoad: o.deferLoad, ForImport: o.forImport, Small: a.smallStore, Logger: a.log,
 	})
+	if errors.Is(err, analytics.ErrDiskFull) && !o.readOnly && !o.inMemory && !o.forImport && analytics.HasStore(a.cfg.DataDir) {
+		// A full disk still answers from what the store holds: read-only,
+		// with thread memory and counters held in memory.
+		fmt.Fprintf(a.stderr, "warning: %v; answering read-only, and thread memory is kept in memory until space is freed\n", err)
+		o.readOnly = true
+		st, err = analytics.Open(a.ctx, analytics.Options{Dir: a.cfg.DataDir, ReadOnly: true, Logger: a.log})
+	}
 	if err != nil {
 		return nil, storeError(err)
 	}

@@ -67,6 +67,9 @@ func (c askCmd) Run(a *app) error {
 		return fmt.Errorf("writing the answer: %w", err)
 	}
 	if ans.Kind == bot.KindError {
+		if a.st != nil && a.st.Err() != nil {
+			return storeError(a.st.Err()) // damage found while answering: the exit code says so
+		}
 		return errInternalAnswer
 	}
 	if c.Chart != "" {

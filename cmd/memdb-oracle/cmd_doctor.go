@@ -17,15 +17,24 @@ type doctorCmd struct {
 // wrong; with --repair it rebuilds the store when it is damaged.
 func (c doctorCmd) Run(a *app) error {
 	dir := a.cfg.DataDir
-	counts, err := analytics.Check(a.ctx, dir)
+	d, err := analytics.Diagnose(a.ctx, dir)
+	for _, r := range d.Repaired {
+		fmt.Fprintf(a.stdout, "Opening the store %s.\n", r)
+	}
 	switch {
-	case err == nil && counts == nil:
+	case err == nil && d.Runs == nil:
 		_, err := fmt.Fprintf(a.stdout, "%s holds no store yet; the first ask, runs or chat creates it.\n", dir)
 		return err
 	case err == nil:
-		_, err := fmt.Fprintf(a.stdout, "The store in %s is sound: %d runs (%s), every table and run verified against its manifest.\n",
-			dir, total(counts), perSession(counts))
-		return err
+		fmt.Fprintf(a.stdout, "The store in %s is sound: %d runs (%s), every table and run verified against its manifest; %s and %s verified.\n",
+			dir, total(d.Runs), perSession(d.Runs), plural(d.KVValues, "bot-state value", "bot-state values"), plural(d.Copies, "kept copy of an imported file", "kept copies of imported files"))
+		for _, w := range d.Warnings {
+			fmt.Fprintf(a.stdout, "Warning: %s.\n", w)
+		}
+		for _, q := range d.SetAside {
+			fmt.Fprintf(a.stdout, "Set aside, never deleted: %s (what an open or a repair moved out of the store; remove it once you have looked).\n", q)
+		}
+		return nil
 	case !errors.Is(err, analytics.ErrCorrupt):
 		return err
 	}
@@ -44,6 +53,9 @@ func (c doctorCmd) Run(a *app) error {
 	}
 	for _, r := range rep.Restored {
 		fmt.Fprintf(w, "Restored %s as session %d from its kept copy: %d runs.\n", r.File, r.Session, r.Added)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "Note: %s.\n", n)
 	}
 	for _, l := range rep.Lost {
 		fmt.Fprintf(w, "Not restored: %s\n", l)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
 	httpadapter "github.com/memdb-oracle/memdb-oracle/adapters/http"
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
@@ -69,9 +70,14 @@ func (serveCmd) Run(a *app) error {
 	ready = append(ready, httpadapter.HealthCheck{Name: "store", Check: func(context.Context) error { return storeErr }})
 	if storeErr == nil {
 		// A nearly full disk degrades serve (bot state held in memory)
-		// rather than stopping it: /healthz and /metrics say so.
-		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk})
+		// rather than stopping it: /healthz and /metrics say so, as they
+		// say damage a query found.
+		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk},
+			httpadapter.HealthCheck{Name: "store", Check: st.CheckStore})
 		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded })
+	} else {
+		openErr := storeError(storeErr)
+		health = append(health, httpadapter.HealthCheck{Name: "store", Check: func(context.Context) error { return openErr }})
 	}
 	drain := &httpadapter.Drain{}
 	guard, err := a.httpGuard()
@@ -139,6 +145,10 @@ func (serveCmd) Run(a *app) error {
 	} else if sh != nil {
 		a.log.Info("import feed off: imports stay on the replica that made them (set MEMDB_ORACLE_SHARED_KEY on every replica to share them, signed)")
 	}
+	if a.st != nil {
+		st := a.st
+		runners = append(runners, serveRunner{"scrub", func(ctx context.Context) error { return scrubEvery(ctx, st, scrubInterval, a.log) }})
+	}
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s (set --http-addr or MEMDB_ORACLE_HTTP_ADDR): %w", a.cfg.HTTPAddr, err)
@@ -187,6 +197,27 @@ func retrying(name string, run func(context.Context) error, backoff func(int) ti
 			case <-ctx.Done():
 				return nil
 			case <-time.After(wait):
+			}
+		}
+	}
+}
+
+// scrubInterval is how often serve reads every table block and kept copy
+// against its checksum (see analytics.Store.Scrub).
+const scrubInterval = 6 * time.Hour
+
+// scrubEvery scrubs the store every interval until ctx ends; what it finds
+// is on /healthz (the store check) and in the log, and serve keeps running.
+func scrubEvery(ctx context.Context, st *analytics.Store, interval time.Duration, log *slog.Logger) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if err := st.Scrub(ctx); err != nil && ctx.Err() == nil {
+				log.Error("the scrub found damage", "err", err)
 			}
 		}
 	}
