@@ -214,7 +214,10 @@ func TestCompletionScriptsParseInTheirShells(t *testing.T) {
 			}
 			bin, err := exec.LookPath(sh.check)
 			if err != nil {
-				t.Skipf("skipped the syntax check: %s is not installed", sh.check)
+				if os.Getenv("CI") != "" {
+					t.Fatalf("%s is not installed (CI is set, so this fails): apt-get install %s", sh.check, sh.check)
+				}
+				t.Skipf("skipped the syntax check: %s is not installed (apt-get install %s)", sh.check, sh.check)
 			}
 			cmd := exec.Command(bin, "-n")
 			cmd.Stdin = strings.NewReader(stdout)

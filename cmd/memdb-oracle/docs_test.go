@@ -22,14 +22,12 @@ const repoRoot = "../.."
 // pendingDocs are pages other issues write (storage: issue 27). Until one
 // exists, links to it are logged, not failed; once it exists its anchors
 // are checked like any page's. Remove an entry when its page has landed.
-var pendingDocs = map[string]string{
-	"docs/storage.md": "issue 27",
-}
+var pendingDocs = map[string]string{}
 
 // pendingDesignRefs are directories whose comments still cite the old
 // design file; their owner repoints them to docs/design.md (issue 30's
 // report lists the mapping). Remove an entry once it is clean.
-var pendingDesignRefs = []string{"planner/", "bot/compose/"}
+var pendingDesignRefs = []string{}
 
 // documents are the Markdown files users and contributors read.
 func documents(t *testing.T) []string {
