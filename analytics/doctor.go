@@ -87,7 +87,7 @@ func badgerManifest(ctx context.Context, dir string, log *slog.Logger) (m manife
 		var found bool
 		var err error
 		if m, found, err = readManifest(txn); err == nil && !found {
-			err = errors.New("Badger holds no manifest")
+			err = errors.New("the Badger store holds no manifest")
 		}
 		return err
 	})
