@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"github.com/memdb-oracle/memdb-oracle/bot/compose"
 )
 
 // A card is what a chat posts for an answer before anyone asks for more:
@@ -444,19 +445,9 @@ func shortOps(v float64) string {
 func ShortSeries(engine, mode string) string { return cardSeries(engine, mode) }
 
 // cardSeries is a series as a card names it: "Dragonfly", "Redis Cluster
-// (realistic)", "Redis Cluster (ceiling)", "Garnet (floor)".
-func cardSeries(engine, mode string) string {
-	name := analytics.EngineName(engine)
-	switch {
-	case mode == "cluster":
-		return name + " Cluster (realistic)"
-	case mode == "cluster-sat":
-		return name + " Cluster (ceiling)"
-	case engine == "garnet":
-		return name + " (floor)"
-	}
-	return name
-}
+// (realistic)", "Redis Cluster (ceiling)", "Garnet (floor)" — the
+// composer's short label.
+func cardSeries(engine, mode string) string { return compose.ShortSeriesLabel(engine, mode) }
 
 // seriesShort pairs every full series name with the card's name for it,
 // longest first.

@@ -117,22 +117,12 @@ func distinctText(rows []Row, field, where string) string {
 
 func fieldValue(r Row, field string) string {
 	switch field {
-	case "cores":
-		return strconv.Itoa(r.Cores)
-	case "pipeline":
-		return strconv.Itoa(r.Pipeline)
-	case "value_bytes":
-		return strconv.Itoa(r.ValueBytes) + " B"
-	case "ratio":
-		return r.Ratio
-	case "session":
-		return strconv.Itoa(r.Session)
 	case "mode":
 		return r.Mode
 	case "engine":
 		return r.Engine
 	}
-	return ""
+	return knobValue(r, field)
 }
 
 func distinctWords(field string, n int) string {

@@ -89,7 +89,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 		var parts []string
 		used := utf8.RuneCountInString(lead + ", per series: ")
 		for i, ss := range series {
-			part := shortSeriesLabel(ss.key.Engine, ss.key.Mode) + " (session " + strconv.Itoa(ss.key.Session) + ") " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " (" + countWord(ss.kept, "run", "runs") + ")"
+			part := ShortSeriesLabel(ss.key.Engine, ss.key.Mode) + " (session " + strconv.Itoa(ss.key.Session) + ") " + formatMetric(sp.Metric, ss.median, ss.row.floorFor(sp.Metric)) + " (" + countWord(ss.kept, "run", "runs") + ")"
 			if i > 0 && used+utf8.RuneCountInString(part) > statHeadlineBudget {
 				parts = append(parts, "… "+strconv.Itoa(len(series))+" series in all below")
 				break

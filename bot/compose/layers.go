@@ -209,7 +209,7 @@ func replyThirdLine(a Answer, budget int) string {
 // nearestWords is a nearest row in one line: series, conditions, median
 // throughput.
 func nearestWords(r Row) string {
-	return fmt.Sprintf("%s, %d cores, pipeline %d, SET:GET %s, %s — %s", shortSeriesLabel(r.Engine, r.Mode),
+	return fmt.Sprintf("%s, %d cores, pipeline %d, SET:GET %s, %s — %s", ShortSeriesLabel(r.Engine, r.Mode),
 		r.Cores, r.Pipeline, r.Ratio, formatValueBytes(r.ValueBytes), boundOps(r))
 }
 

@@ -151,10 +151,10 @@ func (r Row) floorFor(metric string) bool {
 	return false
 }
 
-// shortSeriesLabel is the series as the reply names it: "Dragonfly",
+// ShortSeriesLabel is the series as the reply names it: "Dragonfly",
 // "Redis Cluster (realistic)", "Redis Cluster (ceiling)", "Garnet
 // (floor)". The evidence carries the full names.
-func shortSeriesLabel(engine, mode string) string {
+func ShortSeriesLabel(engine, mode string) string {
 	name := analytics.EngineName(engine)
 	switch {
 	case mode == "cluster":
@@ -173,7 +173,7 @@ func seriesShortening() [][2]string {
 	var pairs [][2]string
 	for _, e := range analytics.Engines {
 		for _, m := range []string{"cluster-sat", "cluster", "single"} {
-			short := shortSeriesLabel(e, m)
+			short := ShortSeriesLabel(e, m)
 			pairs = append(pairs, [2]string{analytics.SeriesName(e, m), short}, [2]string{shortSeries(e, m), short})
 		}
 	}
