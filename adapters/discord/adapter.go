@@ -97,6 +97,15 @@ func (c Config) LogValue() slog.Value {
 // commandName is compiled on first use: its Unicode classes repeated 32
 // times make a large program (a megabyte allocated, most of a millisecond)
 // that every process would otherwise build at start, Discord or not.
+// CheckCommand checks a slash-command name as Discord accepts it, so a
+// configuration can be refused before anything starts.
+func CheckCommand(name string) error {
+	if !commandName().MatchString(name) {
+		return fmt.Errorf("discord: command name %q: use 1-32 lowercase letters, digits, '-' or '_'", name)
+	}
+	return nil
+}
+
 var commandName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
 })
@@ -128,8 +137,8 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 	if cfg.Command == "" {
 		cfg.Command = DefaultCommand
 	}
-	if !commandName().MatchString(cfg.Command) {
-		return nil, fmt.Errorf("discord: command name %q: use 1-32 lowercase letters, digits, '-' or '_'", cfg.Command)
+	if err := CheckCommand(cfg.Command); err != nil {
+		return nil, err
 	}
 	if cfg.AnswerTimeout <= 0 {
 		cfg.AnswerTimeout = DefaultAnswerTimeout

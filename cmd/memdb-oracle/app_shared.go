@@ -18,7 +18,10 @@ func (a *app) shared() (*redisadapter.Store, error) {
 		URL: a.cfg.State.URL, CAFile: a.cfg.State.CAFile, Prefix: a.cfg.State.Prefix, Logger: a.log.With("component", "shared-state"),
 	})
 	if err != nil {
-		return nil, fmt.Errorf("MEMDB_ORACLE_STATE_URL: %w", err)
+		// Open fails only on what no retry mends (a refused login, an
+		// untrusted certificate, an unknown host; an unreachable server is
+		// an outage it rides out): a configuration error, exit 2.
+		return nil, usageError{fmt.Errorf("MEMDB_ORACLE_STATE_URL: %w", err)}
 	}
 	a.closers = append(a.closers, s.Close)
 	a.metrics().WatchSharedState(s.Up, s.Fallbacks)

@@ -201,6 +201,9 @@ func TestServeWithAWrongSharedStatePasswordStopsAtStartWithOneLine(t *testing.T)
 	if err == nil {
 		t.Fatal("serve started with a refused login")
 	}
+	if code := exitCode(err); code != 2 {
+		t.Errorf("exit code %d, want 2: a refused login is a configuration error", code)
+	}
 	msg := err.Error()
 	if !strings.Contains(msg, "MEMDB_ORACLE_STATE_URL") || !strings.Contains(msg, "login refused") ||
 		strings.Contains(msg, "wrong-password") || strings.Contains(msg, "\n") {

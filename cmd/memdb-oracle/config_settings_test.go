@@ -89,6 +89,7 @@ func TestEveryConfigurationErrorExits2BeforeTheDataDirectoryIsCreated(t *testing
 		{"a Discord token with a space inside", map[string]string{"DISCORD_BOT_TOKEN": "Bot a.b c", "DISCORD_APP_ID": "800"}, nil, "DISCORD_BOT_TOKEN is not in the expected format"},
 		{"a Discord token of one part", map[string]string{"DISCORD_BOT_TOKEN": "hello", "DISCORD_APP_ID": "800"}, nil, "DISCORD_BOT_TOKEN is not in the expected format"},
 		{"a Discord application id that is not a number", map[string]string{"DISCORD_BOT_TOKEN": "a.b.c", "DISCORD_APP_ID": "my-app"}, nil, "DISCORD_APP_ID"},
+		{"a Discord command name Discord refuses", map[string]string{"DISCORD_BOT_TOKEN": "a.b.c", "DISCORD_APP_ID": "800", "MEMDB_ORACLE_DISCORD_COMMAND": "Ask Oracle"}, nil, "MEMDB_ORACLE_DISCORD_COMMAND"},
 		{"a port out of range", map[string]string{"MEMDB_ORACLE_HTTP_ADDR": "localhost:80800"}, nil, "port must be a number from 0 to 65535"},
 		{"an address without a port", nil, []string{"--http-addr", "localhost"}, "want HOST:PORT"},
 		{"a cron spec that cannot fire", map[string]string{"MEMDB_ORACLE_DIGEST_CRON": "0 25 * * *"}, nil, "MEMDB_ORACLE_DIGEST_CRON"},

@@ -110,6 +110,11 @@ func discordSettings(getenv func(string) string) (discord.Config, error) {
 		Command: strings.TrimPrefix(env("MEMDB_ORACLE_DISCORD_COMMAND"), "/"),
 		APIBase: env("DISCORD_API_BASE"),
 	}
+	if cfg.Command != "" {
+		if err := discord.CheckCommand(cfg.Command); err != nil {
+			return cfg, fmt.Errorf("MEMDB_ORACLE_DISCORD_COMMAND: %w", err)
+		}
+	}
 	if v := env("DISCORD_MESSAGE_CONTENT"); v != "" {
 		on, err := strconv.ParseBool(v)
 		if err != nil {
