@@ -173,7 +173,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		fixed = append(fixed, "“"+r.text+"” ("+r.what+")")
 	}
 	if len(fixed) > 0 {
-		leads = append(leads, "Left out "+joinAnd(fixed)+": never varied in these runs, so the figures are at each run's own setting")
+		leads = append(leads, "Left out "+joinAnd(fixed)+": not a setting these answers vary (client load, I/O threads, key space, test length), so the figures are at each run's own")
 	}
 	words := accountWords(settings.text)
 	var numbers []string
