@@ -54,7 +54,25 @@ func claimCheckHeadline(c knowledge.Claim, outcomes []knowledge.CheckOutcome) st
 		}
 		parts = append(parts, part+" — "+o.Verdict+" ("+verdictGloss[o.Verdict]+")")
 	}
-	return "Claimed " + claimed + "; measured here: " + strings.Join(parts, "; ") + "."
+	line := "Claimed " + claimed + "; measured here: " + strings.Join(parts, "; ") + "."
+	if crossSession(c, names) {
+		// The two capture sessions ran other load generators on other
+		// client shapes: a comparison across them is a direction only.
+		line += " These figures come from the two capture sessions (different load generators), so the comparison across them is a direction, not a precise multiple."
+	}
+	return line
+}
+
+// crossSession reports whether the named measures come from both capture
+// sessions.
+func crossSession(c knowledge.Claim, names []string) bool {
+	seen := map[int]bool{}
+	for _, n := range names {
+		if m, ok := c.Measure(n); ok && m.FromRuns() {
+			seen[m.Cell.Session] = true
+		}
+	}
+	return len(seen) > 1
 }
 
 func measureFloor(m knowledge.Measure) bool {
