@@ -9,13 +9,14 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // Request is one REST call the adapter would make, as preview shows it:
@@ -52,7 +53,7 @@ func Preview(ctx context.Context, h Handler, question string, o PreviewOptions) 
 	const self, channel, guild = "900", "100", "700"
 	rec := &restRecorder{self: self, channel: channel, guild: guild, thread: o.Thread}
 	a, err := New(Config{Token: "preview", AppID: "800", HTTPClient: &http.Client{Transport: rec},
-		MessageContent: o.MessageContent, PublicURL: o.PublicURL, Deliveries: newPreviewStore()}, h, nil)
+		MessageContent: o.MessageContent, PublicURL: o.PublicURL, Deliveries: bot.NewMemoryKV(nil)}, h, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -117,52 +118,6 @@ func clickedButton(card Request, click string) (string, error) {
 		return "", fmt.Errorf("this answer's card has no button for %q", click)
 	}
 	return "", fmt.Errorf("unknown click %q: evidence, choice:N, feedback:up or feedback:down", click)
-}
-
-// previewStore is a whole in-memory KV, so a preview's card keeps its
-// evidence and its votes.
-type previewStore struct {
-	mu sync.Mutex
-	kv map[string][]byte
-}
-
-func newPreviewStore() *previewStore { return &previewStore{kv: map[string][]byte{}} }
-
-func (s *previewStore) Get(_ context.Context, key string) ([]byte, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.kv[key]
-	return v, ok, nil
-}
-
-func (s *previewStore) Set(_ context.Context, key string, value []byte, _ time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.kv[key] = value
-	return nil
-}
-
-func (s *previewStore) SetIfAbsent(_ context.Context, key string, value []byte, _ time.Duration) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.kv[key]; ok {
-		return false, nil
-	}
-	s.kv[key] = value
-	return true, nil
-}
-
-func (s *previewStore) Keys(_ context.Context, prefix string) ([]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var keys []string
-	for k := range s.kv {
-		if strings.HasPrefix(k, prefix) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys, nil
 }
 
 // restRecorder is an http.RoundTripper standing in for Discord's REST API:

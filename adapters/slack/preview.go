@@ -9,11 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
 // Request is one Web API call the adapter would make, as preview shows it:
@@ -49,7 +49,7 @@ func Preview(ctx context.Context, h Handler, question string, o PreviewOptions) 
 	a, err := New(Config{
 		BotToken:   NewSecret("xoxb-preview"),
 		Handler:    h,
-		Store:      &memoryStore{kv: map[string][]byte{}},
+		Store:      bot.NewMemoryKV(nil),
 		APIURL:     "https://slack.invalid/api/",
 		HTTPClient: &http.Client{Transport: rec},
 		BotUserID:  "UORACLE",
@@ -195,47 +195,4 @@ func (r *recorder) requests() []Request {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Request{}, r.reqs...)
-}
-
-// memoryStore is the adapter's state for one preview.
-type memoryStore struct {
-	mu sync.Mutex
-	kv map[string][]byte
-}
-
-func (s *memoryStore) SetIfAbsent(_ context.Context, key string, value []byte, _ time.Duration) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.kv[key]; ok {
-		return false, nil
-	}
-	s.kv[key] = value
-	return true, nil
-}
-
-func (s *memoryStore) Set(_ context.Context, key string, value []byte, _ time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.kv[key] = value
-	return nil
-}
-
-func (s *memoryStore) Keys(_ context.Context, prefix string) ([]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var keys []string
-	for k := range s.kv {
-		if strings.HasPrefix(k, prefix) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys, nil
-}
-
-func (s *memoryStore) Get(_ context.Context, key string) ([]byte, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.kv[key]
-	return v, ok, nil
 }
