@@ -2,6 +2,7 @@ package cli
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
@@ -49,21 +50,26 @@ func styleLine(line string, color bool) string {
 	if rest, ok := strings.CutPrefix(line, "- "); ok {
 		line = "• " + rest
 	}
-	// Split around code spans: only the text between them carries marks.
-	var b strings.Builder
-	last := 0
-	for _, m := range codeSpan.FindAllStringSubmatchIndex(line, -1) {
-		b.WriteString(styleProse(line[last:m[0]], color))
+	// Code spans stand aside as placeholders while the marks are read, so
+	// their characters are never marks and a bold span may hold one.
+	var codes []string
+	line = codeSpan.ReplaceAllStringFunc(line, func(m string) string {
+		codes = append(codes, m[1:len(m)-1])
+		return codeMark + strconv.Itoa(len(codes)-1) + codeMark
+	})
+	line = styleProse(line, color)
+	for i, c := range codes {
 		if color {
-			b.WriteString(sgrCode + line[m[2]:m[3]] + sgrDefault)
-		} else {
-			b.WriteString(line[m[2]:m[3]])
+			c = sgrCode + c + sgrDefault
 		}
-		last = m[1]
+		line = strings.Replace(line, codeMark+strconv.Itoa(i)+codeMark, c, 1)
 	}
-	b.WriteString(styleProse(line[last:], color))
-	return b.String()
+	return line
 }
+
+// codeMark brackets a code span's place while the marks around it are
+// read: a private-use character no answer contains.
+const codeMark = "\ue000"
 
 func styleProse(s string, color bool) string {
 	bold, dim, end := "", "", ""

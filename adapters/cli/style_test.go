@@ -13,6 +13,8 @@ func TestStyleMarkdownTurnsMarksIntoTerminalStyles(t *testing.T) {
 		{"snake_case in prose is not emphasis", "the field value_bytes and p99_ms", "the field value_bytes and p99_ms", "the field value_bytes and p99_ms"},
 		{"bold inside a list item", "- **Dragonfly (single process)** — ops/s 2.8M", "• \x1b[1mDragonfly (single process)\x1b[22m — ops/s 2.8M", "• Dragonfly (single process) — ops/s 2.8M"},
 		{"a single asterisk stays", "**3 × 4 * 2 = 24**", "\x1b[1m3 × 4 * 2 = 24\x1b[22m", "3 × 4 * 2 = 24"},
+		{"bold around a filter", "**95 runs where `engine == \"redis\"` (55 cells).**",
+			"\x1b[1m95 runs where \x1b[36mengine == \"redis\"\x1b[39m (55 cells).\x1b[22m", "95 runs where engine == \"redis\" (55 cells)."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
