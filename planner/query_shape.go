@@ -315,26 +315,28 @@ func countPlan(pl *Plan, aggregate, over, field string, reps int) {
 	var conds []string
 	s := pl.Slots
 	stated := func(slot string) bool { return !slices.Contains(pl.Defaulted, slot) }
-	if len(s.Engines) > 0 && stated(slotEngines) {
-		conds = append(conds, anyOf("engine", quoted(s.Engines)))
+	// The conditions are the knob clauses every filter is written with
+	// (appendClause): one value as ==, several as in [...].
+	if stated(slotEngines) {
+		conds = appendClause(conds, "engine", len(s.Engines) > 1, only(s.Engines), s.Engines, strconv.Quote)
 	}
-	if len(s.Modes) > 0 && stated(slotModes) {
-		conds = append(conds, anyOf("mode", quoted(s.Modes)))
+	if stated(slotModes) {
+		conds = appendClause(conds, "mode", len(s.Modes) > 1, only(s.Modes), s.Modes, strconv.Quote)
 	}
-	if len(s.Cores) > 0 && stated(slotCores) {
-		conds = append(conds, anyOf("cores", ints(s.Cores)))
+	if stated(slotCores) {
+		conds = appendClause(conds, "cores", len(s.Cores) > 1, only(s.Cores), s.Cores, strconv.Itoa)
 	}
-	if s.Ratio != "" && stated(slotRatio) {
-		conds = append(conds, `ratio == "`+s.Ratio+`"`)
+	if stated(slotRatio) {
+		conds = appendClause(conds, "ratio", false, s.Ratio, nil, strconv.Quote)
 	}
-	if s.ValueBytes > 0 && stated(slotValue) {
-		conds = append(conds, "value_bytes == "+strconv.Itoa(s.ValueBytes))
+	if stated(slotValue) {
+		conds = appendClause(conds, "value_bytes", false, s.ValueBytes, nil, strconv.Itoa)
 	}
-	if s.Pipeline > 0 && stated(slotPipeline) {
-		conds = append(conds, "pipeline == "+strconv.Itoa(s.Pipeline))
+	if stated(slotPipeline) {
+		conds = appendClause(conds, "pipeline", false, s.Pipeline, nil, strconv.Itoa)
 	}
-	if s.Session > 0 && stated(slotSession) {
-		conds = append(conds, "session == "+strconv.Itoa(s.Session))
+	if stated(slotSession) {
+		conds = appendClause(conds, "session", false, s.Session, nil, strconv.Itoa)
 	}
 	filter := "true"
 	if len(conds) > 0 {
@@ -357,30 +359,11 @@ func countPlan(pl *Plan, aggregate, over, field string, reps int) {
 	}
 }
 
-func quoted(xs []string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = strconv.Quote(x)
+// only is the one value of a list of one, else the zero value.
+func only[T any](xs []T) T {
+	var zero T
+	if len(xs) == 1 {
+		return xs[0]
 	}
-	return out
-}
-
-func ints(ns []int) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = strconv.Itoa(n)
-	}
-	return out
-}
-
-// anyOf writes field == a || field == b, grouped.
-func anyOf(field string, values []string) string {
-	if len(values) == 1 {
-		return field + " == " + values[0]
-	}
-	parts := make([]string, len(values))
-	for i, v := range values {
-		parts[i] = field + " == " + v
-	}
-	return "(" + strings.Join(parts, " || ") + ")"
+	return zero
 }
