@@ -210,7 +210,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	if slot, word, ok := defaultedSetting(pl, onSetting); ok {
 		// A stated setting the reader could not read stood where a default
 		// now stands: ask, rather than answer at the default.
-		*pl = settingClarify(*pl, slot, word)
+		*pl = p.settingClarify(*pl, slot, word)
 		return
 	}
 	if len(quoted) > len(onSetting) && !statedEngines(pl) && namesAnEngine(pl.Intent) {
@@ -674,13 +674,14 @@ func isCapitalised(w string) bool {
 	return true
 }
 
-// defaultedSetting finds an unread word standing on a setting whose slot
-// the plan filled by default.
+// defaultedSetting finds an unread word standing on an on/off setting
+// (pipelining, a cluster) whose slot the plan filled by default. An unread
+// word by any other setting is named in line 1 instead.
 func defaultedSetting(pl *Plan, onSetting map[string]string) (slot, word string, ok bool) {
 	for w, setting := range onSetting {
 		ph := sharedVocabulary().lx.settingWords[setting]
-		s := settingSlot(ph.value)
-		if s != "" && (slices.Contains(pl.Defaulted, s) || s == slotModes && len(pl.Slots.Modes) != 1) {
+		switch s := settingSlot(ph.value); {
+		case s == slotPipeline && slices.Contains(pl.Defaulted, s), s == slotModes && len(pl.Slots.Modes) != 1:
 			return s, w + " " + setting, true
 		}
 	}
@@ -704,9 +705,11 @@ func settingSlot(value string) string {
 	return ""
 }
 
-// settingClarify asks back about a setting the question stated in words
-// the reader could not read, offering the measured readings as choices.
-func settingClarify(pl Plan, slot, words string) Plan {
+// settingClarify asks back about an on/off setting (pipelining, a
+// cluster) the question stated in words the reader could not read, with
+// the measured readings as choices: the pipeline depths the plan's engines
+// were run at, or the modes.
+func (p *Planner) settingClarify(pl Plan, slot, words string) Plan {
 	engines := strings.Join(titled(pl.Slots.Engines), " vs ")
 	if engines == "" {
 		engines = "every engine"
@@ -714,11 +717,24 @@ func settingClarify(pl Plan, slot, words string) Plan {
 	var options []string
 	switch slot {
 	case slotPipeline:
-		options = []string{engines + " with pipelining off (pipeline 1)", engines + " with pipeline 16"}
+		var depths []int
+		for _, c := range p.coverage() {
+			if len(pl.Slots.Engines) == 0 || slices.Contains(pl.Slots.Engines, c.Engine) {
+				for _, d := range c.Pipelines {
+					depths = appendUnique(depths, d)
+				}
+			}
+		}
+		slices.Sort(depths)
+		for _, d := range depths {
+			if d == 1 {
+				options = append(options, engines+" with pipelining off (pipeline 1)")
+			} else {
+				options = append(options, engines+" with pipeline "+strconv.Itoa(d))
+			}
+		}
 	case slotModes:
 		options = []string{engines + " as a single process", engines + " as a cluster"}
-	default:
-		return pl
 	}
 	c := clarifyPlan(pl.Question, "I could not read “"+words+"”: is it the setting on, or off?", options)
 	c.Requested = pl.Intent
