@@ -125,7 +125,8 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 	if s := pl.Search; s != nil && s.Op != "" && s.FewestCores {
 		pl.Aggregate = "threshold"
 	}
-	if words := accountWords(text); countable(pl.Intent) {
+	words := accountWords(text) // read once for every shape below
+	if countable(pl.Intent) {
 		if agg, over, field, reps := countShape(words); agg != "" && !searchCounts(pl) {
 			// A session is the question's only when it names one; some
 			// readings fill in the engine's own.
@@ -140,7 +141,7 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 		}
 	}
 	if pl.Intent == IntentScaling && pl.Slots.Knob == slotCores && !pl.Crossover {
-		if b, ok := p.boundOf(text, pl.Slots.Metric); ok {
+		if b, ok := p.boundOf(text, words, pl.Slots.Metric); ok {
 			pl.Aggregate, pl.Bound = "threshold", &b
 			pl.Interpretation = "The fewest cores at which each series " + boundWords(b) + ": " + pl.Interpretation
 		}
@@ -148,7 +149,7 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 	if pl.Intent != IntentCompare && pl.Intent != IntentRecommend {
 		return
 	}
-	position, limit, worst := rankingShape(accountWords(text))
+	position, limit, worst := rankingShape(words)
 	if position == 0 && limit == 0 {
 		return
 	}
@@ -168,14 +169,13 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 // 10M", "beats 5M"): a comparison the threshold reader binds to a metric,
 // or a target named after "for", "to", "reach", "hit", "need" with the
 // metric's own direction.
-func (p *Planner) boundOf(text, metric string) (Bound, bool) {
+func (p *Planner) boundOf(text string, words []accountWord, metric string) (Bound, bool) {
 	r := p.read(text) // the comparisons bind through the slot grammar's extraction
 	for _, c := range p.comparisons(r) {
 		if c.metric() {
 			return Bound{Metric: c.field, Op: c.op, Value: c.value}, true
 		}
 	}
-	words := accountWords(text)
 	for i, w := range words {
 		vals, ok := numberToken(w.lower)
 		if !ok || i == 0 {
