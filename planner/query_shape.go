@@ -78,7 +78,7 @@ var ordinals = map[string]int{
 // ordinalNouns are the words an ordinal counts in a question that is not
 // a ranking ("the second session", "per second").
 var ordinalNouns = map[string]bool{"session": true, "capture": true, "sessions": true, "run": true, "runs": true,
-	"rep": true, "repetition": true, "attempt": true, "try": true, "time": true, "question": true, "one": false,
+	"rep": true, "repetition": true, "attempt": true, "try": true, "time": true, "question": true,
 	"thing": true, "part": true, "half": true, "sample": true, "kill": true, "round": true}
 
 // rankingShape reads a position or a count of items asked of a ranking;

@@ -196,7 +196,7 @@ func failoverFollowUp(pl *Plan, prev *Plan, text string) {
 	}
 	lw := strings.ToLower(text)
 	order := OrderAsc
-	for _, w := range []string{"slowest", "longest", "worst", "most", "slower", "longer"} {
+	for _, w := range []string{"slowest", "longest", "worst", "slower", "longer"} {
 		if strings.Contains(lw, w) {
 			order = OrderDesc
 		}
