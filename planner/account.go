@@ -228,13 +228,13 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 }
 
 // referent finds a word that stands for something said before ("it",
-// "they", "the former", "those two"), as the subject of the question: in
-// its first words, before anything it could stand for in the question
-// itself ("runs over 10M: what's their p99" has its own).
+// "they", "the former", "those two") and has nothing in the question to
+// stand for: no noun before it that it could take up ("runs over 10M:
+// what's their p99" has its own), wherever it stands ("how fast is it").
 func referent(words []accountWord) (string, bool) {
 	for i, w := range words {
-		if i > 2 {
-			break
+		if antecedents[w.lower] {
+			return "", false
 		}
 		switch w.lower {
 		case "it", "its", "they", "them", "their", "those", "these", "both", "former", "latter":
@@ -247,6 +247,17 @@ func referent(words []accountWord) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// antecedents are the words a later pronoun can take up inside the
+// question itself: the nouns that name what was measured, and the
+// quantifiers that open a noun phrase of their own ("did any attempt keep
+// its p99 …").
+var antecedents = map[string]bool{
+	"any": true, "every": true, "each": true, "some": true, "all": true, "which": true, "whichever": true,
+	"engine": true, "runs": true, "run": true, "cells": true, "results": true, "numbers": true, "figures": true,
+	"series": true, "measurements": true, "engines": true, "databases": true, "stores": true,
+	"setups": true, "workloads": true, "repetitions": true, "reps": true, "options": true,
 }
 
 // statedEngines reports whether the question (or its thread) named the
