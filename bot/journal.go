@@ -179,6 +179,48 @@ func (j *Journal) Claim(ctx context.Context, key string, ttl time.Duration) (*Ho
 	return h, ClaimResumed, nil
 }
 
+// Delivery is what to do with one delivery of a question.
+type Delivery struct {
+	// Hold is the question's entry, held by this run (nil: unrecorded).
+	Hold *Hold
+	// Answer says to answer the question, posting through Hold.
+	Answer bool
+	// Resume is a half-posted answer to complete instead.
+	Resume *PostJob
+}
+
+// Skip reports whether there is nothing to do: the question is answered,
+// or being answered by a live run.
+func (d Delivery) Skip() bool { return !d.Answer && d.Resume == nil }
+
+// Deliver records one delivery of a question under key and says what to
+// do with it: answer it when it is the first (or its first receiver died
+// before its answer was composed), complete the answer a dead run left
+// half-posted, or nothing. When the entry cannot be written the question
+// is answered all the same (and the error logged): a rare double answer
+// beats a lost question.
+func (j *Journal) Deliver(ctx context.Context, key string, ttl time.Duration) Delivery {
+	h, first, err := j.Begin(ctx, key, JournalEntry{}, ttl)
+	if err != nil {
+		j.log.Error("recording a delivery in the journal; answering it regardless", "entry", key, "err", err)
+		return Delivery{Answer: true}
+	}
+	if first {
+		return Delivery{Hold: h, Answer: true}
+	}
+	h, res, err := j.Claim(ctx, key, ttl)
+	switch {
+	case err != nil:
+		j.log.Warn("a delivery seen before whose entry cannot be read; left alone", "entry", key, "err", err)
+		return Delivery{}
+	case res != ClaimResumed:
+		return Delivery{}
+	case h.Entry().Job != nil:
+		return Delivery{Hold: h, Resume: h.Entry().Job}
+	}
+	return Delivery{Hold: h, Answer: true}
+}
+
 // abandoned reports whether the run holding e has died.
 func (j *Journal) abandoned(e JournalEntry) bool {
 	if e.Holder == j.holder {
@@ -263,6 +305,21 @@ func (h *Hold) Finish(ctx context.Context, state string, cause error) {
 	if err := h.Record(ctx, e); err != nil {
 		h.j.log.Warn("recording finished work in the journal", "entry", h.key, "err", err)
 	}
+}
+
+// Settle ends a run's work on the entry: done when nothing was posted
+// through it (a notice, or nothing to say); as Post left it when a job
+// was recorded (finished, or left for the next run); and unfinished when
+// ctx ended first (shutdown), so that a redelivery answers it.
+func (h *Hold) Settle(ctx context.Context) {
+	if h == nil {
+		return
+	}
+	if e := h.Entry(); e.Job != nil || e.Finished() || ctx.Err() != nil {
+		h.Release()
+		return
+	}
+	h.Finish(ctx, JournalDone, nil)
 }
 
 // Forget deletes the entry, so a later run may start the work afresh.
@@ -358,11 +415,12 @@ var ErrLostJob = errors.New("the job was taken over by another run")
 // entry done — or failed, with the post's error, when a post fails. A nil
 // h posts without a record (the journal was unusable).
 func (h *Hold) Post(ctx context.Context, job *PostJob, post PostFunc) error {
-	e := JournalEntry{State: JournalStarted, Job: job}
+	e := JournalEntry{Job: job}
 	if h != nil {
 		e = h.Entry()
-		e.Job = job
+		e.Job, e.Err = job, ""
 	}
+	e.State = JournalStarted // also a second try in another place, after a refusal
 	if err := h.Record(ctx, e); err != nil {
 		// Posting beats not answering; a crash now is not completed.
 		h.j.log.Warn("answer not in the journal; posting it regardless", "entry", h.key, "err", err)
@@ -376,6 +434,10 @@ func (h *Hold) Post(ctx context.Context, job *PostJob, post PostFunc) error {
 			return ErrLostJob
 		}
 		ref, err := post(ctx, job, i)
+		if err != nil && ctx.Err() != nil {
+			h.Release() // cut short by shutdown: the next run completes it
+			return err
+		}
 		if err != nil {
 			h.Finish(ctx, JournalFailed, err)
 			return err
