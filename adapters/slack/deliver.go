@@ -29,6 +29,9 @@ type place struct {
 	unasked bool
 	// question is what was asked, for the card's memory.
 	question string
+	// hold is the question's journal entry: the answer's posts are
+	// recorded there (nil: not recorded).
+	hold *bot.Hold
 }
 
 // answer asks the bot and delivers its answer.
@@ -76,29 +79,27 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 		a.log.Warn("keeping the card's evidence failed; Show evidence will ask again", "err", err)
 	}
 	m := renderCard(ans, card, where, question)
+	var chart *bot.Chart
+	if a.cfg.Charts != nil {
+		chart = ans.Chart
+	}
+	job, err := answerJob(p, m, chart)
+	if err != nil {
+		return err
+	}
 	unlock := a.out.lanes.lock(p.channel)
 	defer unlock()
-	ts, err := a.out.post(ctx, p.channel, p.thread, m)
-	inline := err == nil && where.InlineChart && hasChartBlock(m)
-	if err != nil && len(m.Plain) > 0 && slackRefused(err, "invalid_blocks") {
-		a.log.Info("Slack refused the chart block; posting the card with the chart as an image", "channel", p.channel, "err", err)
-		ts, err = a.out.post(ctx, p.channel, p.thread, m.Plain[0])
+	err = p.hold.Post(ctx, job, a.postJob)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, bot.ErrLostJob):
+		a.log.Warn("another replica took this answer over and completes it", "channel", p.channel)
+		return nil
+	case p.responseURL != "" && cannotPost(err):
+		return a.respondInChannel(ctx, p, []message{m})
 	}
-	if err != nil {
-		if p.responseURL != "" && cannotPost(err) {
-			return a.respondInChannel(ctx, p, []message{m})
-		}
-		return a.refused(ctx, p, err)
-	}
-	thread := p.thread
-	if thread == "" {
-		thread = ts
-	}
-	a.markThread(ctx, p.channel, thread, p.conversation)
-	if ans.Chart != nil && a.cfg.Charts != nil && !inline {
-		a.postChart(ctx, p.channel, thread, *ans.Chart)
-	}
-	return nil
+	return a.refused(ctx, p, err)
 }
 
 // hasChartBlock reports whether a message carries Slack's chart block.
