@@ -118,6 +118,14 @@ func accountWords(text string) []accountWord {
 			lower := strings.ToLower(w)
 			if d, ok := numberWord(lower); ok && lower != "one" { // "which one", "the realistic one"
 				lower = d // "sixteen" is read as 16, and checked as a number
+			} else if head, tail, ok := strings.Cut(lower, "-"); ok && tail != "" && !strings.ContainsAny(tail, "0123456789") {
+				// "sixteen-way", "8-core": a number with a word glued on
+				// is checked as the number.
+				if d, ok := numberWord(head); ok && head != "one" {
+					lower = d
+				} else if isNumber(head) {
+					lower = head
+				}
 			}
 			out = append(out, accountWord{text: w, lower: lower, first: first})
 		}
@@ -271,7 +279,7 @@ var antecedents = map[string]bool{
 	"any": true, "every": true, "each": true, "some": true, "all": true, "which": true, "whichever": true,
 	"engine": true, "runs": true, "run": true, "cells": true, "results": true, "numbers": true, "figures": true,
 	"series": true, "measurements": true, "engines": true, "databases": true, "stores": true,
-	"setups": true, "workloads": true, "repetitions": true, "reps": true, "options": true,
+	"setups": true, "setup": true, "rig": true, "box": true, "machine": true, "server": true, "host": true, "fleet": true, "workloads": true, "repetitions": true, "reps": true, "options": true,
 }
 
 // statedEngines reports whether the question (or its thread) named the
@@ -578,7 +586,9 @@ func collectHeld(pl *Plan, held *[]float64, multiples []float64) {
 	if u := pl.Units; u != nil && u.Unsupported != "" {
 		textNumbers(u.Unsupported, held)
 	}
-	for _, t := range [][]string{pl.Missing, pl.Notes, pl.Corrected, pl.Options, {pl.Refusal, pl.PartLabel, pl.UnboundReading}} {
+	// Not the notes: they are the planner's own words ("KeyDB refuses more than 16
+	// server threads"), whose numbers nobody asked.
+	for _, t := range [][]string{pl.Missing, pl.Corrected, pl.Options, {pl.Refusal, pl.PartLabel, pl.UnboundReading}} {
 		for _, x := range t {
 			textNumbers(x, held)
 		}

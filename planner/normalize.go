@@ -150,13 +150,39 @@ func (g *grammar) normalize(s string) string {
 				}
 			}
 		}
+		if head, tail, ok := strings.Cut(w, "-"); ok && tail == "way" && i+1 < len(words) && machineWords[words[i+1]] { // "a sixteen-way machine"
+			n, isWord := numberWord(head)
+			if !isWord && isNumber(head) {
+				n, isWord = head, true
+			}
+			if isWord {
+				out = append(out, n, "cores")
+				continue
+			}
+		}
+		if head, tail, ok := strings.Cut(w, "-"); ok && writtenSizes[tail] { // "one-kilobyte"
+			if n, ok := numberWord(head); ok {
+				out = append(out, n, tail)
+				continue
+			}
+		}
 		if n, ok := numberWord(w); ok {
 			out = append(out, n)
 			continue
 		}
+		if writtenSizes[w] && (len(out) == 0 || !isNumber(out[len(out)-1])) {
+			out = append(out, "1") // "kilobyte values" are values of one kilobyte
+		}
 		out = append(out, w)
 	}
 	return strings.Join(out, " ")
+}
+
+// writtenSizes are the size units written out, which stand for one of
+// themselves when no number comes before them.
+var writtenSizes = map[string]bool{
+	"kilobyte": true, "kilobytes": true, "kibibyte": true, "kibibytes": true,
+	"megabyte": true, "megabytes": true,
 }
 
 // hasWordContent reports whether the text holds at least one letter or digit.
