@@ -78,12 +78,8 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 	m := renderCard(ans, card, where, question)
 	unlock := a.out.lanes.lock(p.channel)
 	defer unlock()
-	ts, err := a.out.post(ctx, p.channel, p.thread, m)
-	inline := err == nil && where.InlineChart && hasChartBlock(m)
-	if err != nil && len(m.Plain) > 0 && slackRefused(err, "invalid_blocks") {
-		a.log.Info("Slack refused the chart block; posting the card with the chart as an image", "channel", p.channel, "err", err)
-		ts, err = a.out.post(ctx, p.channel, p.thread, m.Plain[0])
-	}
+	ts, posted, err := a.postCard(ctx, p.channel, p.thread, m)
+	inline := err == nil && hasChartBlock(posted)
 	if err != nil {
 		if p.responseURL != "" && cannotPost(err) {
 			return a.respondInChannel(ctx, p, []message{m})
@@ -99,6 +95,22 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 		a.postChart(ctx, p.channel, thread, *ans.Chart)
 	}
 	return nil
+}
+
+// postCard posts a card, and when Slack refuses its newer blocks
+// (invalid_blocks) each older form of it in turn. It returns the message
+// that went.
+func (a *Adapter) postCard(ctx context.Context, channel, thread string, m message) (string, message, error) {
+	ts, err := a.out.post(ctx, channel, thread, m)
+	for _, older := range m.Older {
+		if err == nil || !slackRefused(err, "invalid_blocks") {
+			break
+		}
+		a.log.Info("Slack refused the card's newer blocks; posting it with fewer", "channel", channel, "err", err)
+		m = older
+		ts, err = a.out.post(ctx, channel, thread, m)
+	}
+	return ts, m, err
 }
 
 // hasChartBlock reports whether a message carries Slack's chart block.

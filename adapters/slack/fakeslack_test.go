@@ -34,6 +34,9 @@ type fakeSlack struct {
 	// noTables makes the fake refuse native table blocks (invalid_blocks),
 	// as a workspace without them does.
 	noTables bool
+	// noMarkdown makes the fake refuse markdown blocks (invalid_blocks),
+	// as a workspace or surface without them does.
+	noMarkdown bool
 
 	seen chan call // every recorded call, for tests to wait on
 
@@ -219,10 +222,9 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case "chat.postMessage":
 		f.mu.Lock()
 		refusal := f.refuse[c.Form.Get("channel")]
-		noTables := f.noTables
 		f.mu.Unlock()
 		if refusal == "" {
-			refusal = slackRules(c.Form.Get("text"), c.Form.Get("blocks"), noTables)
+			refusal = slackRules(c.Form.Get("text"), c.Form.Get("blocks"), f.workspace())
 		}
 		if refusal != "" {
 			f.record(call{Method: method + " (refused)", Form: c.Form})
@@ -233,7 +235,7 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true, "channel": c.Form.Get("channel"), "ts": c.TS})
 	case "chat.postEphemeral":
-		if refusal := slackRules(c.Form.Get("text"), c.Form.Get("blocks"), f.noTables); refusal != "" {
+		if refusal := slackRules(c.Form.Get("text"), c.Form.Get("blocks"), f.workspace()); refusal != "" {
 			f.record(call{Method: method + " (refused)", Form: c.Form})
 			writeJSON(w, map[string]any{"ok": false, "error": refusal})
 			return
@@ -306,7 +308,7 @@ func (f *fakeSlack) serveRespond(w http.ResponseWriter, r *http.Request) {
 	if c.JSON["blocks"] == nil {
 		blocks = nil
 	}
-	if refusal := slackRules(text, string(blocks), f.noTables); refusal != "" {
+	if refusal := slackRules(text, string(blocks), f.workspace()); refusal != "" {
 		f.record(call{Method: "response_url (refused)", Form: c.Form, JSON: c.JSON})
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = io.WriteString(w, refusal)
@@ -364,9 +366,26 @@ const (
 	slackMaxTableCols   = 20
 )
 
+// workspace is what the Slack workspace the fake plays takes.
+type workspace struct {
+	noTables   bool // no table, data_table or data_visualization blocks
+	noMarkdown bool // no markdown blocks
+}
+
+func (f *fakeSlack) workspace() workspace {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return workspace{noTables: f.noTables, noMarkdown: f.noMarkdown}
+}
+
+// slackMaxMarkdown is the most characters a message's markdown blocks
+// hold together.
+const slackMaxMarkdown = 12000
+
 // slackRules returns the error Slack gives a message with this fallback
 // text and blocks (JSON), or "" when Slack takes it.
-func slackRules(text, blocksJSON string, noTables bool) string {
+func slackRules(text, blocksJSON string, ws workspace) string {
+	noTables := ws.noTables
 	if len([]rune(text)) > slackMaxText {
 		return "msg_too_long"
 	}
@@ -383,9 +402,17 @@ func slackRules(text, blocksJSON string, noTables bool) string {
 	if len(blocks) > slackMaxBlocks {
 		return "invalid_blocks"
 	}
-	total, tables := 0, 0
+	total, tables, markdown := 0, 0, 0
 	for _, b := range blocks {
 		switch b["type"] {
+		case "markdown":
+			// Slack's rules: a text, and at most 12,000 characters across a
+			// message's markdown blocks.
+			s, _ := b["text"].(string)
+			markdown += len([]rune(s))
+			if ws.noMarkdown || s == "" || markdown > slackMaxMarkdown {
+				return "invalid_blocks"
+			}
 		case "section":
 			t, _ := b["text"].(map[string]any)
 			s, _ := t["text"].(string)
@@ -598,6 +625,10 @@ func (c call) textOf(t testing.TB) string {
 		}
 	}
 	for _, bl := range c.blocksOf(t) {
+		if s, ok := bl["text"].(string); ok && bl["type"] == "markdown" {
+			b.WriteString(markdownAsMrkdwn(s) + "\n") // read like a section's mrkdwn
+			continue
+		}
 		walk(bl)
 	}
 	return b.String()
