@@ -144,7 +144,9 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 		return b.composeFor(ctx, p)
 	}
 	e, ok := b.answers.lru.Get(key)
-	if !ok {
+	if ok {
+		progressFrom(ctx).finish(Step{Stage: StageCompose, Cached: true})
+	} else {
 		var err error
 		if e, err = b.composeFor(ctx, p); err != nil || ctx.Err() != nil {
 			return e, err
@@ -159,6 +161,7 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 
 func (b *Bot) composeFor(ctx context.Context, p planner.Plan) (*answered, error) {
 	a, err := b.compose.Compose(ctx, p)
+	progressFrom(ctx).composed(err)
 	return &answered{plan: p, answer: a}, err
 }
 
