@@ -57,10 +57,29 @@ func botMessage(p place, text string) bot.Message {
 // chart, so a chart that fails never holds back the answer. A post Slack
 // refuses for good is told to the asker privately.
 func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
+	return a.deliverStreamed(ctx, p, ans, nil)
+}
+
+// deliverStreamed delivers an answer as deliver does; st, when not nil, is
+// the stream its stages went to, which the card ends. An answer that is
+// no card (an error, help) ends the stream with its stages alone and goes
+// as it always does; a stream Slack will not end leaves the card to an
+// ordinary post.
+func (a *Adapter) deliverStreamed(ctx context.Context, p place, ans bot.Answer, st *answerStream) error {
+	endBare := func() {
+		if st == nil {
+			return
+		}
+		if _, err := st.stop(ctx, ans, nil); err != nil {
+			a.log.Warn("ending the streamed answer failed", "channel", p.channel, "err", err)
+		}
+	}
 	if ans.Kind == bot.KindChatter && p.unasked {
+		endBare()
 		return nil
 	}
 	if private(ans) {
+		endBare()
 		return a.deliverPrivately(ctx, p, render(ans, shown{Command: a.cfg.Command, Private: true}))
 	}
 	where := p.show
@@ -78,7 +97,21 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 	m := renderCard(ans, card, where, question)
 	unlock := a.out.lanes.lock(p.channel)
 	defer unlock()
-	ts, posted, err := a.postCard(ctx, p.channel, p.thread, m)
+	var (
+		ts     string
+		posted message
+		err    error
+	)
+	if st != nil {
+		if posted, err = st.stop(ctx, ans, &m); err == nil {
+			ts = st.ts
+		} else {
+			a.log.Warn("Slack would not end the streamed answer with its card; posting the card", "channel", p.channel, "err", err)
+		}
+	}
+	if st == nil || err != nil {
+		ts, posted, err = a.postCard(ctx, p.channel, p.thread, m)
+	}
 	inline := err == nil && hasChartBlock(posted)
 	if err != nil {
 		if p.responseURL != "" && cannotPost(err) {

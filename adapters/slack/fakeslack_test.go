@@ -37,6 +37,10 @@ type fakeSlack struct {
 	// noMarkdown makes the fake refuse markdown blocks (invalid_blocks),
 	// as a workspace or surface without them does.
 	noMarkdown bool
+	// streamRefusal, when set, is the error every streaming call gets, as
+	// from a workspace or app that cannot stream.
+	streamRefusal string
+	streams       map[string]*fakeStream // ts → streamed message
 
 	seen chan call // every recorded call, for tests to wait on
 
@@ -68,6 +72,7 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		t:         t,
 		fail:      map[string][]failure{},
 		refuse:    map[string]string{},
+		streams:   map[string]*fakeStream{},
 		botUser:   "UBOT",
 		seen:      make(chan call, 1000),
 		envelopes: make(chan string, 10),
@@ -271,6 +276,8 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true})
+	case "chat.startStream", "chat.appendStream", "chat.stopStream":
+		f.serveStream(w, c)
 	case "assistant.threads.setStatus":
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true})

@@ -94,7 +94,12 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 			// One conversation per DM channel; answers go in the thread
 			// the message was written in, else at the top.
 			a.showAnswering(ctx, e.Channel, e.ThreadTimeStamp)
-			return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel}, questionText(e.Text, me))
+			p := place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel}
+			if p.thread != "" {
+				// An assistant thread: the answer streams there.
+				return a.answerStreamed(ctx, p, questionText(e.Text, me))
+			}
+			return a.answer(ctx, p, questionText(e.Text, me))
 		}
 		if mentions(e.Text, me) {
 			return nil // the app_mention event for this message answers it
