@@ -123,6 +123,11 @@ func (a *Adapter) deliverStreamed(ctx context.Context, p place, ans bot.Answer, 
 	if thread == "" {
 		thread = ts
 	}
+	if _, followUp, err := a.conversationOf(ctx, p.channel, thread); card.Rated && !followUp && err == nil {
+		// A thread's first question reads alone: one that others viewing
+		// the channel may be offered (a follow-up needs its thread).
+		a.noteAsked(ctx, p.channel, question)
+	}
 	a.markThread(ctx, p.channel, thread, p.conversation)
 	if ans.Chart != nil && a.cfg.Charts != nil && !inline {
 		a.postChart(ctx, p.channel, thread, *ans.Chart)

@@ -276,6 +276,14 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true})
+	case "views.publish":
+		if bad := homeViewRules(c.JSON); bad != "" {
+			f.record(call{Method: method + " (refused)", JSON: c.JSON})
+			writeJSON(w, map[string]any{"ok": false, "error": bad})
+			return
+		}
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true, "view": c.JSON["view"]})
 	case "chat.startStream", "chat.appendStream", "chat.stopStream":
 		f.serveStream(w, c)
 	case "assistant.threads.setStatus":
@@ -551,6 +559,39 @@ func slackRules(text, blocksJSON string, ws workspace) string {
 		return "msg_blocks_too_long"
 	}
 	return ""
+}
+
+// homeViewRules checks a views.publish request as Slack does: a user, a
+// view of type home with 1 to 100 blocks of the kinds surfaces other than
+// messages take (no markdown, tables, charts or feedback buttons), header
+// texts of at most 150 characters, private metadata of at most 3,000.
+func homeViewRules(req map[string]any) string {
+	view, _ := req["view"].(map[string]any)
+	if user, _ := req["user_id"].(string); user == "" || view == nil || view["type"] != "home" {
+		return "invalid_arguments"
+	}
+	if meta, _ := view["private_metadata"].(string); len(meta) > 3000 {
+		return "invalid_arguments"
+	}
+	blocks, _ := view["blocks"].([]any)
+	if len(blocks) == 0 || len(blocks) > 100 {
+		return "invalid_blocks"
+	}
+	for _, b := range blocks {
+		m, _ := b.(map[string]any)
+		switch m["type"] {
+		case "markdown", "table", "data_table", "data_visualization", "context_actions":
+			return "invalid_blocks"
+		case "header":
+			txt, _ := m["text"].(map[string]any)
+			s, _ := txt["text"].(string)
+			if txt["type"] != "plain_text" || s == "" || len([]rune(s)) > 150 {
+				return "invalid_blocks"
+			}
+		}
+	}
+	raw, _ := json.Marshal(blocks)
+	return slackRules("", string(raw), workspace{})
 }
 
 // actionsRules checks an actions block as Slack does: 1 to 25 elements;

@@ -30,6 +30,12 @@ func (a *Adapter) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent) {
 		a.onMessage(ctx, cb.EventID, e)
 	case *slackevents.AssistantThreadStartedEvent:
 		a.onAssistantThreadStarted(ctx, cb.EventID, e)
+	case *slackevents.AssistantThreadContextChangedEvent:
+		a.onAssistantThreadContextChanged(ctx, cb.EventID, e)
+	case *slackevents.AppContextChangedEvent:
+		a.onAppContextChanged(ctx, cb.EventID, e)
+	case *slackevents.AppHomeOpenedEvent:
+		a.onAppHomeOpened(ctx, cb.EventID, e)
 	}
 }
 
@@ -183,6 +189,13 @@ func (a *Adapter) onInteraction(ctx context.Context, cb slackgo.InteractionCallb
 		channel := cb.Channel.ID
 		if channel == "" {
 			channel = cb.Container.ChannelID
+		}
+		if channel == "" && cb.View.Type == slackgo.VTHomeTab {
+			channel = cb.View.PrivateMetadata // the Home tab: answered in the user's DM with the app
+		}
+		if channel == "" {
+			a.log.Warn("a button click with no channel to answer in", "user", cb.User.ID, "action", act.ActionID)
+			return
 		}
 		// A button in a thread answers in that thread, with its memory.
 		thread := cb.Container.ThreadTs

@@ -40,6 +40,14 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 	if err != nil {
 		return nil, "", err
 	}
+	st, err := a.store()
+	if err != nil {
+		return nil, "", err
+	}
+	kb, err := a.knowledge()
+	if err != nil {
+		return nil, "", err
+	}
 	ad, err := slackadapter.New(slackadapter.Config{
 		BotToken:      botToken,
 		SigningSecret: signing,
@@ -50,6 +58,7 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 		Store:         kv,
 		PublicURL:     strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_PUBLIC_URL")),
 		Charts:        chart.Renderer{},
+		Coverage:      bot.NewDataset(st, kb),
 		Log:           a.log,
 	})
 	if err != nil {
