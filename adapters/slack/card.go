@@ -66,9 +66,7 @@ func cardMessage(a bot.Answer, card bot.Card, where shown, question string, mark
 		b.choices(card.Choices)
 	}
 	if a.Chart != nil && where.InlineChart {
-		if v := dataVisualization(*a.Chart); v != nil {
-			b.blocks = append(b.blocks, v)
-		}
+		b.blocks = append(b.blocks, chartBlocks(*a.Chart)...)
 	}
 	var controls []slackgo.BlockElement
 	if card.Evidence {
