@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	slackgo "github.com/slack-go/slack"
 
@@ -115,12 +116,19 @@ func (st *answerStream) step(ctx context.Context, s bot.Step) {
 	st.append(ctx, t)
 }
 
-// append sends chunks to the stream, once: a failed append is logged and
-// ends appending (the task cards are the answer's frame, not its content).
+// streamAppendTimeout bounds one append: the bot waits for it, and its
+// answer's deadline must not go on a slow task card.
+const streamAppendTimeout = 2 * time.Second
+
+// append sends chunks to the stream, once: a failed or slow append is
+// logged and ends appending (the task cards are the answer's frame, not
+// its content).
 func (st *answerStream) append(ctx context.Context, chunks ...slackgo.StreamChunk) {
 	if st.failed != nil {
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, streamAppendTimeout)
+	defer cancel()
 	if _, _, err := st.a.api.AppendStreamContext(ctx, st.channel, st.ts, slackgo.MsgOptionChunks(chunks...)); err != nil {
 		st.failed = fmt.Errorf("chat.appendStream: %w", err)
 		st.a.log.Warn("the streamed answer's progress stopped; the answer still follows", "channel", st.channel, "err", err)

@@ -228,3 +228,20 @@ func TestTheFakeRefusesStreamsSlackRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestAFailedTaskCardStopsTheProgressNotTheAnswer fails the first append:
+// no more task cards are sent, and the stream still ends as the card.
+func TestAFailedTaskCardStopsTheProgressNotTheAnswer(t *testing.T) {
+	env := bottest.NewEnv(t, nil)
+	fs := newFakeSlack(t)
+	fs.failNext("chat.appendStream", failure{slackErr: "message_not_in_streaming_state"})
+	h := newHarness(t, fs, newMemStore(), env.Bot)
+	askInAssistantThread(h, "EvT1", "Valkey at 16 cores")
+	stop := fs.waitFor("chat.stopStream", "chat.postMessage")
+	if stop.Method != "chat.stopStream" || !strings.Contains(stop.textOf(t), "Valkey") {
+		t.Fatalf("the answer ended with %s: %s", stop.Method, stop.textOf(t))
+	}
+	if n, failed := len(fs.callsOf("chat.appendStream")), len(fs.callsOf("chat.appendStream (failed)")); n != 0 || failed != 1 {
+		t.Errorf("%d appends after the failed one (%d failed), want none", n, failed)
+	}
+}
