@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,6 +167,19 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		without := strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " ")
 		return p.planMeaning(ctx, without, prev) != planMeaning(*pl)
 	}
+	// readName is read for a name: a word that only kept the reader from a
+	// setting beside it was not read.
+	readName := func(word string) bool {
+		if !read(word) {
+			return false
+		}
+		i := slices.Index(raw, word)
+		if i < 0 {
+			return true
+		}
+		q, err := p.ablated(ctx, strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " "), prev)
+		return err != nil || !onlyHid(q, *pl)
+	}
 	var unread, leads []string
 	var fixed []string
 	for _, r := range settings.unread() {
@@ -193,7 +207,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	var quoted []string
 	for _, n := range names {
 		// A misspelling the typo corrector reads ("dragnfly") is read.
-		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); fixed != strings.ToLower(n) && p.knownWords()[fixed] || read(n) {
+		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); fixed != strings.ToLower(n) && p.knownWords()[fixed] || readName(n) {
 			delete(onSetting, n)
 			continue
 		}
@@ -228,13 +242,13 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 }
 
 // referent finds a word that stands for something said before ("it",
-// "they", "the former", "those two"), as the subject of the question: in
-// its first words, before anything it could stand for in the question
-// itself ("runs over 10M: what's their p99" has its own).
+// "they", "the former", "those two") and has nothing in the question to
+// stand for: no noun before it that it could take up ("runs over 10M:
+// what's their p99" has its own), wherever it stands ("how fast is it").
 func referent(words []accountWord) (string, bool) {
 	for i, w := range words {
-		if i > 2 {
-			break
+		if antecedents[w.lower] {
+			return "", false
 		}
 		switch w.lower {
 		case "it", "its", "they", "them", "their", "those", "these", "both", "former", "latter":
@@ -247,6 +261,17 @@ func referent(words []accountWord) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// antecedents are the words a later pronoun can take up inside the
+// question itself: the nouns that name what was measured, and the
+// quantifiers that open a noun phrase of their own ("did any attempt keep
+// its p99 …").
+var antecedents = map[string]bool{
+	"any": true, "every": true, "each": true, "some": true, "all": true, "which": true, "whichever": true,
+	"engine": true, "runs": true, "run": true, "cells": true, "results": true, "numbers": true, "figures": true,
+	"series": true, "measurements": true, "engines": true, "databases": true, "stores": true,
+	"setups": true, "workloads": true, "repetitions": true, "reps": true, "options": true,
 }
 
 // statedEngines reports whether the question (or its thread) named the
@@ -285,15 +310,36 @@ func either(b bool, yes, no string) string {
 // planMeaning plans a text without accounting for it and renders what
 // the plan means, for comparison.
 func (p *Planner) planMeaning(ctx context.Context, text string, prev *Plan) string {
-	call := *p
-	call.ablating = true
-	call.memo = nil
-	call.opts.Completer = nil // the rules alone decide what a word did
-	pl, err := call.Plan(ctx, text, prev)
+	pl, err := p.ablated(ctx, text, prev)
 	if err != nil {
 		return "error"
 	}
 	return planMeaning(pl)
+}
+
+// ablated plans text with the rules alone, as the accounting does.
+func (p *Planner) ablated(ctx context.Context, text string, prev *Plan) (Plan, error) {
+	call := *p
+	call.ablating = true
+	call.memo = nil
+	call.opts.Completer = nil // the rules alone decide what a word did
+	return call.Plan(ctx, text, prev)
+}
+
+// onlyHid reports whether the plan without a word (q) is the plan with it
+// (pl) with settings stated that pl filled by default: the word said
+// nothing, it only kept the reader from a setting beside it ("pipeline
+// flurble 16").
+func onlyHid(q, pl Plan) bool {
+	if q.Intent != pl.Intent || q.Requested != pl.Requested || !reflect.DeepEqual(q.Slots, pl.Slots) || len(q.Defaulted) >= len(pl.Defaulted) {
+		return false
+	}
+	for _, d := range q.Defaulted {
+		if !slices.Contains(pl.Defaulted, d) {
+			return false
+		}
+	}
+	return true
 }
 
 // planMeaning is what a plan reads a question as: its kind, slots and
@@ -646,9 +692,25 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 			// "Skyforge vs dragonfly", "faster than pelikan": where an
 			// engine's name stands.
 			names = append(names, w.text)
+		case p.valueWord(before) || p.valueWord(next):
+			// "keydb frobnicated 4 cores", "snarfed mget10": beside an
+			// engine or a workload it may change.
+			names = append(names, w.text)
 		}
 	}
 	return names, onSetting
+}
+
+// valueWord reports a word that is a value of the plan on its own: an
+// engine or a workload. (Beside a number stands too much ordinary
+// English: "afford 48", "scored 500k".)
+func (p *Planner) valueWord(w string) bool {
+	for _, ph := range p.lx.byFirst[w] {
+		if len(ph.words) == 1 && (ph.meaning == mEngine || ph.meaning == mWorkload) {
+			return true
+		}
+	}
+	return false
 }
 
 // enginePlace are the words an engine's name stands beside in a

@@ -29,6 +29,9 @@ type place struct {
 	unasked bool
 	// question is what was asked, for the card's memory.
 	question string
+	// hold is the question's journal entry: the answer's posts are
+	// recorded there (nil: not recorded).
+	hold *bot.Hold
 }
 
 // answer asks the bot and delivers its answer.
@@ -95,44 +98,52 @@ func (a *Adapter) deliverStreamed(ctx context.Context, p place, ans bot.Answer, 
 		a.log.Warn("keeping the card's evidence failed; Show evidence will ask again", "err", err)
 	}
 	m := renderCard(ans, card, where, question)
+	var chart *bot.Chart
+	if a.cfg.Charts != nil {
+		chart = ans.Chart
+	}
+	job, err := answerJob(p, m, chart)
+	if err != nil {
+		return err
+	}
 	unlock := a.out.lanes.lock(p.channel)
 	defer unlock()
-	var (
-		ts     string
-		posted message
-		err    error
-	)
+	// A thread's first question reads alone: one that others viewing the
+	// channel may be offered (a follow-up needs its thread).
+	fresh := p.thread == ""
+	if !fresh {
+		_, followUp, err := a.conversationOf(ctx, p.channel, p.thread)
+		fresh = err == nil && !followUp
+	}
+	post := a.postJob
 	if st != nil {
-		if posted, err = st.stop(ctx, ans, &m); err == nil {
-			ts = st.ts
-		} else {
-			a.log.Warn("Slack would not end the streamed answer with its card; posting the card", "channel", p.channel, "err", err)
+		post = func(ctx context.Context, job *bot.PostJob, i int) (string, error) {
+			if job.Posts[i].Kind != postCard {
+				return a.postJob(ctx, job, i)
+			}
+			posted, err := st.stop(ctx, ans, &m)
+			if err != nil {
+				a.log.Warn("Slack would not end the streamed answer with its card; posting the card", "channel", p.channel, "err", err)
+				return a.postJob(ctx, job, i)
+			}
+			a.cardPosted(ctx, job, i, st.ts, posted)
+			return st.ts, nil
 		}
 	}
-	if st == nil || err != nil {
-		ts, posted, err = a.postCard(ctx, p.channel, p.thread, m)
-	}
-	inline := err == nil && hasChartBlock(posted)
-	if err != nil {
-		if p.responseURL != "" && cannotPost(err) {
-			return a.respondInChannel(ctx, p, []message{m})
+	err = p.hold.Post(ctx, job, post)
+	switch {
+	case err == nil:
+		if card.Rated && fresh {
+			a.noteAsked(ctx, p.channel, question)
 		}
-		return a.refused(ctx, p, err)
+		return nil
+	case errors.Is(err, bot.ErrLostJob):
+		a.log.Warn("another replica took this answer over and completes it", "channel", p.channel)
+		return nil
+	case p.responseURL != "" && cannotPost(err):
+		return a.respondInChannel(ctx, p, []message{m})
 	}
-	thread := p.thread
-	if thread == "" {
-		thread = ts
-	}
-	if _, followUp, err := a.conversationOf(ctx, p.channel, thread); card.Rated && !followUp && err == nil {
-		// A thread's first question reads alone: one that others viewing
-		// the channel may be offered (a follow-up needs its thread).
-		a.noteAsked(ctx, p.channel, question)
-	}
-	a.markThread(ctx, p.channel, thread, p.conversation)
-	if ans.Chart != nil && a.cfg.Charts != nil && !inline {
-		a.postChart(ctx, p.channel, thread, *ans.Chart)
-	}
-	return nil
+	return a.refused(ctx, p, err)
 }
 
 // postCard posts a card, and when Slack refuses its newer blocks

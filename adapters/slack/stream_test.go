@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 	"github.com/memdb-oracle/memdb-oracle/bot/bottest"
@@ -243,5 +244,27 @@ func TestAFailedTaskCardStopsTheProgressNotTheAnswer(t *testing.T) {
 	}
 	if n, failed := len(fs.callsOf("chat.appendStream")), len(fs.callsOf("chat.appendStream (failed)")); n != 0 || failed != 1 {
 		t.Errorf("%d appends after the failed one (%d failed), want none", n, failed)
+	}
+}
+
+// TestAStreamedAnswerIsJournaledLikeAPostedOne answers in an assistant
+// thread with the journal on: the stream's end is the card's post, so the
+// entry is finished (nothing left for a restart to post again).
+func TestAStreamedAnswerIsJournaledLikeAPostedOne(t *testing.T) {
+	fs := newFakeSlack(t)
+	journal := bot.NewJournal(bot.JournalConfig{KV: bot.NewMemoryKV(time.Now), Holder: "test", Exclusive: true})
+	h := newHarness(t, fs, newMemStore(), newFakeBot(), func(c *Config) { c.Journal = journal })
+	askInAssistantThread(h, "EvJ1", "Dragonfly at 8 cores")
+	stop := fs.waitFor("chat.stopStream", "chat.postMessage")
+	if stop.Method != "chat.stopStream" {
+		t.Fatalf("the card went by %s", stop.Method)
+	}
+	h.stop()
+	left, err := journal.Unfinished(t.Context(), journalPrefix)
+	if err != nil || len(left) != 0 {
+		t.Errorf("unfinished journal entries %v (%v)", left, err)
+	}
+	if n := len(fs.callsOf("chat.postMessage")); n != 0 {
+		t.Errorf("%d posts besides the stream", n)
 	}
 }

@@ -22,7 +22,7 @@ func shortSeries(engine, mode string) string {
 // RowFromCell turns a measured cell into the row answers show.
 func RowFromCell(c analytics.Cell) Row {
 	return Row{
-		Series: analytics.SeriesName(c.Engine, c.Mode),
+		Series: analytics.VersionedSeriesName(c.Engine, c.Version, c.Mode),
 		RowCell: RowCell{
 			Engine:     c.Engine,
 			Mode:       c.Mode,
