@@ -79,7 +79,7 @@ func coverageLines(cov []bot.EngineCoverage) []string {
 		lines = append(lines, fmt.Sprintf("• *%s* — %s, %s %s; %s cores; pipeline %s", escape(e.Name), counted(e.Runs, "run", "runs"),
 			plural(len(e.Sessions), "session", "sessions"), joinInts(e.Sessions), joinInts(e.Cores), joinInts(e.Pipelines)))
 	}
-	head := counted(total, "measured run", "measured runs") + "; every figure an answer gives is the median across a cell's repetitions."
+	head := counted(total, "measured run", "measured runs") + "; a figure from them is the median across a cell's repetitions."
 	return append([]string{head}, lines...)
 }
 
