@@ -144,7 +144,9 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 		return b.composeFor(ctx, p)
 	}
 	e, ok := b.answers.lru.Get(key)
-	if !ok {
+	if ok {
+		progressFrom(ctx).finish(Step{Stage: StageCompose, Cached: true})
+	} else {
 		var err error
 		if e, err = b.composeFor(ctx, p); err != nil || ctx.Err() != nil {
 			return e, err
@@ -159,6 +161,7 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 
 func (b *Bot) composeFor(ctx context.Context, p planner.Plan) (*answered, error) {
 	a, err := b.compose.Compose(ctx, p)
+	progressFrom(ctx).composed(err)
 	return &answered{plan: p, answer: a}, err
 }
 
@@ -186,14 +189,7 @@ func cloneAnswer(a Answer) Answer {
 	a.Sources.Filters = slices.Clone(a.Sources.Filters)
 	a.Sources.RunIDs = slices.Clone(a.Sources.RunIDs)
 	a.Sources.Entries = slices.Clone(a.Sources.Entries)
-	if a.Chart != nil {
-		c := *a.Chart
-		c.Series = slices.Clone(c.Series)
-		for i := range c.Series {
-			c.Series[i].Points = slices.Clone(c.Series[i].Points)
-		}
-		a.Chart = &c
-	}
+	a.Chart = cloneChart(a.Chart)
 	a.Examples = slices.Clone(a.Examples)
 	a.Choices = slices.Clone(a.Choices)
 	return a
@@ -211,4 +207,19 @@ func cloneRows(rows []Row) []Row {
 		r.RunIDs = slices.Clone(r.RunIDs)
 	}
 	return rows
+}
+
+// cloneChart returns a copy of c, its latency panel included, that shares
+// no memory with it (nil for nil).
+func cloneChart(c *Chart) *Chart {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	out.Series = slices.Clone(c.Series)
+	for i := range out.Series {
+		out.Series[i].Points = slices.Clone(out.Series[i].Points)
+	}
+	out.Cost = cloneChart(c.Cost)
+	return &out
 }

@@ -63,7 +63,10 @@ type Config struct {
 	Journal *bot.Journal
 	// Charts draws charts; nil posts answers without them.
 	Charts ChartRenderer
-	Log    *slog.Logger
+	// Coverage summarises the measured data on the Home tab; nil: the tab
+	// goes without it.
+	Coverage Coverage
+	Log      *slog.Logger
 
 	// APIURL is the Web API base URL, for a proxy or gateway in front of
 	// Slack (SLACK_API_URL); empty means Slack's own,

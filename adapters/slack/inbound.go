@@ -30,6 +30,12 @@ func (a *Adapter) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent) {
 		a.onMessage(ctx, cb.EventID, e)
 	case *slackevents.AssistantThreadStartedEvent:
 		a.onAssistantThreadStarted(ctx, cb.EventID, e)
+	case *slackevents.AssistantThreadContextChangedEvent:
+		a.onAssistantThreadContextChanged(ctx, cb.EventID, e)
+	case *slackevents.AppContextChangedEvent:
+		a.onAppContextChanged(ctx, cb.EventID, e)
+	case *slackevents.AppHomeOpenedEvent:
+		a.onAppHomeOpened(ctx, cb.EventID, e)
 	}
 }
 
@@ -96,7 +102,12 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 			// One conversation per DM channel; answers go in the thread
 			// the message was written in, else at the top.
 			a.showAnswering(ctx, e.Channel, e.ThreadTimeStamp)
-			return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel, hold: at.hold}, questionText(e.Text, me))
+			p := place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel, hold: at.hold}
+			if p.thread != "" {
+				// An assistant thread: the answer streams there.
+				return a.answerStreamed(ctx, p, questionText(e.Text, me))
+			}
+			return a.answer(ctx, p, questionText(e.Text, me))
 		}
 		if mentions(e.Text, me) {
 			return nil // the app_mention event for this message answers it
@@ -182,6 +193,13 @@ func (a *Adapter) onInteraction(ctx context.Context, cb slackgo.InteractionCallb
 		channel := cb.Channel.ID
 		if channel == "" {
 			channel = cb.Container.ChannelID
+		}
+		if channel == "" && cb.View.Type == slackgo.VTHomeTab {
+			channel = cb.View.PrivateMetadata // the Home tab: answered in the user's DM with the app
+		}
+		if channel == "" {
+			a.log.Warn("a button click with no channel to answer in", "user", cb.User.ID, "action", act.ActionID)
+			return
 		}
 		// A button in a thread answers in that thread, with its memory.
 		thread := cb.Container.ThreadTs

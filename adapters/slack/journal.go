@@ -117,22 +117,11 @@ func (a *Adapter) postJob(ctx context.Context, job *bot.PostJob, i int) (string,
 		if err := json.Unmarshal(p.Body, &jm); err != nil {
 			return "", fmt.Errorf("reading the journal's card: %w", err)
 		}
-		m := jm.message()
-		ts, err := a.out.post(ctx, job.Channel, job.Thread, m)
-		inline := err == nil && hasChartBlock(m)
-		if err != nil && len(m.Plain) > 0 && slackRefused(err, "invalid_blocks") {
-			a.log.Info("Slack refused the chart block; posting the card with the chart as an image", "channel", job.Channel, "err", err)
-			ts, err = a.out.post(ctx, job.Channel, job.Thread, m.Plain[0])
-		}
+		ts, posted, err := a.postCard(ctx, job.Channel, job.Thread, jm.message())
 		if err != nil {
 			return "", err
 		}
-		a.markThread(ctx, job.Channel, threadOf(job, ts), job.Conversation)
-		for k := i + 1; inline && k < len(job.Posts); k++ {
-			if job.Posts[k].Kind == postChart {
-				job.Posts[k].Done, job.Posts[k].Ref = true, "in the card"
-			}
-		}
+		a.cardPosted(ctx, job, i, ts, posted)
 		return ts, nil
 	case postChart:
 		var c bot.Chart
@@ -145,6 +134,18 @@ func (a *Adapter) postJob(ctx context.Context, job *bot.PostJob, i int) (string,
 		return "", nil
 	}
 	return "", fmt.Errorf("a journal post of unknown kind %q", p.Kind)
+}
+
+// cardPosted notes a job's card posted as ts (the form posted, which may
+// be an older one): the thread the bot answers in, and the chart as done
+// when the card shows it.
+func (a *Adapter) cardPosted(ctx context.Context, job *bot.PostJob, i int, ts string, posted message) {
+	a.markThread(ctx, job.Channel, threadOf(job, ts), job.Conversation)
+	for k := i + 1; hasChartBlock(posted) && k < len(job.Posts); k++ {
+		if job.Posts[k].Kind == postChart {
+			job.Posts[k].Done, job.Posts[k].Ref = true, "in the card"
+		}
+	}
 }
 
 // threadOf is the thread an answer lives in: the one asked in, else the
@@ -162,12 +163,16 @@ type journalMessage struct {
 	Text   string           `json:"text"`
 	Blocks slackgo.Blocks   `json:"blocks"`
 	Plain  []journalMessage `json:"plain,omitempty"`
+	Older  []journalMessage `json:"older,omitempty"`
 }
 
 func journalMessageOf(m message) journalMessage {
 	jm := journalMessage{Text: m.Text, Blocks: slackgo.Blocks{BlockSet: m.Blocks}}
 	for _, p := range m.Plain {
 		jm.Plain = append(jm.Plain, journalMessageOf(p))
+	}
+	for _, o := range m.Older {
+		jm.Older = append(jm.Older, journalMessageOf(o))
 	}
 	return jm
 }
@@ -176,6 +181,9 @@ func (jm journalMessage) message() message {
 	m := message{Text: jm.Text, Blocks: jm.Blocks.BlockSet}
 	for _, p := range jm.Plain {
 		m.Plain = append(m.Plain, p.message())
+	}
+	for _, o := range jm.Older {
+		m.Older = append(m.Older, o.message())
 	}
 	return m
 }

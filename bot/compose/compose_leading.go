@@ -101,7 +101,7 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	case len(pro) == 0 && len(against) == 0:
 		verdict = "Undecided"
 	}
-	lead := verdict
+	lead := answerWord(verdict, " — ")
 	holds := map[string]string{"Yes": "it holds in every pair measured", "No": "it holds in no pair measured",
 		"Partly": "it holds in some pairs, not all", "About the same": "every pair measured is within 5%, neither ahead", "Undecided": "every pair involves Garnet's floor, which cannot settle it"}[verdict]
 	switch {
@@ -129,7 +129,7 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	case len(pro) == 1:
 		lead += " — at " + pairConditions(pro[0]) + " " + versus(pro[0], metric)
 	case len(tied) > 0:
-		lead += ", within 5% — at " + pairConditions(tied[0]) + " " + versus(tied[0], metric)
+		lead += ", within 5%: at " + pairConditions(tied[0]) + " " + versus(tied[0], metric)
 	default:
 		lead += " — " + holds
 	}
@@ -163,9 +163,19 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	a.Rows = rows
 	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), nil, 0)
 	s.rows(rows)
-	a.PlainWords = verdict + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "About the same": "show no real difference (within 5%)", "Undecided": "cannot settle it"}[verdict] + "."
+	a.PlainWords = answerWord(verdict, ", ") + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "About the same": "show no real difference (within 5%)", "Undecided": "cannot settle it"}[verdict] + "."
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// answerWord is the verdict as the first words of the answer. The
+// question asked whether one is ahead, so a tie answers it "No" before
+// saying they are level ("No — about the same"); sep joins the two.
+func answerWord(verdict, sep string) string {
+	if verdict == "About the same" {
+		return "No" + sep + "about the same"
+	}
+	return verdict
 }
 
 // pairConditions are the conditions of a pair, saying when its two cells

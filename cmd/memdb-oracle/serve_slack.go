@@ -40,6 +40,14 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 	if err != nil {
 		return nil, "", err
 	}
+	st, err := a.store()
+	if err != nil {
+		return nil, "", err
+	}
+	kb, err := a.knowledge()
+	if err != nil {
+		return nil, "", err
+	}
 	journal, err := a.answerJournal(kv)
 	if err != nil {
 		return nil, "", err
@@ -55,6 +63,7 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 		Journal:       journal,
 		PublicURL:     strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_PUBLIC_URL")),
 		Charts:        chart.Renderer{},
+		Coverage:      bot.NewDataset(st, kb),
 		Log:           a.log,
 	})
 	if err != nil {
