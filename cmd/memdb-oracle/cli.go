@@ -46,7 +46,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &ue):
 		return 2
-	case errors.Is(err, analytics.ErrCorrupt):
+	case errors.Is(err, analytics.ErrCorrupt), errors.Is(err, analytics.ErrCopyDamaged):
 		return exitDamaged
 	case errors.Is(err, analytics.ErrDiskFull):
 		return exitDiskFull
