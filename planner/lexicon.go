@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -147,6 +148,26 @@ func mixPhrases() []entry {
 		{"even mix", "1:1"}, {"even split", "1:1"}, {"evenly mixed", "1:1"}, {"evenly split", "1:1"}, {"50 - 50", "1:1"},
 		{"50 50", "1:1"}, {"1 to 1", "1:1"}, {"half and half", "1:1"}, {"half & half", "1:1"}, {"half / half", "1:1"}, {"equal mix", "1:1"}, {"equal split", "1:1"},
 		{"1 - to - 1", "1:1"}, {"balanced mix", "1:1"},
+	}
+	// "a third of requests are writes": a share of the commands, as
+	// SET:GET (a third writes is 1:2, a third reads 2:1).
+	shares := []struct {
+		word       string
+		part, rest int
+	}{{"half", 1, 1}, {"third", 1, 2}, {"quarter", 1, 3}, {"fifth", 1, 4}, {"tenth", 1, 9}}
+	for _, sh := range shares {
+		for _, lead := range []string{"a ", "1 ", ""} {
+			for _, noun := range []string{"requests", "ops", "operations", "commands", "calls", "the requests", "the ops", "the operations", "the traffic", "traffic"} {
+				for _, verb := range []string{"are", "is"} {
+					for _, w := range writes[:2] {
+						out = append(out, entry{lead + sh.word + " of " + noun + " " + verb + " " + w, strconv.Itoa(sh.part) + ":" + strconv.Itoa(sh.rest)})
+					}
+					for _, r := range reads[:2] {
+						out = append(out, entry{lead + sh.word + " of " + noun + " " + verb + " " + r, strconv.Itoa(sh.rest) + ":" + strconv.Itoa(sh.part)})
+					}
+				}
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for _, pt := range patterns {

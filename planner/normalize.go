@@ -1,8 +1,10 @@
 package planner
 
 import (
+	_ "embed"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -170,6 +172,22 @@ func (g *grammar) normalize(s string) string {
 			out = append(out, n)
 			continue
 		}
+		if long, ok := shorthand()[w]; ok {
+			w = long
+		}
+		if w == "half" { // "half of its 16 cores" is 8 cores
+			j := i + 1
+			for j < len(words) && halfSkips[words[j]] {
+				j++
+			}
+			if j+1 < len(words) && coreUnit(words[j+1]) {
+				if n, err := strconv.Atoi(words[j]); err == nil && n > 1 && n%2 == 0 {
+					out = append(out, strconv.Itoa(n/2))
+					i = j
+					continue
+				}
+			}
+		}
 		if writtenSizes[w] && (len(out) == 0 || !isNumber(out[len(out)-1])) {
 			out = append(out, "1") // "kilobyte values" are values of one kilobyte
 		}
@@ -177,6 +195,24 @@ func (g *grammar) normalize(s string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// halfSkips may stand between "half" and the count it halves.
+var halfSkips = map[string]bool{"of": true, "its": true, "the": true, "their": true, "our": true, "those": true, "these": true, "my": true, "your": true}
+
+// shorthandText is typed shorthand and what it stands for.
+//
+//go:embed data/shorthand.txt
+var shorthandText string
+
+var shorthand = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(shorthandText, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && !strings.HasPrefix(f[0], "#") {
+			out[f[0]] = f[1]
+		}
+	}
+	return out
+})
 
 // writtenSizes are the size units written out, which stand for one of
 // themselves when no number comes before them.

@@ -199,6 +199,9 @@ func readSettings(q string) settingsRead {
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		core, trail := splitTrailing(w)
+		if c, ok := strings.CutSuffix(core, ":"); ok && strings.ContainsAny(c, "=:") {
+			core, trail = c, ":"+trail // "cores_used=16: kb_per_sec"
+		}
 		lw := strings.ToLower(core)
 		if v.programs[strings.Trim(lw, "`'\"$")] {
 			program = strings.Trim(lw, "`'\"$")
