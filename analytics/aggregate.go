@@ -53,8 +53,7 @@ type aggregator struct {
 	ms   []runMetrics // scratch: the matching runs' metrics
 	ids  []string     // the current block of run IDs
 
-	idScratch idText   // a cell's run IDs decoded, to pick the matches' from (cellIDs.pick)
-	idPicked  []string // the picked IDs, by position
+	picks pickScratch // for cellIDs.pick: the matches' run IDs of a cell
 }
 
 // aggregateBlock is how many run IDs a block holds at least.
@@ -68,8 +67,8 @@ func (a *aggregator) partial(runs []Run, k CellKey, g []int) Cell {
 	if cap(a.ids)-len(a.ids) < len(g) {
 		a.ids = make([]string, 0, max(aggregateBlock, len(g)))
 	}
-	if a.vals == nil {
-		a.vals = make([]float64, 0, 16)
+	if cap(a.vals) < len(g) { // cellFromMetrics fills a copy of the slice: room for all, once
+		a.vals = make([]float64, 0, len(g))
 	}
 	from := len(a.ids)
 	a.ms = a.ms[:0]
