@@ -73,8 +73,12 @@ func BenchmarkRunsProcess(b *testing.B) {
 	}
 }
 
-// processTime is one finished process's wall and CPU (user+system) time.
-type processTime struct{ wall, cpu time.Duration }
+// processTime is one finished process's wall and CPU (user+system) time
+// and peak RSS (see maxRSSKB).
+type processTime struct {
+	wall, cpu time.Duration
+	rssKB     int64
+}
 
 // runProcess runs a command once, reading all its output.
 func runProcess(b *testing.B, argv []string) processTime {
@@ -89,7 +93,7 @@ func runProcess(b *testing.B, argv []string) processTime {
 	if len(out) == 0 {
 		b.Fatalf("%s printed nothing", argv[0])
 	}
-	return processTime{time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	return processTime{time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), maxRSSKB(cmd.ProcessState)}
 }
 
 // timePaired runs ours, then base (when given), once per iteration, and
@@ -140,6 +144,18 @@ func medianTimes(ts []processTime) (wall, cpu time.Duration) {
 	return w[len(w)/2], c[len(c)/2]
 }
 
+// sqliteImportSQL is the sqlite3 script that imports a synthetic CSV as
+// the baselines query it: every column NUMERIC (numbers compare as
+// numbers), an index on the cell columns, statistics for the planner.
+func sqliteImportSQL(csvPath string) string {
+	return "CREATE TABLE runs(" + strings.Join(columns, " NUMERIC, ") + ` NUMERIC);
+.mode csv
+.import --skip 1 ` + csvPath + ` runs
+CREATE INDEX runs_cell ON runs(engine, cores_used, ratio, data_bytes, pipeline, mode);
+ANALYZE;
+`
+}
+
 // buildOracle builds the memdb-oracle binary into a temporary directory.
 func buildOracle(b *testing.B) string {
 	b.Helper()
@@ -157,14 +173,8 @@ func buildOracle(b *testing.B) string {
 func sqliteFromCSV(b *testing.B, dir, csvPath string) string {
 	b.Helper()
 	db := filepath.Join(dir, "runs.db")
-	script := "CREATE TABLE runs(" + strings.Join(columns, " NUMERIC, ") + ` NUMERIC);
-.mode csv
-.import --skip 1 ` + csvPath + ` runs
-CREATE INDEX runs_cell ON runs(engine, cores_used, ratio, data_bytes, pipeline, mode);
-ANALYZE;
-`
 	cmd := exec.Command("sqlite3", db)
-	cmd.Stdin = strings.NewReader(script)
+	cmd.Stdin = strings.NewReader(sqliteImportSQL(csvPath))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("building the sqlite3 baseline: %v\n%s", err, out)
 	}
