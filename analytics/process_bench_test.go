@@ -80,20 +80,31 @@ type processTime struct {
 	rssKB     int64
 }
 
-// runProcess runs a command once, reading all its output.
+// runProcess runs a command once, reading all its output (counted, not
+// kept: the peak RSS of a child starts from this process's, see maxRSSKB,
+// which is reset first).
 func runProcess(b *testing.B, argv []string) processTime {
+	resetPeakRSS()
 	start := time.Now()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	var out byteCount
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
 		b.Fatalf("%s: %v\n%s", argv[0], err, stderr.String())
 	}
-	if len(out) == 0 {
+	if out == 0 {
 		b.Fatalf("%s printed nothing", argv[0])
 	}
 	return processTime{time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), maxRSSKB(cmd.ProcessState)}
+}
+
+// byteCount is a writer that counts what it is given.
+type byteCount int64
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
 }
 
 // timePaired runs ours, then base (when given), once per iteration, and

@@ -20,8 +20,10 @@ func processCPU() (time.Duration, bool) {
 }
 
 // maxRSSKB is a finished process's peak resident set in KiB, never below
-// this process's own when it started the child: Go starts children with
-// vfork, so the child's peak counts the memory it shared before exec.
+// this process's peak when it started the child: Go starts children with
+// vfork, and exec keeps the peak of the memory the child shared until
+// then (runProcess resets this process's peak first, so the floor is its
+// resident set, some 20–40 MiB).
 func maxRSSKB(ps *os.ProcessState) int64 {
 	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
 		return ru.Maxrss
