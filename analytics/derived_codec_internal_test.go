@@ -3,6 +3,7 @@ package analytics
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -138,5 +139,36 @@ func TestPickingRunIDsGivesTheMatchesOfTheDecodedOnes(t *testing.T) {
 		if len(got) != n {
 			t.Fatalf("round %d: %d IDs picked of %d", round, len(got), n)
 		}
+	}
+}
+
+// BenchmarkPickRunIDs picks 1.6% and all of the run IDs of a cell of 830
+// synthetic runs (IDs as a million-run import writes them), as a scan
+// does for each cell some of whose runs match.
+func BenchmarkPickRunIDs(b *testing.B) {
+	c := Cell{CellKey: CellKey{Session: 3, Engine: "dragonfly", Mode: "single", Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16}}
+	for j := 0; len(c.RunIDs) < 830; j += 1200 {
+		for rep := 1; rep <= 10 && len(c.RunIDs) < 830; rep++ {
+			c.RunIDs = append(c.RunIDs, MakeID(3, fmt.Sprintf("synthetic-%d", j+660), c.Engine, c.Mode, c.Cores, c.Pipeline, c.Ratio, c.ValueBytes, rep))
+		}
+	}
+	c.Reps = len(c.RunIDs)
+	_, cids, err := decodeCellChunk(appendCell(binary.AppendUvarint(nil, 1), &c), true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, share := range []int{62, 1} { // every 62nd run: 1.6%
+		matched, count := make([]bool, c.Reps), 0
+		for i := range matched {
+			if matched[i] = i%share == 0; matched[i] {
+				count++
+			}
+		}
+		b.Run(fmt.Sprintf("%d-of-%d", count, c.Reps), func(b *testing.B) {
+			var scratch pickScratch
+			for b.Loop() {
+				cids[0].pick(matched, count, &scratch)
+			}
+		})
 	}
 }
