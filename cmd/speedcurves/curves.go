@@ -172,7 +172,7 @@ func drawCurves(c curves) ([]byte, error) {
 	subtitles := [2]string{"Synthetic runs; median CPU time (user+system) of the repetitions, each run in turn with sqlite3's " +
 		"(typed columns, an index on the cell columns; its aggregate takes means, memdb-oracle's medians). Solid: memdb-oracle; dashed: sqlite3.",
 		"The same runs and repetitions. sqlite3's import builds its table, the index and ANALYZE; " +
-			"its open and ask are one indexed SELECT. Solid: memdb-oracle; dashed: sqlite3."}
+			"its open and ask are one SELECT each. Solid: memdb-oracle; dashed: sqlite3."}
 	var imgs []image.Image
 	for panel := range 2 {
 		ch := bot.Chart{Kind: bot.ChartLine, Title: titles[panel], Subtitle: subtitles[panel], LogY: true, XCategorical: true,
