@@ -241,7 +241,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		unread = append(unread, numbers...)
 		leads = append(leads, "Left out "+joinAnd(numbers)+": no setting here holds "+either(len(numbers) == 1, "it", "them"))
 	}
-	names, onSetting := p.unreadNames(words, pl.Unbound)
+	names, onSetting, beside := p.unreadNames(words, pl.Unbound)
 	var quoted []string
 	for _, n := range names {
 		// A misspelling the typo corrector reads ("dragnfly") is read.
@@ -265,7 +265,13 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		*pl = p.settingClarify(*pl, slot, word)
 		return
 	}
-	if len(quoted) > len(onSetting) && !statedEngines(pl) && namesAnEngine(pl.Intent) {
+	inPlace := 0 // names standing where an engine would: not beside a setting or a value
+	for _, n := range names {
+		if _, ok := onSetting[n]; !ok && !beside[n] && slices.Contains(quoted, "“"+n+"”") {
+			inPlace++
+		}
+	}
+	if inPlace > 0 && !statedEngines(pl) && namesAnEngine(pl.Intent) {
 		// A name in place of the engine: an answer over every engine would
 		// answer a question nobody asked.
 		*pl = unknownNameRefusal(*pl, quoted)
@@ -281,11 +287,15 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 
 // referent finds a word that stands for something said before ("it",
 // "they", "the former", "those two") and has nothing in the question to
-// stand for: no noun before it that it could take up ("runs over 10M:
-// what's their p99" has its own), wherever it stands ("how fast is it").
+// stand for: among the question's first words ("how fast is it"), with no
+// noun before it that it could take up ("runs over 10M: what's their p99"
+// has its own).
 func referent(words []accountWord) (string, bool) {
 	for i, w := range words {
-		if antecedents[w.lower] {
+		if antecedents[w.lower] || i > 4 {
+			// Later than the question's first words a pronoun takes up
+			// what the question said ("who comes second, and by how much
+			// does it trail?").
 			return "", false
 		}
 		switch w.lower {
@@ -661,7 +671,7 @@ func textNumbers(text string, held *[]float64) {
 // name stands (a capitalised word inside a sentence: "the Pelican fork")
 // or next to a setting ("sin pipeline", "ohne pipelining"). onSetting maps
 // such a word to the setting word it stands by.
-func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []string, onSetting map[string]string) {
+func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []string, onSetting map[string]string, beside map[string]bool) {
 	shared := p.knownWords()
 	// Words the unbound detector already named ("longer pipelines") are
 	// accounted for there.
@@ -734,11 +744,16 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 			names = append(names, w.text)
 		case p.valueWord(before) || p.valueWord(next):
 			// "keydb frobnicated 4 cores", "snarfed mget10": beside an
-			// engine or a workload it may change.
+			// engine or a workload it may change; named back, never taken
+			// for an engine.
 			names = append(names, w.text)
+			if beside == nil {
+				beside = map[string]bool{}
+			}
+			beside[w.text] = true
 		}
 	}
-	return names, onSetting
+	return names, onSetting, beside
 }
 
 // valueWord reports a word that is a value of the plan on its own: an
