@@ -103,7 +103,7 @@ func markdownSources(s Sources) string {
 		lines = append(lines, "Filter: `"+f+"`")
 	}
 	if len(s.RunIDs) > 0 {
-		lines = append(lines, "Runs: "+runIDList(s.RunIDs))
+		lines = append(lines, "Runs: "+runIDListOf(s.RunIDs, s.RunCount))
 	}
 	for _, e := range s.Entries {
 		line := e.ID
@@ -122,7 +122,10 @@ func markdownSources(s Sources) string {
 }
 
 // runIDList lists up to maxTextRunIDs run IDs in code spans, then "and N more".
-func runIDList(ids []string) string {
+func runIDList(ids []string) string { return runIDListOf(ids, len(ids)) }
+
+// runIDListOf is runIDList for the named ids of total runs.
+func runIDListOf(ids []string, total int) string {
 	shown := ids
 	if len(shown) > maxTextRunIDs {
 		shown = shown[:maxTextRunIDs]
@@ -132,7 +135,7 @@ func runIDList(ids []string) string {
 		parts[i] = "`" + id + "`"
 	}
 	out := strings.Join(parts, ", ")
-	if more := len(ids) - len(shown); more > 0 {
+	if more := max(total, len(ids)) - len(shown); more > 0 {
 		out += " and " + strconv.Itoa(more) + " more"
 	}
 	return out
