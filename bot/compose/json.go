@@ -42,12 +42,13 @@ func JSON(a Answer) AskJSON {
 	if a.Kind == KindClarify && len(choices) == 0 {
 		choices = a.Examples[:min(3, len(a.Examples))]
 	}
+	l := Split(a) // once for both texts: it was half of the JSON object's cost
 	return AskJSON{
-		Reply:          ReplyMarkdown(Split(a).Reply, "below"),
+		Reply:          ReplyMarkdown(l.Reply, "below"),
 		Choices:        choices,
 		Kind:           a.Kind,
 		Interpretation: a.Interpretation,
-		Text:           Markdown(a),
+		Text:           markdownOf(l),
 		Filters:        nonNil(a.Sources.Filters),
 		Rows:           jsonRows(a.Rows),
 		Nearest:        jsonRows(a.Nearest),

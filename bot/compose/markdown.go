@@ -12,8 +12,10 @@ const maxTextRunIDs = 8
 // Markdown renders an answer as the canonical Markdown text: what the CLI
 // prints, what HTTP returns and the "text" field of the JSON object: the
 // reply layer, then the evidence (Split).
-func Markdown(a Answer) string {
-	l := Split(a)
+func Markdown(a Answer) string { return markdownOf(Split(a)) }
+
+// markdownOf is Markdown of an answer already split into its layers.
+func markdownOf(l Layers) string {
 	reply := ReplyMarkdown(l.Reply, "below")
 	if l.EvidenceEmpty() {
 		return reply
