@@ -3,14 +3,14 @@
 #   docker run -p 8080:8080 -v memdb-oracle:/data memdb-oracle
 # Two replicas with Valkey: deploy/compose.yaml.
 #
-# The base images are build arguments so a release pins them by digest
-# (docs/operations.md, "Building an image"):
-#   docker buildx imagetools inspect golang:1.26-bookworm   # → sha256:…
-#   docker build --build-arg GO_IMAGE=golang:1.26-bookworm@sha256:… \
-#                --build-arg BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:… .
+# The base images are pinned by digest, so every build starts from the
+# same bytes (docs/operations.md, "Deploying", says how to refresh them:
+#   docker buildx imagetools inspect golang:1.26-bookworm   # → Digest: sha256:…
+# and the same for the distroless image). They stay build arguments for a
+# mirror; keep a digest on whatever you pass.
 # .dockerignore keeps deploy/.env (secrets), .git and data out of the context.
-ARG GO_IMAGE=golang:1.26-bookworm
-ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot
+ARG GO_IMAGE=golang:1.26-bookworm@sha256:9fdc884aacc3bec89b20ffc69f4bb369c78210e3e4f600387b5128b12c199f81
+ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:d093aa3e30dbadd3efe1310db061a14da60299baff8450a17fe0ccc514a16639
 
 FROM ${GO_IMAGE} AS build
 ARG VERSION=dev

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Query compiles the filter through the one gate (CompileFilter, once per
@@ -110,6 +111,7 @@ func CompareCellKeys(a, b CellKey) int {
 	return cmp.Or(
 		cmp.Compare(a.Session, b.Session),
 		compareIn(Engines, a.Engine, b.Engine),
+		strings.Compare(a.Version, b.Version),
 		compareIn(Modes, a.Mode, b.Mode),
 		cmp.Compare(a.Cores, b.Cores),
 		compareIn(ratioOrder, a.Ratio, b.Ratio),

@@ -193,19 +193,35 @@ func TestAScrubFindsBitRotBeforeAQueryAndADamagedCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Scrub(t.Context()); err != nil {
+	tables, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	rep, err := s.Scrub(t.Context())
+	if err != nil {
 		t.Fatalf("scrub of a sound store: %v", err)
+	}
+	if rep.Tables != len(tables) || rep.Copies != 1 || len(rep.Damaged) != 0 || rep.Finished.IsZero() {
+		t.Errorf("scrub of a sound store reports %+v, want %d tables, 1 copy, nothing damaged", rep, len(tables))
+	}
+	if s.LastScrub().Finished != rep.Finished {
+		t.Error("LastScrub is not the last scrub's report")
 	}
 	copies, _ := filepath.Glob(filepath.Join(dir, sourcesDir, "*mine.csv"))
 	overwrite(t, copies[0], 10, 1)
-	if err := s.Scrub(t.Context()); !errors.Is(err, ErrCopyDamaged) || !errors.Is(s.CheckStore(t.Context()), ErrCopyDamaged) {
+	rep, err = s.Scrub(t.Context())
+	if !errors.Is(err, ErrCopyDamaged) || !errors.Is(s.CheckStore(t.Context()), ErrCopyDamaged) {
 		t.Errorf("scrub with a damaged copy = %v, health %v", err, s.CheckStore(t.Context()))
+	}
+	if len(rep.Damaged) != 1 || !strings.Contains(rep.Damaged[0], "mine.csv") {
+		t.Errorf("scrub with a damaged copy reports %q, want the copy named", rep.Damaged)
 	}
 	if s.Err() != nil {
 		t.Errorf("a damaged copy stopped queries: %v", s.Err())
 	}
 	overwrite(t, largestTable(t, dir), 5000, 64)
-	if err := s.Scrub(t.Context()); !errors.Is(err, ErrCorrupt) || !errors.Is(s.Err(), ErrCorrupt) {
+	rep, err = s.Scrub(t.Context())
+	if !errors.Is(err, ErrCorrupt) || !errors.Is(s.Err(), ErrCorrupt) {
 		t.Errorf("scrub with a damaged table = %v, store %v", err, s.Err())
+	}
+	if len(rep.Damaged) != 2 || rep.Tables != len(tables) {
+		t.Errorf("scrub with a damaged table and a damaged copy reports %+v, want both, every table read", rep)
 	}
 }

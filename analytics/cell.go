@@ -5,8 +5,11 @@ import "slices"
 // CellKey identifies one measured combination. Repetitions of the same
 // combination share a CellKey.
 type CellKey struct {
-	Session    int    `json:"session"`
-	Engine     string `json:"engine"`
+	Session int    `json:"session"`
+	Engine  string `json:"engine"`
+	// Version is the engine's version when the import named one (a
+	// `version` column); "" for runs imported without.
+	Version    string `json:"version,omitempty"`
 	Mode       string `json:"mode"`
 	Cores      int    `json:"cores"`
 	Ratio      string `json:"ratio"`

@@ -14,10 +14,16 @@ import (
 //
 // Numbers are 8 bytes big-endian with the sign bit flipped; engine, mode
 // and ratio are one byte (their place in the known list) or, for a value
-// outside it, the list's length followed by the escaped text.
+// outside it, the list's length followed by the escaped text. A version,
+// when the cell has one, follows the engine as versionMark and its escaped
+// text: no mode's first byte is versionMark, so keys written before
+// versions existed read unchanged, and a versionless cell sorts first.
 func appendCellKey(dst []byte, k CellKey) []byte {
 	dst = appendOrderedInt(dst, k.Session)
 	dst = appendOrderedName(dst, Engines, k.Engine)
+	if k.Version != "" {
+		dst = appendEscaped(append(dst, versionMark), k.Version)
+	}
 	dst = appendOrderedName(dst, Modes, k.Mode)
 	dst = appendOrderedInt(dst, k.Cores)
 	dst = appendOrderedName(dst, ratioOrder, k.Ratio)
@@ -65,7 +71,15 @@ func appendOrderedName(dst []byte, known []string, s string) []byte {
 	if i := slices.Index(known, s); i >= 0 {
 		return append(dst, byte(i))
 	}
-	dst = append(dst, byte(len(known)))
+	return appendEscaped(append(dst, byte(len(known))), s)
+}
+
+// versionMark opens a cell key's version (see appendCellKey).
+const versionMark = 0xfe
+
+// appendEscaped writes s with 0x00 escaped as 0x00 0xff, ended by 0x00
+// 0x01.
+func appendEscaped(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if s[i] == 0 {
 			dst = append(dst, 0, 0xff)
@@ -86,6 +100,11 @@ func readCellKey(b []byte) (CellKey, []byte, error) {
 	}
 	if k.Engine, b, err = readOrderedName(b, Engines); err != nil {
 		return k, nil, err
+	}
+	if len(b) > 0 && b[0] == versionMark {
+		if k.Version, b, err = readEscaped(b[1:]); err != nil {
+			return k, nil, err
+		}
 	}
 	if k.Mode, b, err = readOrderedName(b, Modes); err != nil {
 		return k, nil, err
@@ -121,8 +140,14 @@ func readOrderedName(b []byte, known []string) (string, []byte, error) {
 	} else if i > len(known) {
 		return "", nil, fmt.Errorf("%w: a bad name in a cell key", errBadRun)
 	}
+	return readEscaped(b[1:])
+}
+
+// readEscaped reads text written by appendEscaped and returns the bytes
+// after it.
+func readEscaped(b []byte) (string, []byte, error) {
 	var s []byte
-	for i := 1; i < len(b); i++ {
+	for i := 0; i < len(b); i++ {
 		if b[i] != 0 {
 			s = append(s, b[i])
 			continue

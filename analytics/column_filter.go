@@ -223,9 +223,10 @@ func cellCompare(field string, cmp cmpOp, l literal) (*vnode, bool) {
 			return nil, false
 		}
 		get := map[string]func(k *CellKey) string{
-			"engine": func(k *CellKey) string { return k.Engine },
-			"mode":   func(k *CellKey) string { return k.Mode },
-			"ratio":  func(k *CellKey) string { return k.Ratio },
+			"engine":  func(k *CellKey) string { return k.Engine },
+			"mode":    func(k *CellKey) string { return k.Mode },
+			"ratio":   func(k *CellKey) string { return k.Ratio },
+			"version": func(k *CellKey) string { return k.Version },
 		}[field]
 		want := cmp == cmpEq
 		return &vnode{op: vCell, cell: func(k *CellKey) bool { return (get(k) == l.s) == want }}, true

@@ -124,6 +124,7 @@ type runColumn struct {
 
 // columnWriter collects one chunk of every column and writes it when full.
 type columnWriter struct {
+	per    int // runs per chunk
 	n      int // runs in the current chunk
 	chunks int // chunks written
 	floats [][]float64
@@ -136,7 +137,7 @@ type columnWriter struct {
 
 func newColumnWriter(put func(name string, payload []byte) error) *columnWriter {
 	k := len(columnSpecs)
-	return &columnWriter{floats: make([][]float64, k), has: make([][]bool, k), ints: make([][]int, k), texts: make([][]string, k), put: put}
+	return &columnWriter{floats: make([][]float64, k), has: make([][]bool, k), ints: make([][]int, k), texts: make([][]string, k), put: put, per: columnChunkRuns}
 }
 
 // add takes the next run in cell order.
@@ -157,7 +158,7 @@ func (w *columnWriter) add(f *runFields) error {
 			w.texts[c] = append(w.texts[c], sp.text(f))
 		}
 	}
-	if w.n++; w.n == columnChunkRuns {
+	if w.n++; w.n == w.per {
 		return w.flush()
 	}
 	return nil

@@ -34,6 +34,7 @@ func (snap *snapshot) existsLazy(k CellKey) (bool, error) {
 type SeriesCoverage struct {
 	Session    int      `json:"session"`
 	Engine     string   `json:"engine"`
+	Version    string   `json:"version,omitempty"` // "" when the runs name none
 	Mode       string   `json:"mode"`
 	Cores      []int    `json:"cores"`
 	Ratios     []string `json:"ratios"`
@@ -71,12 +72,16 @@ func (s *Store) Coverage() []SeriesCoverage {
 // in k (Session 0, Engine "", Cores 0 …) matches any value of that knob.
 func (s *Store) Exists(k CellKey) bool {
 	snap := s.current()
-	if !snap.cellsLoaded() {
+	if !snap.cellsLoaded() && k.Version == "" { // the postings hold no versions
 		ok, err := snap.existsLazy(k)
 		if err != nil {
 			s.fail(snap, err)
 		}
 		return ok
+	}
+	if err := snap.ensureCells(); err != nil {
+		s.fail(snap, err)
+		return false
 	}
 	if _, ok := snap.keys[k]; ok {
 		return true
@@ -102,6 +107,7 @@ func (k CellKey) partial() bool {
 const (
 	KnobSession    = "session"
 	KnobEngine     = "engine"
+	KnobVersion    = "version"
 	KnobMode       = "mode"
 	KnobCores      = "cores"
 	KnobRatio      = "ratio"
@@ -121,6 +127,9 @@ func differsInto(d []string, k, m CellKey) []string {
 	}
 	if k.Engine != "" && k.Engine != m.Engine {
 		d = append(d, KnobEngine)
+	}
+	if k.Version != "" && k.Version != m.Version {
+		d = append(d, KnobVersion)
 	}
 	if k.Mode != "" && k.Mode != m.Mode {
 		d = append(d, KnobMode)
@@ -152,7 +161,7 @@ func distance(k, m CellKey, d []string) float64 {
 		switch knob {
 		case KnobEngine:
 			dist += 10
-		case KnobSession, KnobMode:
+		case KnobSession, KnobMode, KnobVersion:
 			dist++
 		case KnobRatio:
 			dist += 0.75
@@ -193,7 +202,7 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 	// neighbours of one cell, and sorting every cell per question was
 	// most of a planning's time.
 	top := make([]cand, 0, min(n, len(snap.cells)))
-	var buf [7]string
+	var buf [8]string
 	for i, c := range snap.cells {
 		d := differsInto(buf[:0], k, c.CellKey)
 		rank := 1 // several knobs differ

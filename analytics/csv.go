@@ -73,22 +73,32 @@ const (
 	numColumns
 )
 
+// optionalVersion is the one column a capture file may leave out: the
+// engine's version ("9.0", "v1.40.1"). Runs without it have no version.
+const optionalVersion = "version"
+
 // header says where each known column sits in the file: at[col] is its
-// field number; fields is how many fields the header has.
+// field number; version is the optional version column's (-1 when
+// absent); fields is how many fields the header has.
 type header struct {
-	at     [numColumns]int
-	fields int
+	at      [numColumns]int
+	version int
+	fields  int
 }
 
 // parseHeader checks a header row: every column present once, nothing unknown.
 func parseHeader(rec []string) (header, []RowProblem) {
-	h := header{fields: len(rec)}
+	h := header{fields: len(rec), version: -1}
 	seen := [numColumns]bool{}
 	var probs []RowProblem
 	for i, name := range rec {
 		name = strings.TrimSpace(strings.TrimPrefix(name, "\ufeff"))
 		c := slices.Index(columns, name)
 		switch {
+		case name == optionalVersion && h.version >= 0:
+			probs = append(probs, RowProblem{Line: 1, Column: name, Reason: "column appears twice"})
+		case name == optionalVersion:
+			h.version = i
 		case c < 0:
 			probs = append(probs, RowProblem{Line: 1, Column: clip(name), Reason: "unknown column"})
 		case seen[c]:
@@ -243,6 +253,13 @@ func parseRow(h *header, rec []string, line, session int, file string) (Run, []R
 	// engines it benchmarks (the five here are only the ones measured so far).
 	r.Engine = p.name(colEngine, "an engine")
 	r.Mode = p.name(colMode, "a mode")
+	if p.h.version >= 0 {
+		r.Version = p.rec[p.h.version]
+		if r.Version != "" && !isVersion(r.Version) {
+			p.probs = append(p.probs, RowProblem{Line: p.line, Column: optionalVersion,
+				Reason: fmt.Sprintf("must be empty or a version of 1-32 letters, digits, '.', '-' or '+', starting with a letter or digit, got %q", clip(r.Version))})
+		}
+	}
 	r.Shards = p.int(colShards, 0, maxThreads)
 	r.ServerThreads = p.int(colServerThreads, 0, maxThreads)
 	r.ShardIOThreads = p.int(colShardIOThreads, 0, maxThreads)
@@ -282,7 +299,7 @@ func parseRow(h *header, rec []string, line, session int, file string) (Run, []R
 	if len(p.probs) > 0 {
 		return Run{}, p.probs
 	}
-	r.ID = MakeID(session, r.RunID, r.Engine, r.Mode, r.Cores, r.Pipeline, r.Ratio, r.ValueBytes, r.Rep)
+	r.ID = MakeID(session, r.RunID, versionedEngine(r.Engine, r.Version), r.Mode, r.Cores, r.Pipeline, r.Ratio, r.ValueBytes, r.Rep)
 	return r, nil
 }
 
@@ -320,6 +337,32 @@ func isName(s string) bool {
 		}
 	}
 	return true
+}
+
+// isVersion reports whether s can be an engine version: 1-32 letters,
+// digits, '.', '-' or '+', starting with a letter or digit.
+func isVersion(s string) bool {
+	if len(s) == 0 || len(s) > 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '-' && c != '+') {
+			return false
+		}
+	}
+	return true
+}
+
+// versionedEngine is how a run's ID names its engine: with the version
+// after a colon, which no engine name holds, so two versions of one
+// engine never share an ID.
+func versionedEngine(engine, version string) string {
+	if version == "" {
+		return engine
+	}
+	return engine + ":" + version
 }
 
 // isRunID reports whether s is 1-64 letters, digits, '.', '_' or '-',

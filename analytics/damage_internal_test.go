@@ -142,16 +142,7 @@ func damageValue(t *testing.T, dir, name string) {
 	}
 	key := derivedKey(s.manifest.Generation, name)
 	err = s.db.Update(func(txn *badger.Txn) error {
-		item, err := txn.Get(key)
-		if err != nil {
-			return err
-		}
-		v, err := item.ValueCopy(nil)
-		if err != nil {
-			return err
-		}
-		v[len(v)/2] ^= 0x40
-		return txn.Set(key, v)
+		return rewrite(txn, key, func(v []byte) []byte { v[len(v)/2] ^= 0x40; return v })
 	})
 	if err != nil {
 		t.Fatal(err)

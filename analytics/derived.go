@@ -357,8 +357,9 @@ type coverageBuilder struct {
 
 func (b *coverageBuilder) add(c *Cell) {
 	n := len(b.out)
-	if n == 0 || b.out[n-1].Session != c.Session || b.out[n-1].Engine != c.Engine || b.out[n-1].Mode != c.Mode {
-		b.out = append(b.out, SeriesCoverage{Session: c.Session, Engine: c.Engine, Mode: c.Mode})
+	if n == 0 || b.out[n-1].Session != c.Session || b.out[n-1].Engine != c.Engine ||
+		b.out[n-1].Version != c.Version || b.out[n-1].Mode != c.Mode {
+		b.out = append(b.out, SeriesCoverage{Session: c.Session, Engine: c.Engine, Version: c.Version, Mode: c.Mode})
 		n++
 	}
 	sc := &b.out[n-1]

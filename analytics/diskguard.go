@@ -189,3 +189,16 @@ func (s *Store) CheckDisk(context.Context) error {
 	}
 	return s.disk.check(0)
 }
+
+// CheckFreeSpace reports ErrDiskFull, with the space free and needed, when
+// the file system holding dir has less free than a writing store needs
+// (the default floor); nil otherwise, or when free space cannot be told.
+// The import command asks it when its writing process died, to tell a
+// disk filled under Badger's memory-mapped writes from any other crash.
+func CheckFreeSpace(dir string) error {
+	free, ok := freeBytes(dir)
+	if !ok || free >= defaultMinFree {
+		return nil
+	}
+	return fmt.Errorf("%w in %s: %s free, %s needed", ErrDiskFull, dir, mib(free), mib(defaultMinFree))
+}

@@ -13,7 +13,11 @@ import (
 const runEncodingV1 = 1
 
 // Flags of an encoded run.
-const runHasHitRate = 1 << 0
+const (
+	runHasHitRate = 1 << 0
+	// runHasVersion: a tenth string, the engine's version, follows the nine.
+	runHasVersion = 1 << 1
+)
 
 // Layout of a version-1 run, after the version and flags bytes:
 //
@@ -26,6 +30,7 @@ const runHasHitRate = 1 << 0
 //	  source_line
 //	9 strings, each a uvarint length then the bytes: id, run_id, note,
 //	  engine, mode, server_cpus, client_cpus, ratio, source_file
+//	  (then the version, with runHasVersion)
 const (
 	runFloats    = 9
 	runFixedSize = 2 + runFloats*8
@@ -44,6 +49,9 @@ func encodeRun(dst []byte, r *Run) []byte {
 		flags |= runHasHitRate
 		hit = *r.HitRate
 	}
+	if r.Version != "" {
+		flags |= runHasVersion
+	}
 	dst = append(dst, runEncodingV1, flags)
 	for _, f := range [runFloats]float64{r.OpsPerSec, r.OpsPerCore, r.P50Ms, r.P99Ms, r.P999Ms,
 		hit, r.HitsPerSec, r.MissesPerSec, r.KBPerSec} {
@@ -58,6 +66,10 @@ func encodeRun(dst []byte, r *Run) []byte {
 		r.ClientCPUs, r.Ratio, r.SourceFile} {
 		dst = binary.AppendUvarint(dst, uint64(len(s)))
 		dst = append(dst, s...)
+	}
+	if r.Version != "" {
+		dst = binary.AppendUvarint(dst, uint64(len(r.Version)))
+		dst = append(dst, r.Version...)
 	}
 	return dst
 }
@@ -106,7 +118,7 @@ func decodeRunWith(v []byte, in *interner) (Run, error) {
 		return r, fmt.Errorf("%w: encoding version %d", errBadRun, v[0])
 	}
 	flags := v[1]
-	if flags&^runHasHitRate != 0 {
+	if flags&^(runHasHitRate|runHasVersion) != 0 {
 		return r, fmt.Errorf("%w: unknown flags %#x", errBadRun, flags)
 	}
 	var fl [runFloats]float64
@@ -137,8 +149,11 @@ func decodeRunWith(v []byte, in *interner) (Run, error) {
 		*p = int(n)
 		rest = rest[k:]
 	}
-	strs := [runStrings]*string{&r.ID, &r.RunID, &r.Note, &r.Engine, &r.Mode, &r.ServerCPUs,
+	strs := []*string{&r.ID, &r.RunID, &r.Note, &r.Engine, &r.Mode, &r.ServerCPUs,
 		&r.ClientCPUs, &r.Ratio, &r.SourceFile}
+	if flags&runHasVersion != 0 {
+		strs = append(strs, &r.Version)
+	}
 	for i, p := range strs {
 		n, k := binary.Uvarint(rest)
 		if k <= 0 || n > uint64(len(rest)-k) {

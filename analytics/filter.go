@@ -43,6 +43,7 @@ type runEnv struct {
 	RunID         string   `expr:"run_id"`
 	Note          string   `expr:"note"`
 	Engine        string   `expr:"engine"`
+	Version       string   `expr:"version"`
 	Mode          string   `expr:"mode"`
 	Cores         int      `expr:"cores"`
 	Shards        int      `expr:"shards"`
@@ -67,8 +68,8 @@ type runEnv struct {
 
 func newRunEnv(r *Run) runEnv {
 	return runEnv{
-		ID: r.ID, Session: r.Session, RunID: r.RunID, Note: r.Note, Engine: r.Engine, Mode: r.Mode,
-		Cores: r.Cores, Shards: r.Shards, ServerThreads: r.ServerThreads, ClientThreads: r.ClientThreads,
+		ID: r.ID, Session: r.Session, RunID: r.RunID, Note: r.Note, Engine: r.Engine, Version: r.Version,
+		Mode: r.Mode, Cores: r.Cores, Shards: r.Shards, ServerThreads: r.ServerThreads, ClientThreads: r.ClientThreads,
 		ClientConns: r.ClientConns, Pipeline: r.Pipeline, Ratio: r.Ratio, ValueBytes: r.ValueBytes,
 		KeyMax: r.KeyMax, TestTimeS: r.TestTimeS, Rep: r.Rep, OpsPerSec: r.OpsPerSec,
 		OpsPerCore: r.OpsPerCore, P50Ms: r.P50Ms, P99Ms: r.P99Ms, P999Ms: r.P999Ms,

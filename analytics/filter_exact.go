@@ -30,7 +30,7 @@ func exactPins(text string) ([]pin, bool) {
 	for {
 		s = skipFilterSpace(s)
 		field, rest := leadingWord(s)
-		if !slices.Contains(cellFields, field) {
+		if !slices.Contains(pinFields, field) {
 			return nil, false
 		}
 		s = skipFilterSpace(rest)

@@ -7,9 +7,13 @@ import (
 	"github.com/expr-lang/expr/parser"
 )
 
+// pinFields are the cell fields the cell index holds postings for.
+var pinFields = []string{"session", "engine", "mode", "cores", "ratio", "value_bytes", "pipeline"}
+
 // cellFields are the filter fields that make up a CellKey: every run of a
-// cell has the same value in each of them.
-var cellFields = []string{"session", "engine", "mode", "cores", "ratio", "value_bytes", "pipeline"}
+// cell has the same value in each of them. The version has no postings
+// (most stores have none), so a filter on it is decided cell by cell.
+var cellFields = append(slices.Clone(pinFields), "version")
 
 // pin is a condition `field == literal` on a cell field that every match of
 // a filter satisfies (it sits in the filter's top-level conjunction), so
@@ -81,7 +85,7 @@ func collectPins(n ast.Node, pins *[]pin) {
 
 func pinOf(field, lit ast.Node) (pin, bool) {
 	id, ok := field.(*ast.IdentifierNode)
-	if !ok || !slices.Contains(cellFields, id.Value) {
+	if !ok || !slices.Contains(pinFields, id.Value) {
 		return pin{}, false
 	}
 	switch v := lit.(type) {
@@ -98,7 +102,7 @@ func pinOf(field, lit ast.Node) (pin, bool) {
 }
 
 func isTextCellField(name string) bool {
-	return name == "engine" || name == "mode" || name == "ratio"
+	return name == "engine" || name == "mode" || name == "ratio" || name == "version"
 }
 
 // pinsOf lists the pins a cell with key k satisfies, one per cell field.

@@ -145,7 +145,7 @@ func TestMatchAppliesTheFilterToOneRun(t *testing.T) {
 }
 
 func TestTheFilterVocabularyIsExactlyTheDesignsList(t *testing.T) {
-	want := "id session run_id note engine mode cores shards server_threads client_threads client_conns " +
+	want := "id session run_id note engine version mode cores shards server_threads client_threads client_conns " +
 		"pipeline ratio value_bytes key_max test_time_s rep ops_per_sec ops_per_core p50_ms p99_ms " +
 		"p999_ms hit_rate kb_per_sec conn_errors"
 	if got := strings.Join(analytics.FilterFields(), " "); got != want {

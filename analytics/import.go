@@ -138,6 +138,17 @@ func (s *Store) Import(ctx context.Context, name string, r io.Reader, session in
 // line. Memory does not grow with the file beyond about 40 bytes per row (the
 // duplicate check).
 func (s *Store) ImportWith(ctx context.Context, name string, r io.Reader, session int, opts ImportOptions) (ImportReport, error) {
+	rep, err := s.importWith(ctx, name, r, session, opts)
+	if err != nil && !errors.Is(err, ErrDiskFull) && isNoSpace(err) {
+		// A disk that filled under a write (the kept copy, Badger's
+		// files) is a full disk, said with the space needed, whatever
+		// wrote.
+		err = noSpace(s.dir, s.minFree+uint64(max(opts.Size, 0))*importDiskFactor, err)
+	}
+	return rep, err
+}
+
+func (s *Store) importWith(ctx context.Context, name string, r io.Reader, session int, opts ImportOptions) (ImportReport, error) {
 	rep := ImportReport{File: name, Session: session, Skipped: map[string]int{}}
 	if session < 1 {
 		return rep, fmt.Errorf("import %s: %w, got %d", name, ErrBadSession, session)

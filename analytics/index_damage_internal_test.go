@@ -15,13 +15,7 @@ import (
 // that value is read: the head at open, a cell record or posting list at
 // the first query that reads it, and all of them in doctor's Check.
 func TestAFlippedByteInThePersistedIndexIsReportedNotAnsweredAround(t *testing.T) {
-	dir := storeWithImport(t)
-	s, err := Open(t.Context(), Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gen := s.manifest.Generation
-	s.Close()
+	dir, gen := storeWithImportAndGeneration(t)
 	for _, tc := range []struct {
 		name   string
 		key    []byte
@@ -33,37 +27,16 @@ func TestAFlippedByteInThePersistedIndexIsReportedNotAnsweredAround(t *testing.T
 		{"a posting list", derivedKey(gen, pinName(pin{field: "engine", text: "dragonfly"})), false, false},
 		{"a deleted posting list", derivedKey(gen, pinName(pin{field: "engine", text: "dragonfly"})), false, true},
 		{"a deleted cell record", derivedKey(gen, cellChunkName(0)), false, true},
-		{"a cell entry", cellRunKey(&Run{ID: "run-s1-20260901-083406-dragonfly-single-4c-p1-1-10-d100-rep1", Session: 1,
-			Engine: "dragonfly", Mode: "single", Cores: 4, Pipeline: 1, Ratio: "1:10", ValueBytes: 100, Rep: 1}), false, false},
+		{"a cell entry", cellRunKey(sampleEmbeddedRun()), false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			damaged := t.TempDir()
-			copyDir(t, dir, damaged)
-			s, err := Open(t.Context(), Options{Dir: damaged})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = s.db.Update(func(txn *badger.Txn) error {
+			damaged := forgedCopy(t, dir, func(txn *badger.Txn) error {
 				if tc.delete {
 					return txn.Delete(tc.key)
 				}
-				item, err := txn.Get(tc.key)
-				if err != nil {
-					return err
-				}
-				v, err := item.ValueCopy(nil)
-				if err != nil {
-					return err
-				}
-				v[len(v)/2] ^= 0x01
-				return txn.Set(tc.key, v)
+				return rewrite(txn, tc.key, func(v []byte) []byte { v[len(v)/2] ^= 0x01; return v })
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Close()
-
-			s, err = Open(t.Context(), Options{Dir: damaged})
+			s, err := Open(t.Context(), Options{Dir: damaged})
 			if tc.atOpen {
 				if !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("open = %v, want ErrCorrupt", err)

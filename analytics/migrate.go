@@ -81,13 +81,6 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := s.abandonMigration(ctx); err != nil {
 		return err
 	}
-	runs, sums, err := s.readLegacyRuns(ctx)
-	if err != nil {
-		return err
-	}
-	if err := verify(s.dir, s.manifest, sums); err != nil {
-		return err
-	}
 	fail := func(err error) error {
 		return fmt.Errorf("migrating the store in %s to format %d (the next open tries again): %w", s.dir, storeFormat, err)
 	}
@@ -102,19 +95,26 @@ func (s *Store) migrate(ctx context.Context) error {
 	s.stage("migrate-marker")
 	next := s.manifest.clone()
 	next.Format = storeFormat
+	// One pass, a run at a time, in bounded batches: the old runs are
+	// checked against the old manifest before the commit, and a damaged
+	// store leaves only what the next open throws away (as a crash would).
 	digests := map[string]*digest256{}
-	wb := s.db.NewWriteBatch()
+	wb := s.newBulkBatch()
 	defer wb.Cancel()
-	for i := range runs {
-		if err := s.putRun(wb, &runs[i], func(key, val []byte) {
-			k := sessionKey(runs[i].Session)
+	n, sums, err := s.eachLegacyRun(ctx, func(r *Run) error {
+		return s.putRun(wb, r, func(key, val []byte) {
+			k := sessionKey(r.Session)
 			if digests[k] == nil {
 				digests[k] = &digest256{}
 			}
 			digests[k].add(runDigest(key, val))
-		}); err != nil {
-			return fail(err)
-		}
+		})
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if err := verify(s.dir, s.manifest, sums); err != nil {
+		return err
 	}
 	if err := wb.Flush(); err != nil {
 		return fail(err)
@@ -129,7 +129,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	return s.commitMigration(ctx, next, fail, func(where string) string {
 		return fmt.Sprintf("migrated %s from store format 1 (JSON runs) to format %d (binary runs and a persisted cell index): %d runs, %s; earlier releases cannot open it",
-			where, storeFormat, len(runs), time.Since(started).Round(time.Millisecond))
+			where, storeFormat, n, time.Since(started).Round(time.Millisecond))
 	})
 }
 
@@ -240,13 +240,24 @@ func (s *Store) openLegacy(ctx context.Context) error {
 // readLegacyRuns reads every format-1 run (JSON under legacyRunPrefix) and
 // sums them per session the way the format-1 manifest does.
 func (s *Store) readLegacyRuns(ctx context.Context) (runs []Run, sums map[string]sessionSums, err error) {
+	_, sums, err = s.eachLegacyRun(ctx, func(r *Run) error {
+		runs = append(runs, *r)
+		return nil
+	})
+	return runs, sums, err
+}
+
+// eachLegacyRun calls fn with every format-1 run in key order and sums
+// them per session the way the format-1 manifest does; n is how many.
+func (s *Store) eachLegacyRun(ctx context.Context, fn func(r *Run) error) (n int, sums map[string]sessionSums, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			runs, sums, err = nil, nil, panicked(s.dir, "reading the runs", p)
+			n, sums, err = 0, nil, panicked(s.dir, "reading the runs", p)
 		}
 	}()
 	digests := map[string]*digest256{}
 	counts := map[string]int{}
+	var fnErr error // fn's own, not a read of the store
 	err = s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 100, Prefix: []byte(legacyRunPrefix)})
 		defer it.Close()
@@ -271,16 +282,24 @@ func (s *Store) readLegacyRuns(ctx context.Context) (runs []Run, sums map[string
 			if err != nil {
 				return err
 			}
-			runs = append(runs, r)
+			if fnErr = fn(&r); fnErr != nil {
+				return fnErr
+			}
+			if n++; n%scanReleaseEvery == 0 && s.dir != "" {
+				forgetMappedPages(s.dir) // reading maps every table and value-log page
+			}
 		}
 		return nil
 	})
+	if fnErr != nil {
+		return 0, nil, fnErr
+	}
 	if err != nil {
-		return nil, nil, storeReadError(s.dir, "reading the runs", err)
+		return 0, nil, storeReadError(s.dir, "reading the runs", err)
 	}
 	sums = make(map[string]sessionSums, len(counts))
-	for k, n := range counts {
-		sums[k] = sessionSums{Runs: n, Digest: digests[k].String()}
+	for k, c := range counts {
+		sums[k] = sessionSums{Runs: c, Digest: digests[k].String()}
 	}
-	return runs, sums, nil
+	return n, sums, nil
 }

@@ -20,6 +20,13 @@ import (
 // and in the mirror file.
 func writeFormat1Store(t *testing.T, dir string) {
 	t.Helper()
+	writeFormat1Runs(t, dir, embeddedRuns(t))
+}
+
+// writeFormat1Runs writes a format-1 store of runs, listing the embedded
+// dataset's files as its imports.
+func writeFormat1Runs(t testing.TB, dir string, runs []Run) {
+	t.Helper()
 	db, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +34,7 @@ func writeFormat1Store(t *testing.T, dir string) {
 	m := manifest{Format: 1, Generation: 2, Sessions: map[string]sessionSums{}}
 	digests := map[string]*digest256{}
 	wb := db.NewWriteBatch()
-	for _, r := range embeddedRuns(t) {
+	for _, r := range runs {
 		key := []byte(legacyRunPrefix + r.ID)
 		val, err := json.Marshal(r)
 		if err != nil {

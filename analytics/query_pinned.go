@@ -38,7 +38,7 @@ func (snap *snapshot) pinnedCandidates(sh filterShape) ([]Cell, error) {
 }
 
 func cellEnvOf(k CellKey) runEnv {
-	return runEnv{Session: k.Session, Engine: k.Engine, Mode: k.Mode, Cores: k.Cores,
+	return runEnv{Session: k.Session, Engine: k.Engine, Version: k.Version, Mode: k.Mode, Cores: k.Cores,
 		Ratio: k.Ratio, ValueBytes: k.ValueBytes, Pipeline: k.Pipeline}
 }
 

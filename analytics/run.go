@@ -14,6 +14,7 @@ type Run struct {
 	RunID          string   `json:"run_id"`
 	Note           string   `json:"note"`
 	Engine         string   `json:"engine"`
+	Version        string   `json:"version,omitempty"` // the optional version column
 	Mode           string   `json:"mode"`
 	Shards         int      `json:"shards"`
 	ServerThreads  int      `json:"server_threads"`
@@ -134,6 +135,6 @@ func MakeID(session int, runID, engine, mode string, cores, pipeline int, ratio 
 
 // Key returns the cell the run belongs to.
 func (r Run) Key() CellKey {
-	return CellKey{Session: r.Session, Engine: r.Engine, Mode: r.Mode, Cores: r.Cores,
+	return CellKey{Session: r.Session, Engine: r.Engine, Version: r.Version, Mode: r.Mode, Cores: r.Cores,
 		Ratio: r.Ratio, ValueBytes: r.ValueBytes, Pipeline: r.Pipeline}
 }

@@ -22,6 +22,17 @@ func EngineName(engine string) string {
 	return string(engine[0]-'a'+'A') + engine[1:]
 }
 
+// VersionedSeriesName is SeriesName with the engine's version after its
+// name when the runs name one ("Valkey 9.0 (single process)").
+func VersionedSeriesName(engine, version, mode string) string {
+	name := SeriesName(engine, mode)
+	if version == "" {
+		return name
+	}
+	e := EngineName(engine)
+	return e + " " + version + name[len(e):]
+}
+
 // SeriesName is the name users see for an engine and mode (docs/design.md#data):
 // "Dragonfly (single process)", "Redis Cluster — realistic (one normal
 // client)", "Valkey Cluster — fully driven ceiling (one client per shard)",

@@ -123,9 +123,10 @@ type Store struct {
 	repaired []string  // what open finished, rolled back or set aside (see Repaired)
 	legacy   bool      // a store of an earlier format opened read-only (see NeedsMigration)
 
-	brokenMu sync.Mutex
-	broken   error // damage found by a read that cannot return an error (Cells, Run …)
-	scrubbed error // what the last Scrub found wrong with the kept copies
+	brokenMu  sync.Mutex
+	broken    error       // damage found by a read that cannot return an error (Cells, Run …)
+	scrubbed  error       // what the last Scrub found wrong with the kept copies
+	lastScrub ScrubReport // the last Scrub's report
 
 	disk diskGuard // free-space checks and the in-memory fallback of KV writes
 

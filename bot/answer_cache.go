@@ -175,7 +175,9 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 		return b.composeFor(ctx, p)
 	}
 	e, ok := b.answers.lru.Get(key)
-	if !ok {
+	if ok {
+		progressFrom(ctx).finish(Step{Stage: StageCompose, Cached: true})
+	} else {
 		var err error
 		if e, err = b.composeFor(ctx, p); err != nil || ctx.Err() != nil {
 			return e, err
@@ -190,6 +192,7 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 
 func (b *Bot) composeFor(ctx context.Context, p planner.Plan) (*answered, error) {
 	a, err := b.compose.Compose(ctx, p)
+	progressFrom(ctx).composed(err)
 	return &answered{plan: p, answer: a, cost: answerCost(a)}, err
 }
 
@@ -220,8 +223,8 @@ func answerCost(a Answer) int64 {
 	for _, e := range a.Sources.Entries {
 		n += 2 * (len(e.ID) + len(e.Title) + len(e.URL))
 	}
-	if a.Chart != nil {
-		for _, s := range a.Chart.Series {
+	for c := a.Chart; c != nil; c = c.Cost { // and its latency panel
+		for _, s := range c.Series {
 			n += 128 * (1 + len(s.Points))
 		}
 	}
@@ -252,14 +255,7 @@ func cloneAnswer(a Answer) Answer {
 	a.Sources.Filters = slices.Clone(a.Sources.Filters)
 	a.Sources.RunIDs = slices.Clone(a.Sources.RunIDs)
 	a.Sources.Entries = slices.Clone(a.Sources.Entries)
-	if a.Chart != nil {
-		c := *a.Chart
-		c.Series = slices.Clone(c.Series)
-		for i := range c.Series {
-			c.Series[i].Points = slices.Clone(c.Series[i].Points)
-		}
-		a.Chart = &c
-	}
+	a.Chart = cloneChart(a.Chart)
 	a.Examples = slices.Clone(a.Examples)
 	a.Choices = slices.Clone(a.Choices)
 	return a
@@ -277,4 +273,19 @@ func cloneRows(rows []Row) []Row {
 		r.RunIDs = slices.Clone(r.RunIDs)
 	}
 	return rows
+}
+
+// cloneChart returns a copy of c, its latency panel included, that shares
+// no memory with it (nil for nil).
+func cloneChart(c *Chart) *Chart {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	out.Series = slices.Clone(c.Series)
+	for i := range out.Series {
+		out.Series[i].Points = slices.Clone(out.Series[i].Points)
+	}
+	out.Cost = cloneChart(c.Cost)
+	return &out
 }

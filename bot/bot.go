@@ -78,7 +78,7 @@ func New(cfg Config) *Bot {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Bot{cfg: cfg, log: log,
-		compose: compose.New(compose.Config{Querier: cfg.Querier, Knowledge: cfg.Knowledge}),
+		compose: compose.New(compose.Config{Querier: cfg.Querier, Knowledge: cfg.Knowledge, Observer: progressObserver{}}),
 		answers: newAnswerCache(cfg.AnswerCacheSize, cfg.AnswerCacheBytes)}
 }
 
@@ -134,13 +134,20 @@ func (b *Bot) respond(ctx context.Context, m Message) (e *answered) {
 			prev = &plans[len(plans)-1]
 		}
 	}
+	progress := progressFrom(ctx)
+	progress.start(Step{Stage: StageRead})
 	fresh := ""
 	if prev == nil {
 		fresh = m.Text
 		e = b.cachedQuestion(m.Text)
 	}
+	if e != nil {
+		progress.finish(Step{Stage: StageRead, Reading: e.plan.Interpretation, Cached: true})
+		progress.finish(Step{Stage: StageCompose, Cached: true})
+	}
 	if e == nil {
 		p, err := b.cfg.Planner.Plan(ctx, m.Text, prev)
+		progress.finish(Step{Stage: StageRead, Reading: p.Interpretation, Failed: err != nil})
 		if err != nil {
 			return b.fail(fmt.Errorf("planning: %w", err), ref, attrs)
 		}

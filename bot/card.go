@@ -176,6 +176,8 @@ func verdictWord(a Answer) string {
 		return ""
 	case hasWordPrefix(t, "no conflict", "not comparable", "not testable"):
 		return "" // not a verdict on the claim: the card says why in its own words
+	case hasWordPrefix(t, "no — about the same", "yes — about the same", "no, about the same", "yes, about the same"):
+		return "about the same" // "is A faster?" answered "No — about the same": level, not behind
 	case hasWordPrefix(t, "partly", "partially", "in part", "mostly", "holds only", "direction agrees"):
 		return "partly"
 	case hasWordPrefix(t, "yes", "true", "confirmed", "supported", "holds", "consistent", "reproduced"):

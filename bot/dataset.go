@@ -195,6 +195,10 @@ func FormatExact(v float64) string { return compose.FormatExact(v) }
 // FormatOps renders a throughput the way answers say it ("15.5M ops/s").
 func FormatOps(v float64) string { return compose.FormatOps(v) }
 
+// About is what the bot answers, in a headline and a few paragraphs, for
+// surfaces that introduce it (compose.About).
+func About() (headline string, paragraphs []string) { return compose.About() }
+
 // Examples returns questions that really work, for surfaces that offer
 // some before anything is asked.
 func Examples() []string { return slices.Clone(compose.HelpExamples) }

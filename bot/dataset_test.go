@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,5 +121,41 @@ func TestDatasetOverview(t *testing.T) {
 		len(o.Claims) == 0 || len(o.Memory.Rows) == 0 || len(o.FailoverSweep.Groups) == 0 || len(o.FailoverEngines.Groups) == 0 {
 		t.Errorf("overview: %d cells, %d runs, %d sessions, %d engines, %d terms, %d claims", len(o.Coverage), runs,
 			len(o.Sessions), len(o.Engines), len(o.Terms), len(o.Claims))
+	}
+}
+
+// TestCoverageByEngineCountsWhatWasMeasured checks the summary against the
+// measured runs themselves: every run counted once under its engine, the
+// engines named as the knowledge base names them, in its order.
+func TestCoverageByEngineCountsWhatWasMeasured(t *testing.T) {
+	d := newDataset(t)
+	cov := d.CoverageByEngine()
+	runs := analyticstest.OpenStore(t).Runs()
+	perEngine := map[string]int{}
+	for _, r := range runs {
+		perEngine[r.Engine]++
+	}
+	if len(cov) != len(perEngine) {
+		t.Fatalf("%d engines summarised, the runs have %d", len(cov), len(perEngine))
+	}
+	var names []string
+	total := 0
+	for _, e := range cov {
+		names = append(names, e.Name)
+		total += e.Runs
+		if len(e.Sessions) == 0 || len(e.Cores) == 0 || len(e.Pipelines) == 0 || !slices.IsSorted(e.Cores) {
+			t.Errorf("%s: sessions %v, cores %v, pipelines %v", e.Name, e.Sessions, e.Cores, e.Pipelines)
+		}
+	}
+	if total != len(runs) {
+		t.Errorf("%d runs summarised, %d measured", total, len(runs))
+	}
+	if want := []string{"Dragonfly", "Redis", "Valkey", "KeyDB", "Garnet"}; !slices.Equal(names, want) {
+		t.Errorf("engines %v, want %v", names, want)
+	}
+	for _, e := range cov {
+		if e.Name == "Garnet" && !slices.Equal(e.Sessions, []int{2}) {
+			t.Errorf("Garnet measured in sessions %v, want session 2 only", e.Sessions)
+		}
 	}
 }

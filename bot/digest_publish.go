@@ -29,6 +29,7 @@ type DigestComposer interface {
 type DigestPublisher struct {
 	composer DigestComposer
 	kv       KV
+	journal  *Journal // the slot markers
 	targets  []DigestTarget
 	log      *slog.Logger
 	attempts int
@@ -86,6 +87,7 @@ func NewDigestPublisher(cfg DigestPublisherConfig) *DigestPublisher {
 	if p.log == nil {
 		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	p.journal = NewJournal(JournalConfig{KV: p.kv, Stale: p.stale, Logger: p.log})
 	if p.attempts <= 0 {
 		p.attempts = 3
 	}
@@ -207,48 +209,10 @@ func (p *DigestPublisher) PublishUntilPosted(ctx context.Context, slot, until ti
 	}
 }
 
-// slotClaim is a slot marker's value: how far posting there got, so a run
-// that finds it unfinished after its holder crashed completes it.
-type slotClaim struct {
-	State string    `json:"state"` // claimStarted, claimHeadline or claimPosted
-	At    time.Time `json:"at"`
-	Ref   string    `json:"ref,omitempty"` // the headline's reference, once posted
-}
-
-const (
-	claimStarted  = "started"
-	claimHeadline = "headline"
-	claimPosted   = "posted"
-)
-
-func (c slotClaim) encode() []byte {
-	b, _ := json.Marshal(c)
-	return b
-}
-
-// takeOver decides what to do with a slot whose marker exists: nothing
-// (posted, or an older marker without progress), wait (another run holds
-// it and may still be posting), or complete it from where a crashed run
-// stopped — one run wins the takeover.
-func (p *DigestPublisher) takeOver(ctx context.Context, marker string) (claim slotClaim, resume, pending bool, err error) {
-	raw, ok, err := p.kv.Get(ctx, marker)
-	if err != nil || !ok {
-		return claim, false, err == nil, err // vanished: released by a failing run; the next try claims it
-	}
-	if json.Unmarshal(raw, &claim) != nil || claim.State == claimPosted || claim.State == "" {
-		return claim, false, false, nil
-	}
-	if time.Since(claim.At) < p.stale {
-		return claim, false, true, nil
-	}
-	won, err := p.kv.SetIfAbsent(ctx, marker+"/takeover/"+claim.At.UTC().Format(time.RFC3339Nano), []byte{'1'}, 24*time.Hour)
-	if err != nil || !won {
-		return claim, false, err == nil, err
-	}
-	p.log.Warn("completing a digest post a crashed run left unfinished", "marker", marker, "state", claim.State)
-	claim.At = time.Now().UTC()
-	return claim, true, false, p.kv.Set(ctx, marker, claim.encode(), 0)
-}
+// claimHeadline is a slot marker's state once the headline is posted (its
+// Ref the headline's reference): a run that finds it so after its holder
+// crashed posts only the details.
+const claimHeadline = "headline"
 
 func (p *DigestPublisher) saveState(ctx context.Context, st DigestState, slot time.Time) error {
 	b, err := json.Marshal(st)
@@ -270,48 +234,44 @@ func (p *DigestPublisher) saveState(ctx context.Context, st DigestState, slot ti
 // the thread.
 func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.Time, d Digest, png []byte) TargetResult {
 	res := TargetResult{Target: t.String()}
-	marker := ""
-	ref := "" // kept across attempts: a failed reply is retried without re-posting the headline
+	var hold *Hold // nil for a zero slot: nothing recorded
+	ref := ""      // kept across attempts: a failed reply is retried without re-posting the headline
 	if !slot.IsZero() {
-		marker = "slot/" + slot.UTC().Format(time.RFC3339) + "/" + t.String()
-		first, err := p.kv.SetIfAbsent(ctx, marker, slotClaim{State: claimStarted, At: time.Now().UTC()}.encode(), 0)
+		marker := "slot/" + slot.UTC().Format(time.RFC3339) + "/" + t.String()
+		h, first, err := p.journal.Begin(ctx, marker, JournalEntry{State: JournalStarted}, 0)
+		if err == nil && !first {
+			var claim ClaimResult
+			switch h, claim, err = p.journal.Claim(ctx, marker, 0); {
+			case err != nil:
+			case claim == ClaimPending:
+				res.Pending = true
+				return res
+			case claim == ClaimFinished:
+				res.Skipped = true
+				return res
+			default:
+				ref = h.Entry().Ref
+			}
+		}
 		if err != nil {
 			res.Err = err.Error()
 			p.log.Error("digest slot marker", "target", res.Target, "err", err)
 			return res
 		}
-		if !first {
-			claim, resume, pending, err := p.takeOver(ctx, marker)
-			switch {
-			case err != nil:
-				res.Err = err.Error()
-				p.log.Error("digest slot marker", "target", res.Target, "err", err)
-				return res
-			case pending:
-				res.Pending = true
-				return res
-			case !resume:
-				res.Skipped = true
-				return res
-			}
-			ref = claim.Ref
-		}
+		hold = h
 	}
+	defer hold.Release()
 	// Each step is recorded before the next, so a crash leaves the marker
 	// saying how far it got.
-	progress := func(c slotClaim) {
-		if marker == "" {
-			return
-		}
-		c.At = time.Now().UTC()
-		if err := p.kv.Set(context.WithoutCancel(ctx), marker, c.encode(), 0); err != nil {
-			p.log.Warn("recording digest progress", "target", res.Target, "state", c.State, "err", err)
+	progress := func(state, ref string) {
+		if err := hold.Record(ctx, JournalEntry{State: state, Ref: ref}); err != nil {
+			p.log.Warn("recording digest progress", "target", res.Target, "state", state, "err", err)
 		}
 	}
 	var err error
 	for res.Attempts = 1; ; res.Attempts++ {
 		if ref, err = p.postOnce(ctx, t, d, ref, progress); err == nil {
-			progress(slotClaim{State: claimPosted, Ref: ref})
+			progress(JournalDone, ref)
 			res.Posted = true
 			if !d.Unchanged {
 				res.Chart = p.postChart(ctx, t, ref, d.Chart, png)
@@ -328,17 +288,13 @@ func (p *DigestPublisher) postTo(ctx context.Context, t DigestTarget, slot time.
 	}
 	res.Err = err.Error()
 	p.log.Error("digest not posted", "target", res.Target, "attempts", res.Attempts, "err", err)
-	if marker != "" {
-		if derr := p.kv.Delete(context.WithoutCancel(ctx), marker); derr != nil {
-			p.log.Error("releasing digest slot marker", "target", res.Target, "err", derr)
-		}
-	}
+	hold.Forget(ctx) // a later run may try the slot again
 	return res
 }
 
 // postOnce posts the headline (unless an earlier attempt already did and
 // returned ref) and then the details in its thread.
-func (p *DigestPublisher) postOnce(ctx context.Context, t DigestTarget, d Digest, ref string, progress func(slotClaim)) (string, error) {
+func (p *DigestPublisher) postOnce(ctx context.Context, t DigestTarget, d Digest, ref string, progress func(state, ref string)) (string, error) {
 	if d.Unchanged {
 		// The same figures again would be a wall nobody reads: one line.
 		r, err := t.Poster.PostTop(ctx, t.Channel, d.UnchangedLine(p.web))
@@ -353,7 +309,7 @@ func (p *DigestPublisher) postOnce(ctx context.Context, t DigestTarget, d Digest
 			return "", fmt.Errorf("posting the headline: %w", err)
 		}
 		ref = r
-		progress(slotClaim{State: claimHeadline, Ref: ref})
+		progress(claimHeadline, ref)
 	}
 	if err := t.Poster.PostReply(ctx, t.Channel, ref, d.Details); err != nil {
 		return ref, fmt.Errorf("posting the details: %w", err)

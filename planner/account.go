@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,6 +118,14 @@ func accountWords(text string) []accountWord {
 			lower := strings.ToLower(w)
 			if d, ok := numberWord(lower); ok && lower != "one" { // "which one", "the realistic one"
 				lower = d // "sixteen" is read as 16, and checked as a number
+			} else if head, tail, ok := strings.Cut(lower, "-"); ok && tail != "" && !strings.ContainsAny(tail, "0123456789") {
+				// "sixteen-way", "8-core": a number with a word glued on
+				// is checked as the number.
+				if d, ok := numberWord(head); ok && head != "one" {
+					lower = d
+				} else if isNumber(head) {
+					lower = head
+				}
 			}
 			out = append(out, accountWord{text: w, lower: lower, first: first})
 		}
@@ -166,6 +175,19 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		without := strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " ")
 		return p.planMeaning(ctx, without, prev) != planMeaning(*pl)
 	}
+	// readName is read for a name: a word that only kept the reader from a
+	// setting beside it was not read.
+	readName := func(word string) bool {
+		if !read(word) {
+			return false
+		}
+		i := slices.Index(raw, word)
+		if i < 0 {
+			return true
+		}
+		q, err := p.ablated(ctx, strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " "), prev)
+		return err != nil || !onlyHid(q, *pl)
+	}
 	var unread, leads []string
 	var fixed []string
 	for _, r := range settings.unread() {
@@ -193,7 +215,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	var quoted []string
 	for _, n := range names {
 		// A misspelling the typo corrector reads ("dragnfly") is read.
-		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); fixed != strings.ToLower(n) && p.knownWords()[fixed] || read(n) {
+		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); fixed != strings.ToLower(n) && p.knownWords()[fixed] || readName(n) {
 			delete(onSetting, n)
 			continue
 		}
@@ -228,13 +250,13 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 }
 
 // referent finds a word that stands for something said before ("it",
-// "they", "the former", "those two"), as the subject of the question: in
-// its first words, before anything it could stand for in the question
-// itself ("runs over 10M: what's their p99" has its own).
+// "they", "the former", "those two") and has nothing in the question to
+// stand for: no noun before it that it could take up ("runs over 10M:
+// what's their p99" has its own), wherever it stands ("how fast is it").
 func referent(words []accountWord) (string, bool) {
 	for i, w := range words {
-		if i > 2 {
-			break
+		if antecedents[w.lower] {
+			return "", false
 		}
 		switch w.lower {
 		case "it", "its", "they", "them", "their", "those", "these", "both", "former", "latter":
@@ -247,6 +269,17 @@ func referent(words []accountWord) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// antecedents are the words a later pronoun can take up inside the
+// question itself: the nouns that name what was measured, and the
+// quantifiers that open a noun phrase of their own ("did any attempt keep
+// its p99 …").
+var antecedents = map[string]bool{
+	"any": true, "every": true, "each": true, "some": true, "all": true, "which": true, "whichever": true,
+	"engine": true, "runs": true, "run": true, "cells": true, "results": true, "numbers": true, "figures": true,
+	"series": true, "measurements": true, "engines": true, "databases": true, "stores": true,
+	"setups": true, "setup": true, "rig": true, "box": true, "machine": true, "server": true, "host": true, "fleet": true, "workloads": true, "repetitions": true, "reps": true, "options": true,
 }
 
 // statedEngines reports whether the question (or its thread) named the
@@ -285,15 +318,36 @@ func either(b bool, yes, no string) string {
 // planMeaning plans a text without accounting for it and renders what
 // the plan means, for comparison.
 func (p *Planner) planMeaning(ctx context.Context, text string, prev *Plan) string {
-	call := *p
-	call.ablating = true
-	call.memo = nil
-	call.opts.Completer = nil // the rules alone decide what a word did
-	pl, err := call.Plan(ctx, text, prev)
+	pl, err := p.ablated(ctx, text, prev)
 	if err != nil {
 		return "error"
 	}
 	return planMeaning(pl)
+}
+
+// ablated plans text with the rules alone, as the accounting does.
+func (p *Planner) ablated(ctx context.Context, text string, prev *Plan) (Plan, error) {
+	call := *p
+	call.ablating = true
+	call.memo = nil
+	call.opts.Completer = nil // the rules alone decide what a word did
+	return call.Plan(ctx, text, prev)
+}
+
+// onlyHid reports whether the plan without a word (q) is the plan with it
+// (pl) with settings stated that pl filled by default: the word said
+// nothing, it only kept the reader from a setting beside it ("pipeline
+// flurble 16").
+func onlyHid(q, pl Plan) bool {
+	if q.Intent != pl.Intent || q.Requested != pl.Requested || !reflect.DeepEqual(q.Slots, pl.Slots) || len(q.Defaulted) >= len(pl.Defaulted) {
+		return false
+	}
+	for _, d := range q.Defaulted {
+		if !slices.Contains(pl.Defaulted, d) {
+			return false
+		}
+	}
+	return true
 }
 
 // planMeaning is what a plan reads a question as: its kind, slots and
@@ -532,7 +586,9 @@ func collectHeld(pl *Plan, held *[]float64, multiples []float64) {
 	if u := pl.Units; u != nil && u.Unsupported != "" {
 		textNumbers(u.Unsupported, held)
 	}
-	for _, t := range [][]string{pl.Missing, pl.Notes, pl.Corrected, pl.Options, {pl.Refusal, pl.PartLabel, pl.UnboundReading}} {
+	// Not the notes: they are the planner's own words ("KeyDB refuses more than 16
+	// server threads"), whose numbers nobody asked.
+	for _, t := range [][]string{pl.Missing, pl.Corrected, pl.Options, {pl.Refusal, pl.PartLabel, pl.UnboundReading}} {
 		for _, x := range t {
 			textNumbers(x, held)
 		}
@@ -646,9 +702,25 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 			// "Skyforge vs dragonfly", "faster than pelikan": where an
 			// engine's name stands.
 			names = append(names, w.text)
+		case p.valueWord(before) || p.valueWord(next):
+			// "keydb frobnicated 4 cores", "snarfed mget10": beside an
+			// engine or a workload it may change.
+			names = append(names, w.text)
 		}
 	}
 	return names, onSetting
+}
+
+// valueWord reports a word that is a value of the plan on its own: an
+// engine or a workload. (Beside a number stands too much ordinary
+// English: "afford 48", "scored 500k".)
+func (p *Planner) valueWord(w string) bool {
+	for _, ph := range p.lx.byFirst[w] {
+		if len(ph.words) == 1 && (ph.meaning == mEngine || ph.meaning == mWorkload) {
+			return true
+		}
+	}
+	return false
 }
 
 // enginePlace are the words an engine's name stands beside in a

@@ -36,11 +36,15 @@ func (p *Planner) measuredPlan(w want) Plan {
 	pl.Defaulted = ordered(pl.Defaulted)
 	pl.Inherited = ordered(w.inherited)
 	pl.Notes = append(pl.Notes, w.notes...)
-	pl.Notes = append(pl.Notes, versionNotes(w.versions)...)
-	if missing := versionComparison(w.versions); len(missing) > 0 {
-		// "Redis 8 vs Redis 7": one side is a version never run.
-		r.missing = append(missing, r.missing...)
-		if len(r.missing) == len(missing) {
+	if w.intent == IntentClaim {
+		// A claim names the versions it was made about; the check says
+		// when they are not the ones measured.
+		pl.Notes = append(pl.Notes, p.versionNotes(w.versions)...)
+	} else {
+		if missing := p.keepAskedVersions(&r, w.versions); len(missing) > 0 {
+			// "Redis 9 at 16 cores": the answer is never another
+			// version's figures; the nearest rows are the measured one's.
+			r.missing = append(missing, r.missing...)
 			pl.Requested, pl.Intent = w.intent, IntentNoData
 			pl.Missing = r.missing
 			pl.Nearest = p.exactCells(r)
@@ -256,38 +260,6 @@ func crossSession(ok []series) string {
 // CrossSessionNote is the note a plan comparing the two capture sessions
 // carries (Plan.Notes); answers show it once.
 const CrossSessionNote = "This compares session 1 (Dragonfly, Redis, Valkey) with session 2 (KeyDB, Garnet): same server type, but another machine, date and client box."
-
-// versionComparison names the untested versions of an engine the question
-// names in two versions ("Redis 8 vs Redis 7"): the comparison asked is
-// between versions, and only one version of each engine was run.
-func versionComparison(vs []version) []string {
-	count := map[string]int{}
-	for _, v := range vs {
-		count[v.engine]++
-	}
-	var out []string
-	for _, v := range vs {
-		tested := testedVersion(v.engine)
-		if count[v.engine] < 2 || tested == "" || versionMatches(v.number, tested) {
-			continue
-		}
-		out = appendUnique(out, fmt.Sprintf("%s %s was never measured — the runs used %s %s only", engineName(v.engine), v.number, engineName(v.engine), tested))
-	}
-	return out
-}
-
-// versionNotes says when a version the user named is not the one tested.
-func versionNotes(vs []version) []string {
-	var out []string
-	for _, v := range vs {
-		tested := testedVersion(v.engine)
-		if tested == "" || versionMatches(v.number, tested) {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s %s is not the version tested: the runs used %s %s.", engineName(v.engine), v.number, engineName(v.engine), tested))
-	}
-	return out
-}
 
 // nearest finds the measured cells closest to what a no_data plan asked,
 // ranking first by how many of the knobs the user set differ, then by how

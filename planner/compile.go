@@ -46,6 +46,9 @@ func filterFor(s series, r resolved, cov []analytics.SeriesCoverage) string {
 	if len(sessionsOf(cov, e)) > 1 {
 		parts = append(parts, `session == `+strconv.Itoa(s.cov.Session))
 	}
+	if v, ok := versionClause(s, cov); ok {
+		parts = append(parts, v)
+	}
 	switch {
 	case w.coresRange && len(r.cores) == 2:
 		parts = append(parts, "cores >= "+strconv.Itoa(r.cores[0])+" && cores <= "+strconv.Itoa(r.cores[1]))
@@ -130,7 +133,7 @@ func queries(r resolved, metric string, cov []analytics.SeriesCoverage) []Query 
 	out := make([]Query, 0, len(ok))
 	for _, s := range ok {
 		out = append(out, Query{
-			Label:   seriesLabel(s.engine(), s.mode()),
+			Label:   versionedLabel(s, cov),
 			Filter:  filterFor(s, r, cov),
 			Metric:  metric,
 			Engine:  s.engine(),

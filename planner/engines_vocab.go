@@ -66,6 +66,8 @@ func withEngines(g *grammar, lx *lexicon, others map[string]string) (*grammar, *
 	own.otherEngines = others
 	expr := g.engine.expr
 	own.engine = newRx(strings.Replace(expr, `(`, `(`+strings.Join(quoted, "|")+`|`, 1))
+	// "Pelikan 0.4": an imported engine's version is read as the five's are.
+	own.version = newRx(strings.Replace(g.version.expr, `(`, `(`+strings.Join(quoted, "|")+`|`, 1))
 	tables := append(lexiconTables(), table{meaning: mEngine, entries: entries})
 	return &own, newLexicon(tables)
 }

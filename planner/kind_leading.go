@@ -27,7 +27,10 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 		return Plan{}, false
 	}
 	better, worse := k.better.MatchString(t), k.worse.MatchString(t)
-	if better == worse {
+	// "are Redis and Valkey about the same at 16 cores?": a premise of
+	// its own, that the two are level.
+	same := polar && !better && !worse && k.same.MatchString(t)
+	if better == worse && !same {
 		return Plan{}, false
 	}
 	everyOther := k.everyOther.MatchString(t)
@@ -38,7 +41,7 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	if len(engines) == 0 || len(engines) == 1 && !everyOther && !always || len(engines) > 2 {
 		return Plan{}, false
 	}
-	pr := Premise{Subject: engines[0], Metric: defaultOr(r.metric(), defaultMetric), Better: better}
+	pr := Premise{Subject: engines[0], Metric: defaultOr(r.metric(), defaultMetric), Better: better, Same: same}
 	if len(engines) == 2 {
 		pr.Object = engines[1]
 	}
@@ -61,6 +64,9 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 		where = "everywhere both were measured"
 	}
 	pr.Statement = engineName(pr.Subject) + " is " + rel + " " + obj + " on " + metricPhrase(pr.Metric) + " " + where
+	if pr.Same {
+		pr.Statement = engineName(pr.Subject) + " and " + obj + " are about the same on " + metricPhrase(pr.Metric) + " " + where
+	}
 
 	var pl Plan
 	if pr.Always {

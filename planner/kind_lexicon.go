@@ -20,7 +20,7 @@ type kindGrammar struct {
 
 	spread *rx
 
-	yesNoLead, yesNoTag, always, never, better, worse, everyOther *rx
+	yesNoLead, yesNoTag, always, never, better, worse, same, everyOther *rx
 
 	unitMicro, unitMilli, unitSeconds, unitK, unitM, unitOps, share, slower *rx
 }
@@ -79,6 +79,7 @@ func newKindGrammar() *kindGrammar {
 		yesNoTag:   re(`(?:isn't it|is it not|aren't they|doesn't it|don't they|didn't it|right|correct|true|yes|yeah|no|innit|surely|agreed|confirm|isnt it|am i right|am i wrong)\s*[?!.]*\s*$`),
 		always:     re(`\balways\b|\bevery(?:where| time| case| setting| condition| core count| config\w*)?\b|\bacross the board\b|\bin all (?:cases|settings|conditions|configurations|tests|runs)\b|\bconsistently\b|\bwithout exception\b|\bno matter\b|\bin any (?:setting|case|condition|configuration)\b|\bat every\b|\ball the time\b`),
 		never:      re(`\bnever\b|\bnot once\b|\bno (?:setting|case|condition|configuration) where\b`),
+		same:       re(`\b(?:about|roughly|basically|pretty much|more or less|essentially|just|really)? ?the same\b|\bcomparable\b|\bsimilar(?:ly)?\b|\bon par\b|\bneck and neck\b|\bequal(?:ly)?\b|\beven\b|\bsame (?:speed|throughput|latency|performance)\b|\bas (?:fast|quick) as\b|\bno (?:real )?difference\b`),
 		better:     re(`\bfaster\b|\bquicker\b|\bahead\b|\bbeats?\b|\bbeating\b|\bwins?\b|\bwinning\b|\bbetter\b|\boutperform\w*|\bout-?pac\w+|\bhigher throughput\b|\bmore throughput\b|\blower (?:latency|p\d+\w*|tail)\b|\b(?:latency|p\d+\w*|tail) (?:is |was )?lower\b|\bleads?\b|\bon top\b|\bsuperior\b|\bdominat\w+|\bcrush\w*|\bsmokes?\b|\bfastest\b|\bthe best\b`),
 		worse:      re(`\bslower\b|\bbehind\b|\bloses?\b|\blosing\b|\bworse\b|\bunderperform\w*|\blower throughput\b|\bless throughput\b|\bhigher (?:latency|p\d+\w*|tail)\b|\b(?:latency|p\d+\w*|tail) (?:is |was )?higher\b|\blags?\b|\blagging\b|\btrails?\b|\binferior\b|\bslowest\b|\bthe worst\b`),
 		everyOther: re(`\b(?:every|each|all(?: the)?|any) other (?:engines?|stores?|databases?|dbs?|ones?)\b|\beverything else\b|\bthe (?:rest|others|competition|field)\b|\b(?:every|each|all(?: the)?|any) (?:engines?|others?|competitors?)\b|\beverything\b|\beveryone\b`),

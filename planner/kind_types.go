@@ -77,7 +77,10 @@ type Premise struct {
 	Object string `json:"object,omitempty"`
 	Metric string `json:"metric"`
 	Better bool   `json:"better"`
-	Always bool   `json:"always,omitempty"`
+	// Same is a premise that the two are level ("are they about the
+	// same?"): it holds where they are within 5% of each other.
+	Same   bool `json:"same,omitempty"`
+	Always bool `json:"always,omitempty"`
 	// Statement is the premise in words, as the answer restates it.
 	Statement string `json:"statement"`
 }

@@ -1,7 +1,10 @@
 package planner
 
 import (
+	_ "embed"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -45,312 +48,57 @@ type table struct {
 	crossed bool
 }
 
-// lexiconTables is the vocabulary of the reader, one table per meaning.
-// help lists the engine, metric and workload tables (Vocabulary); the
-// glossary terms and claims come from the knowledge base at New.
+// lexiconText is the reader's vocabulary, one table per meaning: data, so
+// a synonym is one line of planner/data/lexicon.txt, not code.
+//
+//go:embed data/lexicon.txt
+var lexiconText string
+
+// meaningNames are the table names lexicon.txt uses.
+var meaningNames = map[string]meaning{
+	"engine": mEngine, "mode": mMode, "setting": mSetting, "workload": mWorkload, "metric": mMetric,
+	"negation": mNegation, "relation": mRelation, "kind": mKind, "claimant": mClaimant, "domain": mDomain,
+	"chatter": mChatter, "polite": mPolite, "unit": mUnit, "followup": mFollowUp, "failover": mFailover,
+	"help": mHelp, "claimtopic": mClaimTopic,
+}
+
+// generatedTables are the tables built by crossing patterns with words.
+var generatedTables = map[string]func() []entry{
+	"mixPhrases": mixPhrases, "multiKeyPhrases": multiKeyPhrases, "failoverPhrases": failoverPhrases,
+}
+
+// lexiconTables is the vocabulary of the reader, one table per meaning,
+// in the file's order. help lists the engine, metric and workload tables
+// (Vocabulary); the glossary terms and claims come from the knowledge
+// base at New. The file is part of the binary, so a mistake in it is a
+// programming error: it panics at the first New, which every test does.
 func lexiconTables() []table {
-	return []table{
-		{meaning: mEngine, entries: []entry{
-			{"dragonfly", "dragonfly"}, {"dragonflydb", "dragonfly"}, {"dragonfly db", "dragonfly"}, {"dfly", "dragonfly"},
-			{"df", "dragonfly"}, {"dragon fly", "dragonfly"},
-			{"redis", "redis"}, {"valkey", "valkey"}, {"val key", "valkey"},
-			{"keydb", "keydb"}, {"key db", "keydb"}, {"key - db", "keydb"}, {"garnet", "garnet"},
-		}},
-		{meaning: mMode, entries: []entry{
-			{"single process", "single"}, {"single - process", "single"}, {"single instance", "single"},
-			{"single node", "single"}, {"standalone", "single"}, {"single", "single"},
-			{"realistic", "cluster"}, {"real world", "cluster"}, {"real - world", "cluster"},
-			{"ceiling", "cluster-sat"}, {"saturated", "cluster-sat"}, {"fully driven", "cluster-sat"},
-			{"fully - driven", "cluster-sat"}, {"cluster - sat", "cluster-sat"}, {"cluster sat", "cluster-sat"},
-		}},
-		{meaning: mSetting, entries: []entry{
-			{"pipeline", "pipeline"}, {"pipelines", "pipeline"}, {"pipelined", "pipeline"}, {"pipelining", "pipeline"},
-			{"pipe", "pipeline"}, {"batching", "pipeline"}, {"batched", "pipeline"},
-			// phrases that mean no pipelining by themselves
-			{"1 request at a time", "pipeline_off"}, {"1 requests at a time", "pipeline_off"}, {"1 operations at a time", "pipeline_off"}, {"1 command at a time", "pipeline_off"}, {"1 op at a time", "pipeline_off"},
-			{"sequential", "pipeline_off"}, {"sequentially", "pipeline_off"}, {"unbatched", "pipeline_off"},
-			{"1 in flight", "pipeline_off"}, {"1 outstanding request", "pipeline_off"}, {"1 at a time", "pipeline_off"},
-			{"wait for each reply", "pipeline_off"}, {"waits for each reply", "pipeline_off"}, {"wait for the reply", "pipeline_off"},
-			{"waits for the reply", "pipeline_off"}, {"batch", "pipeline"},
-			// phrases that mean no cluster by themselves ("shard" alone is
-			// a noun as often: "what's a redis shard?")
-			{"not shard", "cluster_off"}, {"never shard", "cluster_off"}, {"cannot shard", "cluster_off"}, {"not to shard", "cluster_off"},
-			{"unable to shard", "cluster_off"}, {"no way to shard", "cluster_off"}, {"not able to shard", "cluster_off"}, {"no sharding", "cluster_off"}, {"not sharding", "cluster_off"}, {"without sharding", "cluster_off"},
-			{"cluster", "cluster"}, {"clustered", "cluster"}, {"clusters", "cluster"}, {"sharded", "cluster"}, {"clustering", "cluster"},
-			{"value size", "value_bytes"}, {"value sizes", "value_bytes"}, {"payload", "value_bytes"}, {"payloads", "value_bytes"},
-			{"values", "value_bytes"}, {"value", "value_bytes"}, {"blob", "value_bytes"}, {"blobs", "value_bytes"}, {"objects", "value_bytes"}, {"object size", "value_bytes"},
-			{"cores", "cores"}, {"core", "cores"}, {"cpus", "cores"}, {"vcpus", "cores"}, {"threads", "cores"}, {"core count", "cores"},
-			{"workload", "ratio"}, {"workloads", "ratio"}, {"ratio", "ratio"}, {"mix", "ratio"},
-		}},
-		{meaning: mWorkload, entries: []entry{
-			{"read heavy", "1:10"}, {"read - heavy", "1:10"}, {"readheavy", "1:10"}, {"read mostly", "1:10"},
-			{"read - mostly", "1:10"}, {"mostly reads", "1:10"}, {"heavy reads", "1:10"}, {"lots of reads", "1:10"},
-			{"get heavy", "1:10"}, {"get - heavy", "1:10"}, {"read intensive", "1:10"}, {"read - intensive", "1:10"},
-			{"write heavy", "10:1"}, {"write - heavy", "10:1"}, {"writeheavy", "10:1"}, {"write mostly", "10:1"},
-			{"mostly writes", "10:1"}, {"heavy writes", "10:1"}, {"lots of writes", "10:1"}, {"many writes", "10:1"},
-			{"set heavy", "10:1"}, {"set - heavy", "10:1"}, {"write intensive", "10:1"}, {"write - intensive", "10:1"},
-			{"mixed", "1:1"}, {"balanced", "1:1"}, {"half reads", "1:1"}, {"50 / 50", "1:1"},
-			{"read only", "0:1"}, {"read - only", "0:1"}, {"only reads", "0:1"}, {"get only", "0:1"}, {"pure reads", "0:1"},
-			{"write only", "1:0"}, {"write - only", "1:0"}, {"only writes", "1:0"}, {"set only", "1:0"}, {"pure writes", "1:0"},
-			{"mget10", "mget10"}, {"mset10", "mset10"}, // the workloads as the data spells them
-			{"mget", "mget10"}, {"mgets", "mget10"}, {"multi get", "mget10"}, {"multi - get", "mget10"}, {"multi gets", "mget10"},
-			{"multi - gets", "mget10"}, {"multiget", "mget10"}, {"multigets", "mget10"}, {"batched reads", "mget10"},
-			{"batched gets", "mget10"}, {"batch gets", "mget10"}, {"batch reads", "mget10"},
-			{"mset", "mset10"}, {"msets", "mset10"}, {"multi set", "mset10"}, {"multi - set", "mset10"}, {"multi sets", "mset10"},
-			{"multi - sets", "mset10"}, {"multiset", "mset10"}, {"multisets", "mset10"}, {"batched writes", "mset10"},
-			{"batched sets", "mset10"}, {"batch sets", "mset10"}, {"batch writes", "mset10"},
-		}},
-		{meaning: mWorkload, entries: mixPhrases(), crossed: true},
-		{meaning: mWorkload, entries: multiKeyPhrases(), crossed: true},
-		{meaning: mMetric, entries: []entry{
-			{"throughput", "ops_per_sec"}, {"ops", "ops_per_sec"}, {"qps", "ops_per_sec"}, {"rps", "ops_per_sec"},
-			{"ops / s", "ops_per_sec"}, {"ops / sec", "ops_per_sec"}, {"requests per second", "ops_per_sec"},
-			{"operations per second", "ops_per_sec"}, {"speed", "ops_per_sec"}, {"performance", "ops_per_sec"}, {"perf", "ops_per_sec"},
-			{"fastest", "ops_per_sec"}, {"faster", "ops_per_sec"}, {"fast", "ops_per_sec"}, {"quick", "ops_per_sec"}, {"quickest", "ops_per_sec"}, {"nimble", "ops_per_sec"}, {"snappy", "ops_per_sec"}, {"slower", "ops_per_sec"}, {"slowest", "ops_per_sec"},
-			{"latency", "p50_ms"}, {"mean latency", "p50_ms"}, {"mean response time", "p50_ms"}, {"average latency", "p50_ms"}, {"latencies", "p50_ms"}, {"response time", "p50_ms"}, {"median latency", "p50_ms"}, {"p50", "p50_ms"},
-			{"p99", "p99_ms"}, {"tail latency", "p99_ms"}, {"tail", "p99_ms"}, {"99th percentile", "p99_ms"},
-			{"p99.9", "p999_ms"}, {"p999", "p999_ms"}, {"99.9th percentile", "p999_ms"},
-			{"per core", "ops_per_core"}, {"per - core", "ops_per_core"}, {"core efficiency", "ops_per_core"},
-			{"hit rate", "hit_rate"}, {"hit ratio", "hit_rate"}, {"misses", "hit_rate"},
-			{"bandwidth", "kb_per_sec"}, {"kb / s", "kb_per_sec"},
-			{"memory", "bytes_per_key"}, {"ram", "bytes_per_key"}, {"bytes per key", "bytes_per_key"}, {"footprint", "bytes_per_key"},
-			{"failover", "outage_s"}, {"outage", "outage_s"}, {"downtime", "outage_s"}, {"promotion", "outage_s"}, {"unavailable", "outage_s"},
-		}},
-		{meaning: mNegation, entries: []entry{
-			{"no", "pre"}, {"not", "pre"}, {"anything but", "pre"}, {"except", "pre"}, {"other than", "pre"}, {"anything except", "pre"}, {"everything but", "pre"}, {"everything except", "pre"},
-			{"all but", "pre"}, {"except for", "pre"}, {"besides", "pre"}, {"excluding", "pre"}, {"apart from", "pre"}, {"aside from", "pre"},
-			{"not counting", "pre"}, {"! =", "pre"}, {"≠", "pre"}, {"not equal to", "pre"}, {"skip", "pre"}, {"skipping", "pre"}, {"leave out", "pre"}, {"leaving out", "pre"}, {"minus", "pre"}, {"ignoring", "pre"}, {"engines but", "pre"}, {"engines other than", "pre"}, {"any engine but", "pre"}, {"without", "pre"}, {"non", "pre"}, {"zero", "pre"}, {"never", "pre"},
-			{"disable", "pre"}, {"disabling", "pre"}, {"turn off", "pre"}, {"turning off", "pre"}, {"switch off", "pre"},
-			{"off", "post"}, {"disabled", "post"}, {"turned off", "post"}, {"switched off", "post"},
-			// modal and situational: "we cannot batch", "pipelining isn't
-			// an option for us", "cluster mode is not supported"
-			{"cannot", "pre"}, {"unable to", "pre"}, {"no way to", "pre"},
-			// the same said of the asker before the setting: "it's impossible
-			// for us to pipeline", "we're not allowed to shard"
-			{"impossible to", "pre"}, {"impossible for us to", "pre"}, {"not possible to", "pre"}, {"not possible for us to", "pre"},
-			{"not able to", "pre"}, {"no way for us to", "pre"}, {"not allowed to", "pre"}, {"not permitted to", "pre"},
-			{"forbidden to", "pre"}, {"prohibited from", "pre"},
-			// a clause denied as a whole: "it's not true that pipelining is
-			// off" keeps pipelining (two negations)
-			{"not true that", "pre"}, {"not the case that", "pre"}, {"false that", "pre"}, {"untrue that", "pre"},
-			{"not an option", "post"}, {"not possible", "post"}, {"impossible", "post"}, {"not supported", "post"},
-			{"unsupported", "post"}, {"not allowed", "post"}, {"not available", "post"}, {"out of the question", "post"},
-			{"off the table", "post"}, {"no go", "post"}, {"a no go", "post"},
-			// a quantified negation: "nothing is pipelined", "no request is batched"
-			{"nothing", "pre"}, {"none of", "pre"}, {"no request", "pre"}, {"no requests", "pre"}, {"no command", "pre"}, {"no commands", "pre"},
-			// the same words in the languages people ask in: Spanish, Portuguese,
-			// German, French, Italian, Dutch, the Nordic languages, Polish and
-			// Czech, Hindi and Turkish (romanized)
-			{"sin", "pre"}, {"sem", "pre"}, {"ohne", "pre"}, {"sans", "pre"}, {"senza", "pre"}, {"zonder", "pre"},
-			{"utan", "pre"}, {"uten", "pre"}, {"uden", "pre"}, {"bez", "pre"}, {"bina", "pre"},
-			{"kein", "pre"}, {"keine", "pre"}, {"keinen", "pre"}, {"nicht", "pre"}, {"geen", "pre"}, {"ingen", "pre"},
-			{"pas de", "pre"}, {"nao", "pre"}, {"não", "pre"},
-			{"nahi", "post"}, {"nahin", "post"}, {"nahi hai", "post"}, {"olmadan", "post"}, {"yok", "post"},
-			{"aus", "post"}, {"deaktiviert", "post"}, {"ausgeschaltet", "post"}, {"desactivado", "post"}, {"apagado", "post"},
-			{"desligado", "post"}, {"desativado", "post"}, {"désactivé", "post"}, {"desactive", "post"}, {"disattivato", "post"},
-		}},
-		{meaning: mRelation, entries: []entry{
-			// crossover: one series passing another as cores grow
-			{"overtake", "crossover"}, {"overtakes", "crossover"}, {"overtaking", "crossover"}, {"pass", "crossover"},
-			{"passes", "crossover"}, {"surpass", "crossover"}, {"surpasses", "crossover"}, {"catch up", "crossover"},
-			{"catches up", "crossover"}, {"catch up with", "crossover"}, {"fall behind", "crossover"}, {"falls behind", "crossover"},
-			{"cross", "crossover"}, {"crosses", "crossover"}, {"crossover", "crossover"}, {"cross over", "crossover"},
-			{"get ahead", "crossover"}, {"gets ahead", "crossover"}, {"pull ahead", "crossover"}, {"pulls ahead", "crossover"}, {"take the lead", "crossover"}, {"takes the lead", "crossover"},
-			{"pulls away", "crossover"}, {"start winning", "crossover"}, {"starts winning", "crossover"},
-			{"tipping point", "crossover"}, {"break even", "crossover"}, {"break - even", "crossover"}, {"breakeven", "crossover"},
-			{"stop losing", "crossover"}, {"stops losing", "crossover"}, {"start beating", "crossover"}, {"starts beating", "crossover"},
-			{"start outperforming", "crossover"}, {"starts outperforming", "crossover"}, {"start to win", "crossover"},
-			{"min cores", "crossover_at"}, {"minimum cores", "crossover_at"}, {"minimum core count", "crossover_at"},
-			{"minimum number of cores", "crossover_at"}, {"fewest cores", "crossover_at"}, {"least cores", "crossover_at"},
-			{"smallest core count", "crossover_at"}, {"lowest core count", "crossover_at"}, {"how few cores", "crossover_at"},
-			{"smallest box", "crossover_at"}, {"smallest machine", "crossover_at"}, {"how small a box", "crossover_at"}, {"how small a machine", "crossover_at"},
-			{"which core count", "crossover_at"}, {"at what size", "crossover_at"}, {"what size", "crossover_at"},
-			{"which size", "crossover_at"}, {"at what cores", "crossover_at"}, {"at which cores", "crossover_at"},
-			{"what cores", "crossover_at"}, {"which cores", "crossover_at"}, {"at what scale", "crossover_at"}, {"what machine size", "crossover_at"},
-			{"at which point", "crossover_at"}, {"what number of cores", "crossover_at"}, {"how big a box", "crossover_at"},
-			{"how big a machine", "crossover_at"}, {"what core count", "crossover_at"}, {"how many cores", "crossover_at"},
-			{"from which", "crossover_at"}, {"at what point", "crossover_at"}, {"from what", "crossover_at"}, {"ahead", "crossover_ahead"},
-			// scaling: a result as the core count grows
-			{"as cores go up", "scaling"}, {"as cores grow", "scaling"}, {"as cores increase", "scaling"},
-			{"as cores rise", "scaling"}, {"as the cores go up", "scaling"}, {"as core count grows", "scaling"},
-			{"as the core count grows", "scaling"}, {"as core count goes up", "scaling"}, {"as the core count goes up", "scaling"},
-			{"as core count increases", "scaling"}, {"as the core count increases", "scaling"},
-			{"as you add cores", "scaling"}, {"as you add more cores", "scaling"}, {"when you add cores", "scaling"},
-			{"when you add more cores", "scaling"}, {"if you add cores", "scaling"}, {"if you add more cores", "scaling"},
-			{"with more cores", "scaling"}, {"adding cores", "scaling"}, {"adding more cores", "scaling"},
-			{"change with cores", "scaling"}, {"changes with cores", "scaling"}, {"change with core count", "scaling"},
-			{"change with the core count", "scaling"}, {"vary with cores", "scaling"}, {"varies with cores", "scaling"},
-			{"change across cores", "scaling"}, {"vary across", "scaling_cores"}, {"varies across", "scaling_cores"}, {"vary over", "scaling_cores"},
-			{"varies over", "scaling_cores"}, {"across core counts", "scaling"}, {"over core counts", "scaling"},
-			{"by core count", "scaling"}, {"vs core count", "scaling"}, {"against core count", "scaling"},
-			{"by cores", "scaling"}, {"against cores", "scaling"}, {"versus cores", "scaling"}, {"versus core count", "scaling"},
-			{"by the core count", "scaling"}, {"against the core count", "scaling"}, {"by number of cores", "scaling"},
-			{"as a function of cores", "scaling"}, {"as a function of core count", "scaling"}, {"for each core count", "scaling"},
-			{"at each core count", "scaling"}, {"for every core count", "scaling"}, {"core by core", "scaling"},
-			{"on bigger boxes", "scaling"}, {"on bigger machines", "scaling"}, {"as the box gets bigger", "scaling"},
-			{"as the machine gets bigger", "scaling"}, {"with bigger boxes", "scaling"}, {"with bigger machines", "scaling"},
-			{"cores go up", "scaling"}, {"cores increase", "scaling"}, {"more and more cores", "scaling"},
-			// effect: what a setting does
-			// ("effect_known": phrases the slot grammar reads as an effect already)
-			{"worth", "effect"}, {"gain", "effect"}, {"gains", "effect"}, {"help", "effect"}, {"helps", "effect"},
-			{"hurt", "effect"}, {"hurts", "effect"}, {"matter", "effect"}, {"matters", "effect"}, {"what changes", "effect"},
-			{"buy", "effect"}, {"buys", "effect"}, {"cost of", "effect"}, {"the cost", "effect"}, {"penalty", "effect"},
-			{"what do we lose", "effect"}, {"how much do we lose", "effect"}, {"pay off", "effect"}, {"pays off", "effect"}, {"difference does", "effect_known"},
-			{"effect", "effect_known"}, {"effects", "effect_known"}, {"impact", "effect_known"},
-			{"benefit", "effect_known"}, {"benefits", "effect_known"}, {"influence", "effect_known"}, {"with vs without", "with_without"},
-			{"with or without", "with_without"}, {"w / and without", "with_without"}, {"w / or without", "with_without"},
-			{"w / vs without", "with_without"}, {"w / without", "with_without"}, {"with and without", "with_without"}, {"with versus without", "with_without"}, {"vs with", "with_without"}, {"versus with", "with_without"},
-			// gap: how far apart two results are; "multiple" phrases are the
-			// ones the slot grammar already reads as a multiple
-			{"difference between", "gap_engines"}, {"the difference", "gap_engines"}, {"ratio of", "gap_engines"},
-			{"in percent", "gap"}, {"in %", "gap"}, {"as a percentage", "gap"},
-			{"how much of a gap", "gap"}, {"percent faster", "multiple"}, {"percentage faster", "multiple"},
-			{"how far apart", "gap"}, {"far apart", "gap"}, {"gap", "gap"}, {"spread between", "gap"},
-			{"what factor", "gap"}, {"what percentage", "gap"}, {"what percent", "gap"}, {"margin", "gap"},
-			{"how big is the gap", "gap"}, {"how far ahead", "gap"}, {"how far behind", "gap"}, {"how wide is the gap", "gap"}, {"how close", "gap"},
-			{"how many times", "multiple"}, {"by what factor", "multiple"}, {"how much faster", "multiple"},
-			{"how much slower", "multiple"}, {"how much higher", "multiple"}, {"how much lower", "multiple"},
-			{"how much better", "multiple"}, {"ratio between", "multiple"},
-			{"how much bigger", "multiple"}, {"how much larger", "multiple"}, {"how much more", "multiple"}, {"how much ahead", "gap"},
-			{"lead by", "gap"}, {"leads by", "gap"}, {"win by", "gap"}, {"wins by", "gap"}, {"ahead by", "gap"}, {"behind by", "gap"},
-			{"percentage difference", "gap"}, {"percent difference", "gap"}, {"% difference", "gap"}, {"difference in %", "gap"},
-			{"difference in percent", "gap"}, {"by how much", "gap"}, {"how much of a lead", "gap"}, {"how big a lead", "gap"},
-			{"how big is the lead", "gap"}, {"how large a lead", "gap"}, {"how big of a lead", "gap"}, {"how much of a difference", "gap"}, {"how much difference", "gap"}, {"how wide", "gap"},
-			{"how big a difference", "gap"}, {"how big of a difference", "gap"}, {"how big is the difference", "gap"},
-			{"how large is the difference", "gap"}, {"how large a difference", "gap"}, {"how big a gap", "gap"},
-			{"how many percent", "gap"}, {"what %", "gap"}, {"by what margin", "gap"},
-			{"fold", "multiple"}, {"how many x", "multiple"}, {"the multiple", "multiple"}, {"what multiple", "multiple"},
-			// compare
-			{"vs", "compare"}, {"versus", "compare"}, {"compare", "compare"}, {"compared", "compare"}, {"than", "compare"},
-			{"beat", "compare"}, {"beats", "compare"}, {"against", "compare"},
-		}},
-		{meaning: mKind, entries: []entry{
-			{"mean", "define"}, {"means", "define"}, {"meaning", "define"}, {"define", "define"}, {"definition", "define"},
-			{"stand for", "define"}, {"stands for", "define"}, {"tell me about", "define"}, {"in the context of", "define_ctx"},
-			{"as used in", "define_ctx"}, {"as in", "define_ctx"}, {"in terms of", "define_ctx"},
-			{"what is meant by", "define"}, {"refer to", "define"}, {"refers to", "define"},
-			{"reason for", "method"}, {"the reason", "method"}, {"how come", "method"}, {"configured", "method"},
-			{"set up", "method"}, {"setup", "method"}, {"methodology", "method"}, {"why did they", "method"},
-			{"why did you", "method"}, {"how was", "method"}, {"how were", "method"},
-			// counts of things in the setup: the glossary entry says how
-			// many were used
-			{"how many shards", "count:term:shard"}, {"number of shards", "count:term:shard"}, {"how many connections", "count:term:connections"},
-			{"how many clients", "count:term:connections"}, {"number of connections", "count:term:connections"},
-			{"how many repetitions", "count:term:repetitions"}, {"how many reps", "count:term:repetitions"},
-			{"how many slots", "count:term:hash-slot"}, {"how many hash slots", "count:term:hash-slot"},
-			{"how many client threads", "count:term:client-threads"}, {"how many memtier threads", "count:term:client-threads"},
-		}},
-		{meaning: mClaimant, entries: []entry{
-			{"redis blog", "claim:redis-40-shard"}, {"redis s own blog", "claim:redis-40-shard"}, {"redis own blog", "claim:redis-40-shard"},
-			{"redis ltd", "claim:redis-40-shard"}, {"redis labs", "claim:redis-40-shard"}, {"redis counter benchmark", "claim:redis-40-shard"},
-			{"redis s blog", "claim:redis-40-shard"}, {"redis company", "claim:redis-40-shard"},
-			{"dragonfly team", "claim:dragonfly-25x"}, {"dragonfly s website", "claim:dragonfly-25x"},
-			{"dragonfly website", "claim:dragonfly-25x"}, {"dragonfly homepage", "claim:dragonfly-25x"},
-			{"dragonfly marketing", "claim:dragonfly-25x"}, {"dragonfly folks", "claim:dragonfly-25x"},
-			{"dragonfly people", "claim:dragonfly-25x"}, {"dragonfly s marketing", "claim:dragonfly-25x"},
-			{"third party", "claim:thirdparty-redis9-df120"}, {"third - party", "claim:thirdparty-redis9-df120"},
-			{"comparison article", "claim:thirdparty-redis9-df120"}, {"redis 9 vs dragonfly", "claim:thirdparty-redis9-df120"},
-			{"microsoft", "claim:garnet-resp-bench"}, {"garnet team", "claim:garnet-resp-bench"},
-			{"valkey blog", "claim:valkey-8-0"}, {"valkey release blog", "claim:valkey-8-0"}, {"valkey project", "claim:valkey-site"},
-			{"keydb docs", "claim:keydb-per-node"}, {"keydb team", "claim:keydb-per-node"}, {"momento", "claim:momento-valkey"},
-			{"redis docs", "claim:redis-docs-single-threaded"}, {"redis documentation", "claim:redis-docs-single-threaded"},
-			{"redis 8 . 8 release", "claim:redis-8-8"}, {"redis 8 . 8 announcement", "claim:redis-8-8"},
-			{"valkey 9 blog", "claim:valkey-9-billion-rps"}, {"valkey 9 announcement", "claim:valkey-9-billion-rps"},
-			{"dragonfly gcp benchmark", "claim:dragonfly-vs-valkey-gcp"}, {"dragonfly google cloud benchmark", "claim:dragonfly-vs-valkey-gcp"},
-			{"keydb issue tracker", "engine-status:keydb"}, {"keydb github issues", "engine-status:keydb"},
-		}},
-		{meaning: mDomain, entries: []entry{
-			{"benchmark", ""}, {"benchmarks", ""}, {"cross - session", ""}, {"benchmarked", ""}, {"bench", ""}, {"run", ""}, {"runs", ""},
-			{"measured", ""}, {"measurement", ""}, {"measurements", ""}, {"memtier", ""}, {"dataset", ""}, {"data", ""},
-			{"engine", ""}, {"engines", ""}, {"database", ""}, {"databases", ""}, {"db", ""}, {"dbs", ""}, {"cache", ""},
-			{"key value", ""}, {"in memory", ""}, {"session", ""}, {"sessions", ""}, {"shard", ""}, {"shards", ""},
-			{"replica", ""}, {"replicas", ""}, {"sentinel", ""}, {"client", ""}, {"clients", ""}, {"connections", ""},
-			{"repetitions", ""}, {"reps", ""}, {"slots", ""}, {"keys", ""}, {"numa", ""}, {"io uring", ""}, {"claim", ""},
-			{"claims", ""}, {"vendor", ""}, {"results", ""}, {"result", ""}, {"numbers", ""}, {"winner", ""}, {"scale", ""},
-			{"scaling", ""}, {"scales", ""}, {"p90", ""}, {"p95", ""}, {"bytes", ""}, {"kb", ""}, {"gets", ""}, {"sets", ""},
-			{"reads", ""}, {"writes", ""}, {"get", ""}, {"set", ""},
-		}},
-		{meaning: mChatter, entries: []entry{
-			{"thanks", ""}, {"thank you", ""}, {"thank", ""}, {"thx", ""}, {"ty", ""}, {"tysm", ""}, {"tnx", ""}, {"cheers", ""},
-			{"ok", ""}, {"okay", ""}, {"k", ""}, {"kk", ""}, {"okk", ""}, {"oki", ""}, {"lol", ""}, {"lmao", ""}, {"rofl", ""},
-			{"haha", ""}, {"hahaha", ""}, {"hehe", ""}, {"+ 1", ""}, {"nice", ""}, {"cool", ""}, {"great", ""},
-			{"awesome", ""}, {"perfect", ""}, {"got it", ""}, {"gotcha", ""}, {"makes sense", ""}, {"np", ""},
-			{"no worries", ""}, {"yep", ""}, {"yup", ""}, {"yes", ""}, {"yeah", ""}, {"sure", ""}, {"agreed", ""},
-			{"same", ""}, {"wow", ""}, {"neat", ""}, {"sweet", ""}, {"interesting", ""}, {"good to know", ""}, {"noted", ""},
-			{"much appreciated", ""}, {"appreciated", ""}, {"brb", ""}, {"ack", ""}, {"lgtm", ""}, {"indeed", ""},
-			{"right", ""}, {"true", ""}, {"fair", ""}, {"fair enough", ""}, {"this", ""}, {"so", ""}, {"very", ""},
-			{"a lot", ""}, {"much", ""}, {"all", ""}, {"man", ""}, {"dude", ""}, {"mate", ""}, {"guys", ""}, {"folks", ""},
-			{"bot", ""}, {"again", ""}, {"that", ""}, {"helps", ""}, {"helped", ""}, {"for", ""}, {"the", ""}, {"info", ""},
-			{"answer", ""}, {"s", ""}, {"stuff", ""}, {"appreciate", ""}, {"appreciate it", ""}, {"beans", ""},
-			{"just curious", ""}, {"just wondering", ""}, {"curious", ""}, {"wondering", ""}, {"ah", ""}, {"ahh", ""}, {"aha", ""}, {"oh", ""}, {"ohh", ""}, {"ooh", ""},
-			{"exactly", ""}, {"what i needed", ""}, {"what i was looking for", ""}, {"helpful", ""}, {"super", ""}, {"brilliant", ""},
-			{"excellent", ""}, {"lovely", ""}, {"makes total sense", ""}, {"that makes sense", ""}, {"understood", ""}, {"i see", ""}, {"to", ""}, {"work", ""}, {"job", ""}, {"good", ""}, {"you", ""}, {"it", ""}, {"one", ""}, {"1", ""},
-		}},
-		{meaning: mPolite, entries: []entry{
-			{"please", ""}, {"pls", ""}, {"plz", ""}, {"hey", ""}, {"hi", ""}, {"hello", ""}, {"bot", ""}, {"oracle", ""},
-			{"kindly", ""}, {"could you", ""}, {"can you", ""},
-			// "drop": asides the slot grammar would misread ("quick" is a speed word)
-			{"quick q", "drop"}, {"quick question", "drop"}, {"quick one", "drop"}, {"quick thing", "drop"}, {"quick check", "drop"},
-			{"yo", ""}, {"sup", ""}, {"hiya", ""}, {"real talk", "drop"}, {"honestly", "drop"},
-		}},
-		{meaning: mFollowUp, entries: []entry{
-			{"tell me more", ""}, {"more", ""}, {"go on", ""}, {"elaborate", ""}, {"continue", ""}, {"details", ""},
-			{"and", ""}, {"what about", ""}, {"how about", ""}, {"why", ""}, {"how come", ""},
-		}},
-		{meaning: mFailover, entries: failoverPhrases(), crossed: true},
-		{meaning: mHelp, entries: []entry{
-			{"help", ""}, {"halp", ""}, {"hlp", ""}, {"helpp", ""}, {"hepl", ""}, {"usage", ""}, {"commands", ""},
-			{"command list", ""}, {"list of commands", ""}, {"menu", ""}, {"examples", ""}, {"example", ""},
-			{"example questions", ""}, {"sample questions", ""}, {"what can you do", ""}, {"what can u do", ""},
-			{"what do you do", ""}, {"what can i ask", ""}, {"what can i ask you", ""}, {"what should i ask", ""},
-			{"how do i use this", ""}, {"how do i use u", ""}, {"help me out", ""}, {"help me out here", ""}, {"how to use you", ""}, {"how do you work", ""}, {"how do i use you", ""}, {"how does this work", ""}, {"how to use", ""},
-			{"how to use this", ""}, {"instructions", ""}, {"manual", ""}, {"options", ""}, {"capabilities", ""},
-			{"man", ""}, {"docs", ""}, {"start", ""}, {"/ start", ""}, {"/ help", ""}, {"me", ""}, {"what now", ""},
-			{"how does this bot work", ""}, {"what are you for", ""}, {"what is this", ""}, {"what s this", ""},
-			{"what are the commands", ""}, {"what commands", ""}, {"list commands", ""}, {"which commands", ""},
-			{"features", ""}, {"syntax", ""}, {"cheat sheet", ""}, {"cheatsheet", ""}, {"getting started", ""},
-		}},
-		{meaning: mClaimTopic, entries: []entry{
-			// Content that points at one recorded claim even when nobody
-			// is named; several ids for one phrase are told apart by the
-			// engines the question names.
-			{"memory efficiency", "claim:dragonfly-memory"}, {"memory efficient", "claim:dragonfly-memory"},
-			{"more memory efficient", "claim:dragonfly-memory"}, {"better memory", "claim:dragonfly-memory"},
-			{"less memory", "claim:dragonfly-memory"}, {"less ram", "claim:dragonfly-memory"},
-			{"memory utilization", "claim:dragonfly-memory"}, {"memory utilisation", "claim:dragonfly-memory"},
-			{"memory savings", "claim:dragonfly-memory"}, {"saves memory", "claim:dragonfly-memory"}, {"memory saving", "claim:dragonfly-memory"},
-			{"memory efficiency", "claim:valkey-8-1"}, {"memory efficient", "claim:valkey-8-1"},
-			{"more memory efficient", "claim:valkey-8-1"}, {"better memory", "claim:valkey-8-1"},
-			{"less memory", "claim:valkey-8-1"}, {"memory savings", "claim:valkey-8-1"}, {"memory saving", "claim:valkey-8-1"}, {"saves memory", "claim:valkey-8-1"},
-			{"25x", "claim:dragonfly-25x"}, {"25 x", "claim:dragonfly-25x"}, {"25 times", "claim:dragonfly-25x"},
-			{"25 fold", "claim:dragonfly-25x"}, {"25 - fold", "claim:dragonfly-25x"}, {"25x more qps", "claim:dragonfly-25x"},
-			{"sub millisecond", "claim:dragonfly-sub-ms-p99"}, {"sub - millisecond", "claim:dragonfly-sub-ms-p99"},
-			{"sub ms", "claim:dragonfly-sub-ms-p99"}, {"sub - ms", "claim:dragonfly-sub-ms-p99"}, {"submillisecond", "claim:dragonfly-sub-ms-p99"},
-			{"under a millisecond", "claim:dragonfly-sub-ms-p99"}, {"under 1 ms", "claim:dragonfly-sub-ms-p99"},
-			{"millions of qps", "claim:dragonfly-millions-qps"}, {"millions of ops", "claim:dragonfly-millions-qps"},
-			{"millions of requests", "claim:dragonfly-millions-qps"},
-			{"40 shards", "claim:redis-40-shard"}, {"40 shard", "claim:redis-40-shard"}, {"40 - shard", "claim:redis-40-shard"},
-			{"per node basis", "claim:keydb-per-node"}, {"per - node basis", "claim:keydb-per-node"},
-			{"better scalability", "claim:garnet-resp-bench"}, {"scales better", "claim:garnet-resp-bench"},
-			{"billion requests", "claim:valkey-9-billion-rps"}, {"billion rps", "claim:valkey-9-billion-rps"},
-			{"billion qps", "claim:valkey-9-billion-rps"}, {"1b rps", "claim:valkey-9-billion-rps"}, {"2000 nodes", "claim:valkey-9-billion-rps"},
-			{"4 . 5x", "claim:dragonfly-vs-valkey-gcp"}, {"4 . 5 times", "claim:dragonfly-vs-valkey-gcp"},
-			{"google cloud", "claim:dragonfly-vs-valkey-gcp"}, {"gcp", "claim:dragonfly-vs-valkey-gcp"},
-			{"68 % faster", "claim:redis-8-8"}, {"83 % faster", "claim:redis-8-8"}, {"xreadgroup", "claim:redis-8-8"},
-			{"abandoned", "engine-status:keydb"}, {"unmaintained", "engine-status:keydb"}, {"still maintained", "engine-status:keydb"},
-			{"discontinued", "engine-status:keydb"}, {"project status", "engine-status:keydb"}, {"development stopped", "engine-status:keydb"},
-		}},
-		{meaning: mUnit, entries: []entry{
-			{"keys per second", "keys_per_sec"}, {"keys / s", "keys_per_sec"}, {"keys / sec", "keys_per_sec"},
-			{"keys per sec", "keys_per_sec"}, {"keys a second", "keys_per_sec"}, {"keys / second", "keys_per_sec"},
-			{"keys per s", "keys_per_sec"}, {"keys/s", "keys_per_sec"}, {"keys read per second", "keys_per_sec"},
-			{"keys written per second", "keys_per_sec"}, {"key throughput", "keys_per_sec"}, {"keys throughput", "keys_per_sec"},
-			// units the measurements cannot be converted to
-			{"per watt", "no_power"}, {"watts", "no_power"}, {"per joule", "no_power"}, {"energy per op", "no_power"},
-			{"cpu cycles", "no_cpu"}, {"cycles per op", "no_cpu"}, {"cycles per request", "no_cpu"}, {"cpu time per op", "no_cpu"},
-			{"per connection", "no_conn"}, {"per client", "no_conn"}, {"per socket", "no_conn"},
-		}},
+	var out []table
+	for n, line := range strings.Split(lexiconText, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "== "):
+			f := strings.Fields(line[3:])
+			m, ok := meaningNames[f[0]]
+			if !ok || len(f) != 1 && (len(f) != 3 || f[1] != "generated" || generatedTables[f[2]] == nil) {
+				panic(fmt.Sprintf("data/lexicon.txt:%d: bad table header %q", n+1, line))
+			}
+			t := table{meaning: m}
+			if len(f) == 3 {
+				t.entries, t.crossed = generatedTables[f[2]](), true
+			}
+			out = append(out, t)
+		default:
+			phrase, value, ok := strings.Cut(line, "=>")
+			if !ok || len(out) == 0 || out[len(out)-1].crossed {
+				panic(fmt.Sprintf("data/lexicon.txt:%d: want PHRASE => VALUE under a table, got %q", n+1, line))
+			}
+			t := &out[len(out)-1]
+			t.entries = append(t.entries, entry{strings.TrimSpace(phrase), strings.TrimSpace(value)})
+		}
 	}
+	return out
 }
 
 // fillMix spells a mix pattern: each "R" the read word, each "W" the write
@@ -400,6 +148,26 @@ func mixPhrases() []entry {
 		{"even mix", "1:1"}, {"even split", "1:1"}, {"evenly mixed", "1:1"}, {"evenly split", "1:1"}, {"50 - 50", "1:1"},
 		{"50 50", "1:1"}, {"1 to 1", "1:1"}, {"half and half", "1:1"}, {"half & half", "1:1"}, {"half / half", "1:1"}, {"equal mix", "1:1"}, {"equal split", "1:1"},
 		{"1 - to - 1", "1:1"}, {"balanced mix", "1:1"},
+	}
+	// "a third of requests are writes": a share of the commands, as
+	// SET:GET (a third writes is 1:2, a third reads 2:1).
+	shares := []struct {
+		word       string
+		part, rest int
+	}{{"half", 1, 1}, {"third", 1, 2}, {"quarter", 1, 3}, {"fifth", 1, 4}, {"tenth", 1, 9}}
+	for _, sh := range shares {
+		for _, lead := range []string{"a ", "1 ", ""} {
+			for _, noun := range []string{"requests", "ops", "operations", "commands", "calls", "the requests", "the ops", "the operations", "the traffic", "traffic"} {
+				for _, verb := range []string{"are", "is"} {
+					for _, w := range writes[:2] {
+						out = append(out, entry{lead + sh.word + " of " + noun + " " + verb + " " + w, strconv.Itoa(sh.part) + ":" + strconv.Itoa(sh.rest)})
+					}
+					for _, r := range reads[:2] {
+						out = append(out, entry{lead + sh.word + " of " + noun + " " + verb + " " + r, strconv.Itoa(sh.rest) + ":" + strconv.Itoa(sh.part)})
+					}
+				}
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for _, pt := range patterns {

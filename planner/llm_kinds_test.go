@@ -44,7 +44,7 @@ func TestTheModelCanChooseEveryKind(t *testing.T) {
 		{"a hit-rate threshold in percent", "did the cache ever come up short",
 			`{"intent":"search","metric":"hit_rate","threshold_op":"<","threshold":100,"over":"runs"}`, "were there ever misses",
 			planner.IntentSearch, "Read by the language model as runs with cache misses (hit rate below 100%)"},
-		{"a recommendation under stated conditions", "what should we deploy on our new sixteen-way machine that mostly serves lookups of kilobyte records",
+		{"a recommendation under stated conditions", "thoughts on a sixteen-way rig doing kilobyte lookups",
 			`{"intent":"recommend","cores":[16],"ratio":"1:10","value_bytes":1024}`, "what should I use for a read-heavy 16-core box with 1 KB values",
 			planner.IntentRecommend, "Read by the language model as a recommendation on throughput (ops/s)"},
 		{"the repetitions of the cells asked", "how much did the fork we settled on jump around from one attempt to the next",

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	_ "embed"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -150,13 +152,73 @@ func (g *grammar) normalize(s string) string {
 				}
 			}
 		}
+		if head, tail, ok := strings.Cut(w, "-"); ok && tail == "way" && i+1 < len(words) && machineWords[words[i+1]] { // "a sixteen-way machine"
+			n, isWord := numberWord(head)
+			if !isWord && isNumber(head) {
+				n, isWord = head, true
+			}
+			if isWord {
+				out = append(out, n, "cores")
+				continue
+			}
+		}
+		if head, tail, ok := strings.Cut(w, "-"); ok && writtenSizes[tail] { // "one-kilobyte"
+			if n, ok := numberWord(head); ok {
+				out = append(out, n, tail)
+				continue
+			}
+		}
 		if n, ok := numberWord(w); ok {
 			out = append(out, n)
 			continue
 		}
+		if long, ok := shorthand()[w]; ok {
+			w = long
+		}
+		if w == "half" { // "half of its 16 cores" is 8 cores
+			j := i + 1
+			for j < len(words) && halfSkips[words[j]] {
+				j++
+			}
+			if j+1 < len(words) && coreUnit(words[j+1]) {
+				if n, err := strconv.Atoi(words[j]); err == nil && n > 1 && n%2 == 0 {
+					out = append(out, strconv.Itoa(n/2))
+					i = j
+					continue
+				}
+			}
+		}
+		if writtenSizes[w] && (len(out) == 0 || !isNumber(out[len(out)-1])) {
+			out = append(out, "1") // "kilobyte values" are values of one kilobyte
+		}
 		out = append(out, w)
 	}
 	return strings.Join(out, " ")
+}
+
+// halfSkips may stand between "half" and the count it halves.
+var halfSkips = map[string]bool{"of": true, "its": true, "the": true, "their": true, "our": true, "those": true, "these": true, "my": true, "your": true}
+
+// shorthandText is typed shorthand and what it stands for.
+//
+//go:embed data/shorthand.txt
+var shorthandText string
+
+var shorthand = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(shorthandText, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && !strings.HasPrefix(f[0], "#") {
+			out[f[0]] = f[1]
+		}
+	}
+	return out
+})
+
+// writtenSizes are the size units written out, which stand for one of
+// themselves when no number comes before them.
+var writtenSizes = map[string]bool{
+	"kilobyte": true, "kilobytes": true, "kibibyte": true, "kibibytes": true,
+	"megabyte": true, "megabytes": true,
 }
 
 // hasWordContent reports whether the text holds at least one letter or digit.

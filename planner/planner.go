@@ -234,6 +234,16 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	failoverFollowUp(&pl, prev, settings.text)
 	p.shapeQuery(&pl, settings.text)
 	p.account(ctx, &pl, asked, settings, prev)
+	if len(pl.Unread) > 0 && pl.Source != "llm" && p.opts.Completer != nil && !p.ablating {
+		// Words the rules could not read ("a sixteen-way rig") are what a
+		// model is for; its plan is checked like any, and accounted too.
+		if llm, ok := p.complete(ctx, question, prev, pl.Unread); ok {
+			llm.UnboundReading = modelReading(llm)
+			p.shapeQuery(&llm, settings.text)
+			p.account(ctx, &llm, asked, settings, prev)
+			pl = llm
+		}
+	}
 	if err := p.gate(&pl); err != nil {
 		return Plan{}, err
 	}

@@ -467,7 +467,7 @@ func (p *Planner) claimPlan(question, text string, x *parsed, c claimRule, prev 
 			Interpretation: "Claim " + c.id + " checked against the benchmark's sources and measurements"}
 		pl.Slots.ClaimID = c.id
 		pl.Slots.Engines = w.engines
-		pl.Notes = versionNotes(w.versions)
+		pl.Notes = p.versionNotes(w.versions)
 		return pl
 	}
 	w.metric = ""

@@ -89,7 +89,9 @@ func parseSettings(text string) (*settingsVocabulary, error) {
 				return nil, bad()
 			}
 			for _, s := range f[1 : len(f)-1] {
-				v.flags[s] = f[len(f)-1]
+				// "taskset:-c": a flag of one program only, where
+				// another's same spelling means something else.
+				v.flags[strings.Replace(s, ":-", " -", 1)] = f[len(f)-1]
 			}
 		case "conf":
 			if len(f) != 3 {
@@ -160,8 +162,24 @@ func settingsGate(q string) bool {
 			return true
 		}
 	}
+	ws := strings.Fields(lq)
+	for i := 0; i+1 < len(ws); i++ {
+		if copulas[ws[i+1]] && sharedSettings().fields[ws[i]].name != "" {
+			return true
+		}
+	}
 	return false
 }
+
+// programPrepositions introduce a pasted command line ("under taskset …").
+var programPrepositions = map[string]bool{"under": true, "with": true, "via": true, "using": true, "through": true, "in": true, "inside": true}
+
+// listWords join the items of a list ("1 and 24 cores").
+var listWords = map[string]bool{"and": true, "or": true, "&": true, "y": true, "et": true, "und": true}
+
+// copulas join a setting to its value in prose: "pipeline is 1", "cores
+// are 24", "the pipeline is of 16" (Spanish and French word order).
+var copulas = map[string]bool{"is": true, "are": true, "was": true, "were": true, "equals": true, "of": true}
 
 // readSettings rewrites the settings written as columns, flags and config
 // lines; a question without any comes back unchanged.
@@ -177,10 +195,17 @@ func readSettings(q string) settingsRead {
 	words := numbersAsWritten(strings.Fields(strings.NewReplacer("`", " ", "“", " ", "”", " ").Replace(q)))
 	out := make([]string, 0, len(words))
 	var reads []settingRead
+	program := "" // the program whose command line the words are in
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		core, trail := splitTrailing(w)
+		if c, ok := strings.CutSuffix(core, ":"); ok && strings.ContainsAny(c, "=:") {
+			core, trail = c, ":"+trail // "cores_used=16: kb_per_sec"
+		}
 		lw := strings.ToLower(core)
+		if v.programs[strings.Trim(lw, "`'\"$")] {
+			program = strings.Trim(lw, "`'\"$")
+		}
 		// key=value, key: value, key = value, key value, --flag=value, --flag value
 		key, val, joined := splitKeyValue(lw)
 		consumed := 0
@@ -188,11 +213,23 @@ func readSettings(q string) settingsRead {
 		if !joined {
 			key = strings.TrimRight(lw, ":=")
 			spaced := i+1 < len(words) && (words[i+1] == "=" || words[i+1] == ":")
-			takes := key != lw || spaced || v.takesValue(key)
+			// "pipeline is 1", "cores are 24", "pipeline is of 1": a
+			// column's name, a copula, a number.
+			said := v.fields[key].name != "" && i+2 < len(words) && copulas[strings.ToLower(words[i+1])]
+			takes := key != lw || spaced || said || v.takesValue(key)
 			if takes && i+1 < len(words) {
 				j := i + 1
 				if (words[j] == "=" || words[j] == ":") && j+1 < len(words) {
 					j++
+				}
+				if said {
+					for j < len(words)-1 && copulas[strings.ToLower(words[j])] {
+						j++
+					}
+					if !isNumber(strings.TrimRight(words[j], ",;?!.)")) {
+						out = append(out, w)
+						continue
+					}
 				}
 				if n := strings.ToLower(words[j]); !isFlag(n) {
 					val, valTrail = splitTrailing(words[j])
@@ -201,6 +238,9 @@ func readSettings(q string) settingsRead {
 			}
 		}
 		val = strings.Trim(val, `'"`)
+		if _, ok := v.flags[program+" "+key]; ok && isFlag(key) {
+			key = program + " " + key
+		}
 		rewrite, r, ok := v.read(key, val, consumed > 0 || joined)
 		if !ok {
 			out = append(out, w)
@@ -213,7 +253,11 @@ func readSettings(q string) settingsRead {
 		r.text = strings.Join(words[i:i+consumed+1], " ")
 		r.text = strings.TrimRight(r.text, ",;.")
 		reads = append(reads, r)
-		if rewrite != "" {
+		if rewrite != "" && valTrail == "" && isNumber(r.value) && strings.HasSuffix(rewrite, r.value) && i+consumed+2 < len(words) && listWords[strings.ToLower(words[i+consumed+1])] {
+			// "pipeline 1, and 24 cores": the value ends its own setting,
+			// not a list of the next one's.
+			out = append(out, rewrite+",")
+		} else if rewrite != "" {
 			out = append(out, rewrite+valTrail)
 		} else if valTrail != "" {
 			out = append(out, strings.TrimSpace(valTrail))
@@ -229,6 +273,11 @@ func readSettings(q string) settingsRead {
 	for _, w := range out {
 		if !v.programs[strings.ToLower(strings.Trim(w, "`'\"$"))] {
 			kept = append(kept, w)
+			continue
+		}
+		// "under taskset -c 0-7" is "on 8 cores", not "under 8 cores".
+		if n := len(kept); n > 0 && programPrepositions[strings.ToLower(kept[n-1])] {
+			kept = kept[:n-1]
 		}
 	}
 	return settingsRead{text: strings.Join(kept, " "), reads: reads}
@@ -343,8 +392,9 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 		return "", settingRead{field: key, status: statusTool, value: valueIf(takes, val)}, true
 	}
 	field := ""
+	_, bare, _ := strings.Cut(key, " ") // "taskset -c": the flag of one program
 	switch {
-	case isFlag(key):
+	case isFlag(key) || isFlag(bare):
 		field = v.flags[key]
 		if field == "" {
 			return "", settingRead{}, false

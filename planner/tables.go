@@ -29,7 +29,7 @@ func (p *Planner) memoryPlan(w want) Plan {
 	pl := Plan{Intent: IntentMemory, Question: w.question, Source: "rules", Explain: w.explain}
 	pl.Slots = Slots{Engines: slices.Clone(w.engines), Metric: "bytes_per_key", ClaimID: w.claimID}
 	pl.Inherited = ordered(w.inherited)
-	pl.Notes = append(slices.Clone(w.notes), versionNotes(w.versions)...)
+	pl.Notes = append(slices.Clone(w.notes), p.versionNotes(w.versions)...)
 	names := "every engine with a figure"
 	if len(w.engines) > 0 {
 		names = joinMap(w.engines, engineName)
@@ -111,7 +111,7 @@ func (p *Planner) failoverPlan(w want) Plan {
 	pl := Plan{Intent: IntentFailover, Question: w.question, Source: "rules", Explain: w.explain}
 	pl.Slots = Slots{Engines: slices.Clone(w.engines), Metric: "outage_s", DownAfterMs: w.downAfter}
 	pl.Inherited = ordered(w.inherited)
-	pl.Notes = append(slices.Clone(w.notes), versionNotes(w.versions)...)
+	pl.Notes = append(slices.Clone(w.notes), p.versionNotes(w.versions)...)
 	names := "the engines in the failover lab"
 	if len(w.engines) > 0 {
 		names = joinMap(w.engines, engineName)

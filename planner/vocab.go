@@ -36,38 +36,23 @@ func engineName(e string) string {
 	return strings.ToUpper(e[:1]) + e[1:]
 }
 
-// testedVersion is the version of each engine the runs used (FACTS.md
-// [setup:software]).
-func testedVersion(e string) string {
-	switch e {
-	case "dragonfly":
-		return "v1.40.1"
-	case "redis":
-		return "8.2.8"
-	case "valkey":
-		return "8.1.9"
-	case "keydb":
-		return "6.3.4"
-	case "garnet":
-		return "2.1.6"
-	}
-	return ""
-}
-
-// versionMatches reports whether a version the user named is the tested
-// one or a prefix of it ("Redis 8" and "8.2" match 8.2.8).
-func versionMatches(asked, tested string) bool {
-	a := strings.TrimPrefix(strings.TrimSuffix(asked, ".x"), "v")
-	t := strings.TrimPrefix(tested, "v")
-	return a == t || strings.HasPrefix(t, a+".")
-}
-
 // seriesLabel is the series name users see (docs/design.md#data).
 func seriesLabel(engine, mode string) string {
 	if slices.Contains(analytics.Modes, mode) {
 		return analytics.SeriesName(engine, mode)
 	}
 	return engineName(engine) + " (" + mode + ")"
+}
+
+// versionedLabel is a query's series name, with the version when its
+// engine's runs name several ("Valkey 9.0 (single process)").
+func versionedLabel(s series, cov []analytics.SeriesCoverage) string {
+	label := seriesLabel(s.engine(), s.mode())
+	if !versioned(cov, s.engine()) || s.cov.Version == "" {
+		return label
+	}
+	name := engineName(s.engine())
+	return strings.Replace(label, name, name+" "+s.cov.Version, 1)
 }
 
 // shortSeries names a series compactly inside sentences.

@@ -29,8 +29,31 @@ func drawChart(c draw.Canvas, ch bot.Chart, th theme) {
 	plotArea := area
 	plotArea.Max.Y = y - th.pt(8)
 	plotArea.Min.Y = area.Min.Y + legend + th.pt(10)
-	newPlot(ch, ls, th).Draw(plotArea)
+	if ch.Cost == nil {
+		newPlot(ch, ls, th).Draw(plotArea)
+		return
+	}
+	// The latency panel under the throughput panel, the same series in
+	// the same looks (one legend for both), each with its own axis: one
+	// above the other keeps the full width for a phone's preview.
+	cost := *ch.Cost
+	split := plotArea.Min.Y + (plotArea.Max.Y-plotArea.Min.Y)*costShare
+	gain := plotArea
+	gain.Min.Y = split + th.pt(10)
+	newPlot(ch, ls, th).Draw(gain)
+	y = split - th.pt(4)
+	for _, line := range wrap(th.panel, unkern(cost.Title), width) {
+		area.FillText(th.panel, vg.Point{X: area.Min.X, Y: y}, line)
+		y -= lineHeight(th.panel)
+	}
+	lower := plotArea
+	lower.Max.Y = y - th.pt(6)
+	newPlot(cost, ls, th).Draw(lower)
 }
+
+// costShare is the part of the plot area the latency panel takes, its
+// title included.
+const costShare = 0.46
 
 // legendName is a series' name as the legend shows it: floors start
 // with "≥".

@@ -22,10 +22,13 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
-// Default image size in pixels.
+// Default image size in pixels. A chart with a latency panel under its
+// throughput panel (bot.Chart.Cost) is taller, so each panel keeps most of
+// a single chart's height.
 const (
-	DefaultWidth  = 1000
-	DefaultHeight = 600
+	DefaultWidth        = 1000
+	DefaultHeight       = 600
+	DefaultPanelsHeight = 960
 )
 
 // dpi maps points to pixels: at 96 dpi a 1000-pixel image is 750 points wide.
@@ -41,7 +44,7 @@ type Renderer struct {
 	Width, Height int // pixels; zero means the default
 }
 
-// Render draws c as a DefaultWidth×DefaultHeight PNG image.
+// Render draws c as a PNG image of the default size.
 func Render(c bot.Chart) ([]byte, error) { return Renderer{}.Render(c) }
 
 // Render draws c as a PNG image. It returns an error wrapping ErrInvalid
@@ -53,6 +56,9 @@ func (r Renderer) Render(c bot.Chart) (out []byte, err error) {
 	w, h := r.Width, r.Height
 	if w <= 0 || h <= 0 {
 		w, h = DefaultWidth, DefaultHeight
+		if c.Cost != nil {
+			h = DefaultPanelsHeight
+		}
 	}
 	defer func() {
 		if v := recover(); v != nil {
@@ -78,8 +84,14 @@ var encoder = png.Encoder{CompressionLevel: png.BestSpeed}
 // pixels converts an image size in pixels to a length at dpi.
 func pixels(n int) vg.Length { return vg.Length(n) * vg.Inch / dpi }
 
-// validate checks that every value can be placed on the chart's axes.
+// validate checks that every value can be placed on the chart's axes,
+// its latency panel's included.
 func validate(c bot.Chart) error {
+	if c.Cost != nil {
+		if err := validate(*c.Cost); err != nil {
+			return err
+		}
+	}
 	points := 0
 	for _, s := range c.Series {
 		for _, p := range s.Points {

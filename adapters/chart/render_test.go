@@ -104,11 +104,15 @@ func TestRenderDrawsEachExampleAsAReadablePNG(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			img := decode(t, b, DefaultWidth, DefaultHeight)
+			height := DefaultHeight
+			if c.Cost != nil {
+				height = DefaultPanelsHeight
+			}
+			img := decode(t, b, DefaultWidth, height)
 			if n := distinctColors(img, 40); n < 6 {
 				t.Errorf("only %d colours cover 40+ pixels: the image looks blank", n)
 			}
-			if n := near(img, color.RGBA{R: 0xff, G: 0xff, B: 0xff}); n < DefaultWidth*DefaultHeight/2 {
+			if n := near(img, color.RGBA{R: 0xff, G: 0xff, B: 0xff}); n < DefaultWidth*height/2 {
 				t.Errorf("only %d white pixels: the background is not white", n)
 			}
 			for _, s := range c.Series {
@@ -294,5 +298,38 @@ func TestRenderDrawsUnusualButValidCharts(t *testing.T) {
 				t.Errorf("only %d colours cover 40+ pixels", n)
 			}
 		})
+	}
+}
+
+// TestAChartWithItsLatencyCostDrawsBothPanels renders the workload effect
+// with its p99 panel: the image is the taller default, each series'
+// colour is drawn in both halves, and a cost panel that cannot be drawn
+// makes the whole chart an error rather than half a picture.
+func TestAChartWithItsLatencyCostDrawsBothPanels(t *testing.T) {
+	c := loadChart(t, "effect-ratio-dragonfly-garnet.json")
+	if c.Cost == nil {
+		t.Fatal("the golden effect chart has no cost panel")
+	}
+	b, err := Render(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, b, DefaultWidth, DefaultPanelsHeight)
+	top, bottom := *img, *img
+	top.Pix = img.Pix[:len(img.Pix)/2]
+	bottom.Pix = img.Pix[len(img.Pix)/2:]
+	for _, s := range c.Series {
+		want, _ := engineColor(s.Engine)
+		if nt, nb := near(&top, want), near(&bottom, want); nt < 30 || nb < 30 {
+			t.Errorf("series %q: %d pixels of its colour above, %d below", s.Name, nt, nb)
+		}
+	}
+	broken := c
+	cost := *c.Cost
+	cost.Series = append([]bot.ChartSeries(nil), cost.Series...)
+	cost.Series[0].Points = []bot.ChartPoint{{X: 0, XLabel: "x", Y: math.NaN()}}
+	broken.Cost = &cost
+	if _, err := Render(broken); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a cost panel with NaN rendered: %v", err)
 	}
 }

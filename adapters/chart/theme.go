@@ -18,6 +18,7 @@ type theme struct {
 	scale    float64
 	title    text.Style
 	subtitle text.Style
+	panel    text.Style // a second panel's title
 	axis     text.Style
 	tick     text.Style
 	legend   text.Style
@@ -47,6 +48,7 @@ func newTheme(scale float64) theme {
 		scale:    scale,
 		title:    style(19, xfont.WeightBold, ink),
 		subtitle: style(13, xfont.WeightNormal, softInk),
+		panel:    style(16, xfont.WeightBold, ink),
 		axis:     style(15, xfont.WeightNormal, ink),
 		tick:     style(15, xfont.WeightNormal, ink),
 		legend:   style(15, xfont.WeightNormal, ink),

@@ -74,6 +74,11 @@ type Config struct {
 	// once; nil remembers the recent ones in this process only. Give every
 	// replica the same shared store.
 	Deliveries Deliveries
+	// Journal records each answer's posts so that one cut short by a
+	// crash is completed by the next run (bot.Journal). nil keeps it in
+	// Deliveries when that is a whole bot.KV (taking over another run's
+	// entry after two minutes); otherwise answers are posted unrecorded.
+	Journal *bot.Journal
 	// Logger receives the adapter's logs; nil discards them.
 	Logger *slog.Logger
 	// PublicURL is where the web pages are served (MEMDB_ORACLE_PUBLIC_URL):
@@ -125,6 +130,8 @@ type Adapter struct {
 	// feedback stores the votes (nil when Deliveries is no whole KV).
 	cards    *bot.CardMemory
 	feedback *bot.FeedbackStore
+	// journal records answers as they are posted (nil: not recorded).
+	journal *bot.Journal
 }
 
 // New returns an adapter that answers with h and draws charts with charts
@@ -185,6 +192,10 @@ func New(cfg Config, h Handler, charts ChartRenderer) (*Adapter, error) {
 	}
 	if kv, ok := cfg.Deliveries.(bot.FeedbackKV); ok {
 		a.feedback = bot.NewFeedbackStore(kv)
+	}
+	a.journal = cfg.Journal
+	if kv, ok := cfg.Deliveries.(bot.KV); ok && a.journal == nil {
+		a.journal = bot.NewJournal(bot.JournalConfig{KV: kv, Logger: log})
 	}
 	return a, nil
 }

@@ -103,7 +103,7 @@ func (a *Adapter) onComponent(ctx context.Context, i *discordgo.Interaction) {
 		}
 	}
 	ans := a.ask(ctx, i.ChannelID, msg)
-	if err := a.postAnswer(ctx, i.ChannelID, msg, ans, "", nil); err != nil {
+	if err := a.postAnswer(ctx, nil, i.ChannelID, msg, ans, "", nil); err != nil {
 		a.reportPostFailure(i.ChannelID, err)
 	}
 }

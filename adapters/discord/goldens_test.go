@@ -46,7 +46,7 @@ func TestEveryGoldenAnswerPassesDiscordsRules(t *testing.T) {
 				return posts
 			}
 			before := len(fd.requests())
-			if err := a.postAnswer(t.Context(), "C"+name, bot.Message{Text: qs[len(qs)-1]}, ans, "", nil); err != nil {
+			if err := a.postAnswer(t.Context(), nil, "C"+name, bot.Message{Text: qs[len(qs)-1]}, ans, "", nil); err != nil {
 				t.Fatalf("Discord refused the answer: %v", err)
 			}
 			posts := posted(before)

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"encoding/json"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -27,10 +28,17 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 	if m.Type != discordgo.MessageTypeDefault && m.Type != discordgo.MessageTypeReply {
 		return
 	}
-	if !a.firstDelivery(ctx, "message", m.ID) {
+	d := a.deliveryOf(ctx, "message", m.ID)
+	if d.Skip() {
 		a.log.Debug("discord: message already handled (replayed delivery)", "id", m.ID)
 		return
 	}
+	defer d.Hold.Settle(ctx)
+	if d.Resume != nil {
+		a.complete(ctx, d.Hold, d.Resume)
+		return
+	}
+	h := d.Hold
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.AnswerTimeout)
 	defer cancel()
 
@@ -46,7 +54,7 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 
 	if m.GuildID == "" { // a direct message: one conversation per DM channel
 		q.Thread = m.ChannelID
-		a.answerInPlace(ctx, m, q, "", nil)
+		a.answerInPlace(ctx, h, m, q, "", nil)
 		return
 	}
 	info, err := a.channel(ctx, m.ChannelID)
@@ -69,14 +77,14 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 			// No typing indicator before knowing the message asks
 			// something: chatter gets no sign of the bot at all.
 			if ans := a.handle(ctx, q); ans.Kind != bot.KindChatter {
-				if err := a.postAnswer(ctx, m.ChannelID, q, ans, "", nil); err != nil {
+				if err := a.postAnswer(ctx, h, m.ChannelID, q, ans, "", nil); err != nil {
 					a.reportPostFailure(m.ChannelID, err)
 				}
 			}
 			return
 		}
 		ans := a.ask(ctx, m.ChannelID, q)
-		if err := a.postAnswer(ctx, m.ChannelID, q, ans, "", nil); err != nil {
+		if err := a.postAnswer(ctx, h, m.ChannelID, q, ans, "", nil); err != nil {
 			a.reportPostFailure(m.ChannelID, err)
 		}
 	case mentioned && !info.thread:
@@ -90,13 +98,13 @@ func (a *Adapter) onMessage(ctx context.Context, m *discordgo.Message) {
 			// a burst goes unanswered: the same notice to the same
 			// message, or a second rate-limit notice.
 			if a.bursts.first(noticeKey(m.ChannelID, m.Author.ID, q.Text, ans), time.Now()) {
-				if err := a.postAnswer(ctx, m.ChannelID, q, ans, "", reply(m)); err != nil {
+				if err := a.postAnswer(ctx, h, m.ChannelID, q, ans, "", reply(m)); err != nil {
 					a.reportPostFailure(m.ChannelID, err)
 				}
 			}
 			return
 		}
-		a.answerInNewThread(ctx, m, q, ans)
+		a.answerInNewThread(ctx, h, m, q, ans)
 	}
 }
 
@@ -135,59 +143,53 @@ func mentionsOthers(m *discordgo.Message, self string) bool {
 }
 
 // answerInNewThread starts a public thread from the mentioning message and
-// answers there. Without permission to start it (or to post in it) the
-// answer goes in the channel as a reply, and the channel is told why once.
-func (a *Adapter) answerInNewThread(ctx context.Context, m *discordgo.Message, q bot.Message, ans bot.Answer) {
-	threadID := ""
-	th, err := a.s.MessageThreadStart(m.ChannelID, m.ID, threadName(q.Text), threadArchiveMinutes, rest(ctx))
-	_, code := restCode(err)
-	switch {
-	case err == nil:
-		threadID = th.ID
-	case code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
-		threadID = m.ID // a thread started from a message shares its id
-	case missingPermission(err):
-		a.log.Info("discord: no permission to start threads; answering in the channel", "channel", m.ChannelID)
-	default:
-		a.log.Warn("discord: starting a thread failed; answering in the channel", "channel", m.ChannelID, "err", err)
-	}
-	if threadID == "" {
-		notice := ""
-		if missingPermission(err) && a.notices.first("threads/"+m.ChannelID) {
-			notice = noticeNoThreads
-		}
-		if err := a.postAnswer(ctx, m.ChannelID, q, ans, notice, reply(m)); err != nil {
-			a.reportPostFailure(m.ChannelID, err)
-		}
-		return
-	}
-	a.channels.put(threadID, channelInfo{thread: true, parent: m.ChannelID, owner: a.selfID()})
+// answers there, the thread's start and the answer one job in the journal
+// entry h. Without permission to start it (or to post in it) the answer
+// goes in the channel as a reply, and the channel is told why once.
+func (a *Adapter) answerInNewThread(ctx context.Context, h *bot.Hold, m *discordgo.Message, q bot.Message, ans bot.Answer) {
+	// A thread started from a message shares its id.
+	threadID := m.ID
+	start, _ := json.Marshal(threadStart{Channel: m.ChannelID, Message: m.ID, Name: threadName(q.Text)})
+	job := &bot.PostJob{Channel: m.ChannelID, Conversation: q.Thread, Posts: []bot.JobPost{{Kind: postThread, Body: start}}}
 	notice := ""
 	if !a.cfg.MessageContent {
 		notice = noticeFollowUps
 	}
-	err = a.postAnswer(ctx, threadID, q, ans, notice, nil)
+	chart, err := a.answerPosts(ctx, job, threadID, q, ans, notice, nil)
+	if err == nil {
+		err = h.Post(ctx, job, a.poster(chart))
+	}
+	if err == nil || !isThreadError(err) {
+		a.channels.put(threadID, channelInfo{thread: true, parent: m.ChannelID, owner: a.selfID()})
+	}
 	if err == nil {
 		return
 	}
-	if !missingPermission(err) {
+	notice = ""
+	switch {
+	case isThreadError(err) && missingPermission(err):
+		a.log.Info("discord: no permission to start threads; answering in the channel", "channel", m.ChannelID)
+		if a.notices.first("threads/" + m.ChannelID) {
+			notice = noticeNoThreads
+		}
+	case isThreadError(err):
+		a.log.Warn("discord: starting a thread failed; answering in the channel", "channel", m.ChannelID, "err", err)
+	case !missingPermission(err):
 		a.log.Error("discord: posting the answer in its thread failed", "thread", threadID, "err", err)
 		return
-	}
-	notice = ""
-	if a.notices.first("thread-posts/" + m.ChannelID) {
+	case a.notices.first("thread-posts/" + m.ChannelID):
 		notice = noticeNoThreadPost
 	}
-	if err := a.postAnswer(ctx, m.ChannelID, q, ans, notice, reply(m)); err != nil {
+	if err := a.postAnswer(ctx, h, m.ChannelID, q, ans, notice, reply(m)); err != nil {
 		a.reportPostFailure(m.ChannelID, err)
 	}
 }
 
 // answerInPlace answers in the channel (or thread, or DM) the message came
 // from.
-func (a *Adapter) answerInPlace(ctx context.Context, m *discordgo.Message, q bot.Message, notice string, ref *discordgo.MessageReference) {
+func (a *Adapter) answerInPlace(ctx context.Context, h *bot.Hold, m *discordgo.Message, q bot.Message, notice string, ref *discordgo.MessageReference) {
 	ans := a.ask(ctx, m.ChannelID, q)
-	if err := a.postAnswer(ctx, m.ChannelID, q, ans, notice, ref); err != nil {
+	if err := a.postAnswer(ctx, h, m.ChannelID, q, ans, notice, ref); err != nil {
 		a.reportPostFailure(m.ChannelID, err)
 	}
 }

@@ -25,7 +25,7 @@ func TestA429IsRetriedAfterTheStatedDelay(t *testing.T) {
 			`{"message":"You are being rate limited.","retry_after":1.5,"global":false}`,
 			http.Header{"Retry-After": {"2"}, "X-Ratelimit-Scope": {"user"}})
 
-		if err := a.postAnswer(t.Context(), "100", bot.Message{}, bot.Answer{Kind: bot.KindAnswer, Headline: "15.5M ops/s"}, "", nil); err != nil {
+		if err := a.postAnswer(t.Context(), nil, "100", bot.Message{}, bot.Answer{Kind: bot.KindAnswer, Headline: "15.5M ops/s"}, "", nil); err != nil {
 			t.Fatalf("postAnswer: %v", err)
 		}
 		reqs := fd.requests()

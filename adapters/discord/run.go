@@ -59,7 +59,13 @@ func (a *Adapter) Run(ctx context.Context) error {
 	a.log.Info("discord: connected", "user", a.selfID(), "command", "/"+a.cfg.Command,
 		"guild", a.cfg.GuildID, "message_content", a.cfg.MessageContent)
 
+	// Answers a stopped run left half-posted (this process before a
+	// restart, or the replica that held the gateway) are completed now,
+	// and whenever a replica's stop leaves more.
+	var sweep sync.WaitGroup
+	sweep.Go(func() { a.resumeJobs(ctx) })
 	<-ctx.Done()
+	sweep.Wait()
 	removeAll()
 	a.closeSession()
 	grace := time.NewTimer(a.cfg.ShutdownGrace)

@@ -39,14 +39,22 @@ func (a *Adapter) renderChart(ans bot.Answer) *chartImage {
 	if a.charts == nil || ans.Chart == nil {
 		return nil
 	}
-	png, err := a.charts.Render(*ans.Chart)
-	if err != nil {
-		a.log.Warn("discord: drawing the chart failed; answering without it", "chart", ans.Chart.Title, "err", err)
+	return a.drawChart(*ans.Chart)
+}
+
+// drawChart draws a chart, or returns nil when drawing fails.
+func (a *Adapter) drawChart(c bot.Chart) *chartImage {
+	if a.charts == nil {
 		return nil
 	}
-	alt := ans.Chart.AltText
+	png, err := a.charts.Render(c)
+	if err != nil {
+		a.log.Warn("discord: drawing the chart failed; answering without it", "chart", c.Title, "err", err)
+		return nil
+	}
+	alt := c.AltText
 	if alt == "" {
-		alt = ans.Chart.Title
+		alt = c.Title
 	}
 	return &chartImage{png: png, alt: truncate(alt, maxAltText)}
 }
@@ -77,10 +85,15 @@ func (c *chartImage) multipart(payload any) (contentType string, body []byte, er
 func withoutChart(m outMessage) outMessage {
 	out := outMessage{Content: m.Content, Embeds: append([]*discordgo.MessageEmbed(nil), m.Embeds...), Flags: m.Flags}
 	for _, c := range m.Components {
+		if p, ok := c.(*discordgo.Container); ok { // read back from the journal
+			c = *p
+		}
 		if box, ok := c.(discordgo.Container); ok {
 			var kept []discordgo.MessageComponent
 			for _, k := range box.Components {
-				if _, gallery := k.(discordgo.MediaGallery); !gallery {
+				_, gallery := k.(discordgo.MediaGallery)
+				_, read := k.(*discordgo.MediaGallery)
+				if !gallery && !read {
 					kept = append(kept, k)
 				}
 			}
@@ -116,25 +129,41 @@ func reply(m *discordgo.Message) *discordgo.MessageReference {
 
 // postAnswer posts an answer to a channel or thread: the notice (if any)
 // and the chart (if any) on the first message, ref (if any) making the
-// first message a reply.
-func (a *Adapter) postAnswer(ctx context.Context, channel string, q bot.Message, ans bot.Answer, notice string, ref *discordgo.MessageReference) error {
+// first message a reply. The posts go through the question's journal
+// entry h (nil: unrecorded).
+func (a *Adapter) postAnswer(ctx context.Context, h *bot.Hold, channel string, q bot.Message, ans bot.Answer, notice string, ref *discordgo.MessageReference) error {
+	job := &bot.PostJob{Channel: channel, Conversation: q.Thread}
+	chart, err := a.answerPosts(ctx, job, channel, q, ans, notice, ref)
+	if err != nil {
+		return err
+	}
+	return h.Post(ctx, job, a.poster(chart))
+}
+
+// answerPosts adds an answer's messages to job, as postAnswer describes
+// them, and returns the chart it drew for the first.
+func (a *Adapter) answerPosts(ctx context.Context, job *bot.PostJob, channel string, q bot.Message, ans bot.Answer, notice string, ref *discordgo.MessageReference) (*chartImage, error) {
 	chart := a.renderChart(ans)
 	msgs := a.cardMessages(ctx, q, ans, chart, notice, true)
 	if notice != noticeFollowUps && msgs[0].Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
 		msgs[0].Content = joinContent(notice, msgs[0].Content)
 	}
 	for i, m := range msgs {
-		var err error
-		if i == 0 {
-			_, err = a.sendFirst(ctx, channel, m, chart, ref)
-		} else {
-			_, err = a.send(ctx, channel, m, nil, nil)
+		var spec *bot.Chart
+		reply := ref
+		if i == 0 && chart != nil {
+			spec = ans.Chart
 		}
+		if i > 0 {
+			reply = nil
+		}
+		body, err := journalMessageOf(channel, m, spec, reply)
 		if err != nil {
-			return fmt.Errorf("posting message %d of %d: %w", i+1, len(msgs), err)
+			return nil, err
 		}
+		job.Posts = append(job.Posts, bot.JobPost{Kind: postMessage, Body: body})
 	}
-	return nil
+	return chart, nil
 }
 
 // cardMessages are what an answer posts before anyone clicks: its card

@@ -180,3 +180,29 @@ func (m *Metrics) WatchDisk(degraded func() bool) {
 		return 0
 	}))
 }
+
+// WatchScrub adds the last scrub's series (see analytics.Store.Scrub):
+// memdb_oracle_scrub_last_timestamp_seconds (0 before the first),
+// memdb_oracle_scrub_files_checked (tables and kept copies read) and
+// memdb_oracle_scrub_damaged_files (those that failed their checksum).
+func (m *Metrics) WatchScrub(last func() (finished time.Time, checked, damaged int)) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "memdb_oracle_scrub_last_timestamp_seconds",
+			Help: "When the last scrub of the store (every table block and kept copy against its checksum) finished, in Unix seconds; 0 before the first.",
+		}, func() float64 {
+			if at, _, _ := last(); !at.IsZero() {
+				return float64(at.UnixMilli()) / 1000
+			}
+			return 0
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "memdb_oracle_scrub_files_checked",
+			Help: "Files the last scrub read against their checksums: table files and kept copies of imported files.",
+		}, func() float64 { _, n, _ := last(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "memdb_oracle_scrub_damaged_files",
+			Help: "Files that failed their checksum in the last scrub; above 0, see /healthz and run memdb-oracle doctor --scrub.",
+		}, func() float64 { _, _, n := last(); return float64(n) }),
+	)
+}

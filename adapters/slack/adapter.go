@@ -55,9 +55,18 @@ type Config struct {
 
 	Handler Handler
 	Store   Store
+	// Journal records each answer's posts so that one cut short by a
+	// crash is completed by the next run, and a retried event is answered
+	// once (bot.Journal). nil keeps it in Store, when Store is a whole
+	// bot.KV, taking over another run's entry after two minutes; without
+	// either, answers are posted unrecorded.
+	Journal *bot.Journal
 	// Charts draws charts; nil posts answers without them.
 	Charts ChartRenderer
-	Log    *slog.Logger
+	// Coverage summarises the measured data on the Home tab; nil: the tab
+	// goes without it.
+	Coverage Coverage
+	Log      *slog.Logger
 
 	// APIURL is the Web API base URL, for a proxy or gateway in front of
 	// Slack (SLACK_API_URL); empty means Slack's own,
@@ -97,6 +106,8 @@ type Adapter struct {
 	api  *slackgo.Client
 	out  *outbound
 	jobs chan job
+	// journal records answers as they are posted (nil: not recorded).
+	journal *bot.Journal
 
 	// cards keeps each posted card's answer for Show evidence and
 	// feedback; feedback stores 👍/👎 (nil when Store keeps no feedback).
@@ -170,6 +181,10 @@ func New(cfg Config) (*Adapter, error) {
 	}
 	if kv, ok := cfg.Store.(bot.FeedbackKV); ok {
 		a.feedback = bot.NewFeedbackStore(kv)
+	}
+	a.journal = cfg.Journal
+	if kv, ok := cfg.Store.(bot.KV); ok && a.journal == nil {
+		a.journal = bot.NewJournal(bot.JournalConfig{KV: kv, Logger: a.log})
 	}
 	a.out = &outbound{api: api, http: cfg.HTTPClient, retries: cfg.Retries, sleep: cfg.Sleep, log: a.log, lanes: newLanes()}
 	return a, nil

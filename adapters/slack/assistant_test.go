@@ -8,7 +8,7 @@ import (
 
 // TestAnAssistantThreadGetsSuggestedPromptsAndAStatusWhileAnswering starts
 // an assistant thread (suggested prompts that really work arrive), then
-// asks in it: the thread shows a status before the card is posted there.
+// asks in it: the thread shows a status before the card streams there.
 func TestAnAssistantThreadGetsSuggestedPromptsAndAStatusWhileAnswering(t *testing.T) {
 	fs := newFakeSlack(t)
 	h := newHarness(t, fs, newMemStore(), newFakeBot())
@@ -28,7 +28,8 @@ func TestAnAssistantThreadGetsSuggestedPromptsAndAStatusWhileAnswering(t *testin
 	if status.Form.Get("status") != answeringStatus || status.Form.Get("thread_ts") != "1700000001.000100" {
 		t.Errorf("status %v", status.Form)
 	}
-	if card := fs.waitFor("chat.postMessage"); card.Form.Get("thread_ts") != "1700000001.000100" {
-		t.Errorf("the answer left the assistant thread: %v", card.Form)
+	card := fs.waitFor("chat.stopStream")
+	if st, _ := fs.streamOf(card.Form.Get("ts")); st.thread != "1700000001.000100" {
+		t.Errorf("the answer left the assistant thread: %+v", st)
 	}
 }

@@ -29,8 +29,26 @@ const (
 	voteDown = "down:"
 )
 
-// renderCard lays out an answer's card as one message.
+// renderCard lays out an answer's card as one message: its body in
+// Slack's markdown block (standard Markdown, no mrkdwn escaping), the
+// chart as Slack's own chart block. Older holds the same card for a
+// workspace that refuses those blocks (invalid_blocks): without the chart
+// block (the chart then follows as an image), then also with the body as
+// an mrkdwn section, which every workspace takes.
 func renderCard(a bot.Answer, card bot.Card, where shown, question string) message {
+	m := cardMessage(a, card, where, question, true)
+	noChart := where
+	noChart.InlineChart = false
+	if hasChartBlock(m) {
+		m.Older = append(m.Older, cardMessage(a, card, noChart, question, true))
+	}
+	m.Older = append(m.Older, cardMessage(a, card, noChart, question, false))
+	return m
+}
+
+// cardMessage lays out the card, its body as a markdown block or as an
+// mrkdwn section.
+func cardMessage(a bot.Answer, card bot.Card, where shown, question string, markdownBody bool) message {
 	var b builder
 	if where.Question != "" {
 		asker := "Asked"
@@ -39,23 +57,16 @@ func renderCard(a bot.Answer, card bot.Card, where shown, question string) messa
 		}
 		b.context("*" + asker + ":* " + escape(where.Question))
 	}
-	lines := make([]string, 0, 4)
-	if card.Lead != "" {
-		lines = append(lines, "*"+escape(card.Lead)+"*")
-	}
-	for _, l := range card.Lines {
-		lines = append(lines, escape(l))
-	}
-	if len(lines) > 0 {
-		b.section(strings.Join(lines, "\n"))
+	if markdownBody {
+		b.markdownBody(card)
+	} else {
+		b.section(cardMrkdwn(card))
 	}
 	if len(card.Choices) > 0 {
 		b.choices(card.Choices)
 	}
 	if a.Chart != nil && where.InlineChart {
-		if v := dataVisualization(*a.Chart); v != nil {
-			b.blocks = append(b.blocks, v)
-		}
+		b.blocks = append(b.blocks, chartBlocks(*a.Chart)...)
 	}
 	var controls []slackgo.BlockElement
 	if card.Evidence {
@@ -83,15 +94,39 @@ func renderCard(a bot.Answer, card bot.Card, where shown, question string) messa
 	if text == "" {
 		text = "memdb-oracle answer"
 	}
-	m := message{Text: truncate(text, maxFallbackText), Blocks: b.blocks}
-	if where.InlineChart && a.Chart != nil {
-		// The same card without the native chart, for a workspace that
-		// refuses the block: the chart then follows as an image.
-		plain := where
-		plain.InlineChart = false
-		m.Plain = []message{renderCard(a, card, plain, question)}
+	return message{Text: truncate(text, maxFallbackText), Blocks: b.blocks}
+}
+
+// cardMrkdwn is the card's body in mrkdwn: the lead in bold, then its
+// lines.
+func cardMrkdwn(card bot.Card) string {
+	lines := make([]string, 0, bot.CardMaxLines)
+	if card.Lead != "" {
+		lines = append(lines, "*"+escape(card.Lead)+"*")
 	}
-	return m
+	for _, l := range card.Lines {
+		lines = append(lines, escape(l))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// markdownBody adds the card's body as one markdown block: the lead in
+// bold, then its lines, each a paragraph of its own. The card's text is
+// plain, so only Markdown's own markers are escaped; Slack's limit of
+// 12,000 characters for a message's markdown blocks is far above a
+// card's 600 (bot.CardMaxChars).
+func (b *builder) markdownBody(card bot.Card) {
+	paras := make([]string, 0, bot.CardMaxLines)
+	if card.Lead != "" {
+		paras = append(paras, "**"+markdownInline(card.Lead)+"**") // "**" first: never a list
+	}
+	for _, l := range card.Lines {
+		paras = append(paras, markdownEscape(l))
+	}
+	if len(paras) == 0 {
+		return
+	}
+	b.blocks = append(b.blocks, slackgo.NewMarkdownBlock("oracle_body", strings.Join(paras, "\n\n")))
 }
 
 // webLink is the address that shows the question on the web page (its

@@ -117,6 +117,11 @@ code{font:12px monospace;background:#f6f6f6;border:1px solid #ddd;border-radius:
 			txt, _ := blk["text"].(map[string]any)
 			s, _ := txt["text"].(string)
 			b.WriteString(`<div class="sec">` + mrkdwnHTML(s) + `</div>`)
+		case "markdown":
+			s, _ := blk["text"].(string)
+			for _, para := range strings.Split(s, "\n\n") {
+				b.WriteString(`<div class="sec">` + mrkdwnHTML(markdownAsMrkdwn(para)) + `</div>`)
+			}
 		case "context":
 			for _, e := range blk["elements"].([]any) {
 				s, _ := e.(map[string]any)["text"].(string)

@@ -10,11 +10,29 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
 
-// dataVisualization draws an answer's chart as Slack's own chart block
-// (bar or line), inside the card; nil when the chart does not fit the
-// block's rules (at most 6 series of 20 points, names and categories of
-// 20 characters, a point for every category), and the PNG goes instead.
-func dataVisualization(c bot.Chart) slackgo.Block {
+// chartBlocks draw an answer's chart as Slack's own chart blocks inside
+// the card: the chart, then its latency panel (bot.Chart.Cost) under it.
+// None when either does not fit: the PNG, which holds both, goes instead.
+func chartBlocks(c bot.Chart) []slackgo.Block {
+	gain := dataVisualization(c, "oracle_chart")
+	if gain == nil {
+		return nil
+	}
+	if c.Cost == nil {
+		return []slackgo.Block{gain}
+	}
+	cost := dataVisualization(*c.Cost, "oracle_chart_cost")
+	if cost == nil {
+		return nil
+	}
+	return []slackgo.Block{gain, cost}
+}
+
+// dataVisualization draws one chart as Slack's chart block (bar or line)
+// with the block ID id; nil when the chart does not fit the block's rules
+// (at most 6 series of 20 points, names and categories of 20 characters,
+// a point for every category).
+func dataVisualization(c bot.Chart, id string) slackgo.Block {
 	var cats []string
 	var xs []float64
 	for _, s := range c.Series {
@@ -67,7 +85,7 @@ func dataVisualization(c bot.Chart) slackgo.Block {
 	if c.LogY && c.Kind != bot.ChartBar {
 		return nil // the block has no log axis: the PNG keeps it
 	}
-	block := slackgo.DataVisualizationBlock{Type: slackgo.MBTDataVisualization, BlockID: "oracle_chart",
+	block := slackgo.DataVisualizationBlock{Type: slackgo.MBTDataVisualization, BlockID: id,
 		Title: clipLabel(c.Title, 50), Chart: chart}
 	if block.Validate() != nil {
 		return nil

@@ -29,6 +29,9 @@ type place struct {
 	unasked bool
 	// question is what was asked, for the card's memory.
 	question string
+	// hold is the question's journal entry: the answer's posts are
+	// recorded there (nil: not recorded).
+	hold *bot.Hold
 }
 
 // answer asks the bot and delivers its answer.
@@ -57,10 +60,29 @@ func botMessage(p place, text string) bot.Message {
 // chart, so a chart that fails never holds back the answer. A post Slack
 // refuses for good is told to the asker privately.
 func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
+	return a.deliverStreamed(ctx, p, ans, nil)
+}
+
+// deliverStreamed delivers an answer as deliver does; st, when not nil, is
+// the stream its stages went to, which the card ends. An answer that is
+// no card (an error, help) ends the stream with its stages alone and goes
+// as it always does; a stream Slack will not end leaves the card to an
+// ordinary post.
+func (a *Adapter) deliverStreamed(ctx context.Context, p place, ans bot.Answer, st *answerStream) error {
+	endBare := func() {
+		if st == nil {
+			return
+		}
+		if _, err := st.stop(ctx, ans, nil); err != nil {
+			a.log.Warn("ending the streamed answer failed", "channel", p.channel, "err", err)
+		}
+	}
 	if ans.Kind == bot.KindChatter && p.unasked {
+		endBare()
 		return nil
 	}
 	if private(ans) {
+		endBare()
 		return a.deliverPrivately(ctx, p, render(ans, shown{Command: a.cfg.Command, Private: true}))
 	}
 	where := p.show
@@ -76,29 +98,68 @@ func (a *Adapter) deliver(ctx context.Context, p place, ans bot.Answer) error {
 		a.log.Warn("keeping the card's evidence failed; Show evidence will ask again", "err", err)
 	}
 	m := renderCard(ans, card, where, question)
+	var chart *bot.Chart
+	if a.cfg.Charts != nil {
+		chart = ans.Chart
+	}
+	job, err := answerJob(p, m, chart)
+	if err != nil {
+		return err
+	}
 	unlock := a.out.lanes.lock(p.channel)
 	defer unlock()
-	ts, err := a.out.post(ctx, p.channel, p.thread, m)
-	inline := err == nil && where.InlineChart && hasChartBlock(m)
-	if err != nil && len(m.Plain) > 0 && slackRefused(err, "invalid_blocks") {
-		a.log.Info("Slack refused the chart block; posting the card with the chart as an image", "channel", p.channel, "err", err)
-		ts, err = a.out.post(ctx, p.channel, p.thread, m.Plain[0])
+	// A thread's first question reads alone: one that others viewing the
+	// channel may be offered (a follow-up needs its thread).
+	fresh := p.thread == ""
+	if !fresh {
+		_, followUp, err := a.conversationOf(ctx, p.channel, p.thread)
+		fresh = err == nil && !followUp
 	}
-	if err != nil {
-		if p.responseURL != "" && cannotPost(err) {
-			return a.respondInChannel(ctx, p, []message{m})
+	post := a.postJob
+	if st != nil {
+		post = func(ctx context.Context, job *bot.PostJob, i int) (string, error) {
+			if job.Posts[i].Kind != postCard {
+				return a.postJob(ctx, job, i)
+			}
+			posted, err := st.stop(ctx, ans, &m)
+			if err != nil {
+				a.log.Warn("Slack would not end the streamed answer with its card; posting the card", "channel", p.channel, "err", err)
+				return a.postJob(ctx, job, i)
+			}
+			a.cardPosted(ctx, job, i, st.ts, posted)
+			return st.ts, nil
 		}
-		return a.refused(ctx, p, err)
 	}
-	thread := p.thread
-	if thread == "" {
-		thread = ts
+	err = p.hold.Post(ctx, job, post)
+	switch {
+	case err == nil:
+		if card.Rated && fresh {
+			a.noteAsked(ctx, p.channel, question)
+		}
+		return nil
+	case errors.Is(err, bot.ErrLostJob):
+		a.log.Warn("another replica took this answer over and completes it", "channel", p.channel)
+		return nil
+	case p.responseURL != "" && cannotPost(err):
+		return a.respondInChannel(ctx, p, []message{m})
 	}
-	a.markThread(ctx, p.channel, thread, p.conversation)
-	if ans.Chart != nil && a.cfg.Charts != nil && !inline {
-		a.postChart(ctx, p.channel, thread, *ans.Chart)
+	return a.refused(ctx, p, err)
+}
+
+// postCard posts a card, and when Slack refuses its newer blocks
+// (invalid_blocks) each older form of it in turn. It returns the message
+// that went.
+func (a *Adapter) postCard(ctx context.Context, channel, thread string, m message) (string, message, error) {
+	ts, err := a.out.post(ctx, channel, thread, m)
+	for _, older := range m.Older {
+		if err == nil || !slackRefused(err, "invalid_blocks") {
+			break
+		}
+		a.log.Info("Slack refused the card's newer blocks; posting it with fewer", "channel", channel, "err", err)
+		m = older
+		ts, err = a.out.post(ctx, channel, thread, m)
 	}
-	return nil
+	return ts, m, err
 }
 
 // hasChartBlock reports whether a message carries Slack's chart block.

@@ -34,6 +34,13 @@ type fakeSlack struct {
 	// noTables makes the fake refuse native table blocks (invalid_blocks),
 	// as a workspace without them does.
 	noTables bool
+	// noMarkdown makes the fake refuse markdown blocks (invalid_blocks),
+	// as a workspace or surface without them does.
+	noMarkdown bool
+	// streamRefusal, when set, is the error every streaming call gets, as
+	// from a workspace or app that cannot stream.
+	streamRefusal string
+	streams       map[string]*fakeStream // ts → streamed message
 
 	seen chan call // every recorded call, for tests to wait on
 
@@ -65,6 +72,7 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		t:         t,
 		fail:      map[string][]failure{},
 		refuse:    map[string]string{},
+		streams:   map[string]*fakeStream{},
 		botUser:   "UBOT",
 		seen:      make(chan call, 1000),
 		envelopes: make(chan string, 10),
@@ -219,10 +227,9 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case "chat.postMessage":
 		f.mu.Lock()
 		refusal := f.refuse[c.Form.Get("channel")]
-		noTables := f.noTables
 		f.mu.Unlock()
 		if refusal == "" {
-			refusal = slackRules(c.Form.Get("text"), c.Form.Get("blocks"), noTables)
+			refusal = slackRules(c.Form.Get("text"), c.Form.Get("blocks"), f.workspace())
 		}
 		if refusal != "" {
 			f.record(call{Method: method + " (refused)", Form: c.Form})
@@ -233,7 +240,7 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true, "channel": c.Form.Get("channel"), "ts": c.TS})
 	case "chat.postEphemeral":
-		if refusal := slackRules(c.Form.Get("text"), c.Form.Get("blocks"), f.noTables); refusal != "" {
+		if refusal := slackRules(c.Form.Get("text"), c.Form.Get("blocks"), f.workspace()); refusal != "" {
 			f.record(call{Method: method + " (refused)", Form: c.Form})
 			writeJSON(w, map[string]any{"ok": false, "error": refusal})
 			return
@@ -269,6 +276,16 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true})
+	case "views.publish":
+		if bad := homeViewRules(c.JSON); bad != "" {
+			f.record(call{Method: method + " (refused)", JSON: c.JSON})
+			writeJSON(w, map[string]any{"ok": false, "error": bad})
+			return
+		}
+		f.record(c)
+		writeJSON(w, map[string]any{"ok": true, "view": c.JSON["view"]})
+	case "chat.startStream", "chat.appendStream", "chat.stopStream":
+		f.serveStream(w, c)
 	case "assistant.threads.setStatus":
 		f.record(c)
 		writeJSON(w, map[string]any{"ok": true})
@@ -306,7 +323,7 @@ func (f *fakeSlack) serveRespond(w http.ResponseWriter, r *http.Request) {
 	if c.JSON["blocks"] == nil {
 		blocks = nil
 	}
-	if refusal := slackRules(text, string(blocks), f.noTables); refusal != "" {
+	if refusal := slackRules(text, string(blocks), f.workspace()); refusal != "" {
 		f.record(call{Method: "response_url (refused)", Form: c.Form, JSON: c.JSON})
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = io.WriteString(w, refusal)
@@ -364,9 +381,26 @@ const (
 	slackMaxTableCols   = 20
 )
 
+// workspace is what the Slack workspace the fake plays takes.
+type workspace struct {
+	noTables   bool // no table, data_table or data_visualization blocks
+	noMarkdown bool // no markdown blocks
+}
+
+func (f *fakeSlack) workspace() workspace {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return workspace{noTables: f.noTables, noMarkdown: f.noMarkdown}
+}
+
+// slackMaxMarkdown is the most characters a message's markdown blocks
+// hold together.
+const slackMaxMarkdown = 12000
+
 // slackRules returns the error Slack gives a message with this fallback
 // text and blocks (JSON), or "" when Slack takes it.
-func slackRules(text, blocksJSON string, noTables bool) string {
+func slackRules(text, blocksJSON string, ws workspace) string {
+	noTables := ws.noTables
 	if len([]rune(text)) > slackMaxText {
 		return "msg_too_long"
 	}
@@ -383,9 +417,17 @@ func slackRules(text, blocksJSON string, noTables bool) string {
 	if len(blocks) > slackMaxBlocks {
 		return "invalid_blocks"
 	}
-	total, tables := 0, 0
+	total, tables, markdown := 0, 0, 0
 	for _, b := range blocks {
 		switch b["type"] {
+		case "markdown":
+			// Slack's rules: a text, and at most 12,000 characters across a
+			// message's markdown blocks.
+			s, _ := b["text"].(string)
+			markdown += len([]rune(s))
+			if ws.noMarkdown || s == "" || markdown > slackMaxMarkdown {
+				return "invalid_blocks"
+			}
 		case "section":
 			t, _ := b["text"].(map[string]any)
 			s, _ := t["text"].(string)
@@ -519,6 +561,39 @@ func slackRules(text, blocksJSON string, noTables bool) string {
 	return ""
 }
 
+// homeViewRules checks a views.publish request as Slack does: a user, a
+// view of type home with 1 to 100 blocks of the kinds surfaces other than
+// messages take (no markdown, tables, charts or feedback buttons), header
+// texts of at most 150 characters, private metadata of at most 3,000.
+func homeViewRules(req map[string]any) string {
+	view, _ := req["view"].(map[string]any)
+	if user, _ := req["user_id"].(string); user == "" || view == nil || view["type"] != "home" {
+		return "invalid_arguments"
+	}
+	if meta, _ := view["private_metadata"].(string); len(meta) > 3000 {
+		return "invalid_arguments"
+	}
+	blocks, _ := view["blocks"].([]any)
+	if len(blocks) == 0 || len(blocks) > 100 {
+		return "invalid_blocks"
+	}
+	for _, b := range blocks {
+		m, _ := b.(map[string]any)
+		switch m["type"] {
+		case "markdown", "table", "data_table", "data_visualization", "context_actions":
+			return "invalid_blocks"
+		case "header":
+			txt, _ := m["text"].(map[string]any)
+			s, _ := txt["text"].(string)
+			if txt["type"] != "plain_text" || s == "" || len([]rune(s)) > 150 {
+				return "invalid_blocks"
+			}
+		}
+	}
+	raw, _ := json.Marshal(blocks)
+	return slackRules("", string(raw), workspace{})
+}
+
 // actionsRules checks an actions block as Slack does: 1 to 25 elements;
 // a button with a plain_text label of 1–75 characters, an action_id of at
 // most 255 unique in the message, a value of at most 2,000 and a url of
@@ -598,6 +673,10 @@ func (c call) textOf(t testing.TB) string {
 		}
 	}
 	for _, bl := range c.blocksOf(t) {
+		if s, ok := bl["text"].(string); ok && bl["type"] == "markdown" {
+			b.WriteString(markdownAsMrkdwn(s) + "\n") // read like a section's mrkdwn
+			continue
+		}
 		walk(bl)
 	}
 	return b.String()

@@ -31,9 +31,10 @@ func TestEveryGoldenAnswerPassesSlacksRules(t *testing.T) {
 			answers[name] = env.Ask(t, "slack-golden-"+name, q)
 		}
 	}
-	for _, noTables := range []bool{false, true} {
+	for _, ws := range []workspace{{}, {noTables: true}, {noMarkdown: true}} {
+		noTables := ws.noTables
 		fs := newFakeSlack(t)
-		fs.noTables = noTables
+		fs.noTables, fs.noMarkdown = ws.noTables, ws.noMarkdown
 		h := newHarness(t, fs, newMemStore(), newFakeBot())
 		for name, a := range answers {
 			t.Run(name, func(t *testing.T) {
@@ -42,7 +43,7 @@ func TestEveryGoldenAnswerPassesSlacksRules(t *testing.T) {
 					for _, c := range calls {
 						switch {
 						case strings.HasSuffix(c.Method, "(refused)"):
-							if !noTables {
+							if ws == (workspace{}) {
 								t.Errorf("Slack refused a post: %s %s", c.Method, c.Form.Get("blocks"))
 							}
 						case c.Method == "chat.postMessage" || c.Method == "chat.postEphemeral":
@@ -67,6 +68,9 @@ func TestEveryGoldenAnswerPassesSlacksRules(t *testing.T) {
 					t.Fatalf("%d messages before Show evidence was clicked, want one", len(posted))
 				}
 				card := posted[0]
+				if body := cardBody(t, card); bot.NewCard(a).Lead != "" && body != map[bool]string{true: "section", false: "markdown"}[ws.noMarkdown] {
+					t.Errorf("the card's body went as a %q block in a workspace %+v", body, ws)
+				}
 				checkSlackReply(t, a, card)
 				checkCardControls(t, a, card)
 				if !bot.NewCard(a).Evidence {
@@ -148,6 +152,13 @@ func checkSlackReply(t *testing.T, a bot.Answer, c call) {
 			txt, _ := b["text"].(map[string]any)
 			s, _ := txt["text"].(string)
 			lines = append(lines, strings.Split(s, "\n")...)
+		case "markdown":
+			// Each paragraph is a line; read as mrkdwn (bold *x*) so one
+			// check holds for both bodies.
+			s, _ := b["text"].(string)
+			for _, para := range strings.Split(s, "\n\n") {
+				lines = append(lines, markdownAsMrkdwn(para))
+			}
 		case "context":
 			for _, e := range b["elements"].([]any) {
 				s, _ := e.(map[string]any)["text"].(string)
@@ -176,4 +187,38 @@ func checkSlackReply(t *testing.T, a bot.Answer, c call) {
 			t.Errorf("a claim's reply starts with its verdict %q: %q", v, lines[0])
 		}
 	}
+}
+
+// markdownAsMrkdwn reads a paragraph of a markdown block as the same text
+// in mrkdwn: **bold** becomes *bold*, backslash escapes are undone and the
+// characters mrkdwn escapes are escaped. A "**" left over is one Markdown
+// would show literally.
+func markdownAsMrkdwn(md string) string {
+	var b strings.Builder
+	rs := []rune(md)
+	for i := 0; i < len(rs); i++ {
+		switch {
+		case rs[i] == '\\' && i+1 < len(rs):
+			i++
+			b.WriteString(escape(string(rs[i])))
+		case rs[i] == '*' && i+1 < len(rs) && rs[i+1] == '*':
+			i++
+			b.WriteString("*")
+		default:
+			b.WriteString(escape(string(rs[i])))
+		}
+	}
+	return b.String()
+}
+
+// cardBody is the type of the block that holds a card's lead: "markdown"
+// or "section".
+func cardBody(t *testing.T, c call) string {
+	t.Helper()
+	for _, b := range c.blocksOf(t) {
+		if b["type"] == "markdown" || b["type"] == "section" {
+			return b["type"].(string)
+		}
+	}
+	return ""
 }

@@ -30,6 +30,12 @@ func (a *Adapter) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent) {
 		a.onMessage(ctx, cb.EventID, e)
 	case *slackevents.AssistantThreadStartedEvent:
 		a.onAssistantThreadStarted(ctx, cb.EventID, e)
+	case *slackevents.AssistantThreadContextChangedEvent:
+		a.onAssistantThreadContextChanged(ctx, cb.EventID, e)
+	case *slackevents.AppContextChangedEvent:
+		a.onAppContextChanged(ctx, cb.EventID, e)
+	case *slackevents.AppHomeOpenedEvent:
+		a.onAppHomeOpened(ctx, cb.EventID, e)
 	}
 }
 
@@ -39,7 +45,8 @@ func (a *Adapter) onMention(ctx context.Context, eventID string, e *slackevents.
 	if e.BotID != "" || e.User == "" || e.Edited != nil {
 		return
 	}
-	if !a.firstDelivery(ctx, eventID) {
+	d := a.deliveryOf(ctx, "event", eventID)
+	if d.Skip() {
 		a.log.Debug("duplicate event ignored", "event_id", eventID)
 		return
 	}
@@ -47,7 +54,7 @@ func (a *Adapter) onMention(ctx context.Context, eventID string, e *slackevents.
 	if parent == "" {
 		parent = e.TimeStamp
 	}
-	a.queue("mention", place{channel: e.Channel, user: e.User, thread: parent}, e.Text, func(ctx context.Context) error {
+	_ = a.queueDelivery("mention", d, place{channel: e.Channel, user: e.User, thread: parent}, e.Text, func(ctx context.Context, at place) error {
 		me, err := a.botUser(ctx)
 		if err != nil {
 			return err
@@ -59,7 +66,7 @@ func (a *Adapter) onMention(ctx context.Context, eventID string, e *slackevents.
 		if err != nil || !ok {
 			conv = parent
 		}
-		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: parent, conversation: conv}, questionText(e.Text, me))
+		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: parent, conversation: conv, hold: at.hold}, questionText(e.Text, me))
 	})
 }
 
@@ -74,7 +81,8 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 	if !dm && !inThread {
 		return // a channel message that is not a follow-up: mentions come as app_mention
 	}
-	if !a.firstDelivery(ctx, eventID) {
+	d := a.deliveryOf(ctx, "event", eventID)
+	if d.Skip() {
 		a.log.Debug("duplicate event ignored", "event_id", eventID)
 		return
 	}
@@ -82,7 +90,7 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 	if dm {
 		what = "direct message"
 	}
-	a.queue(what, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp}, e.Text, func(ctx context.Context) error {
+	_ = a.queueDelivery(what, d, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp}, e.Text, func(ctx context.Context, at place) error {
 		me, err := a.botUser(ctx)
 		if err != nil {
 			return err
@@ -94,7 +102,12 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 			// One conversation per DM channel; answers go in the thread
 			// the message was written in, else at the top.
 			a.showAnswering(ctx, e.Channel, e.ThreadTimeStamp)
-			return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel}, questionText(e.Text, me))
+			p := place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: e.Channel, hold: at.hold}
+			if p.thread != "" {
+				// An assistant thread: the answer streams there.
+				return a.answerStreamed(ctx, p, questionText(e.Text, me))
+			}
+			return a.answer(ctx, p, questionText(e.Text, me))
 		}
 		if mentions(e.Text, me) {
 			return nil // the app_mention event for this message answers it
@@ -109,7 +122,7 @@ func (a *Adapter) onMessage(ctx context.Context, eventID string, e *slackevents.
 		if mentionsSomeoneElse(e.Text, me) {
 			return nil // addressed to another person, not to the bot
 		}
-		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: conv, unasked: true}, questionText(e.Text, me))
+		return a.answer(ctx, place{channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp, conversation: conv, unasked: true, hold: at.hold}, questionText(e.Text, me))
 	})
 }
 
@@ -127,14 +140,15 @@ type reply struct {
 // request, or of the Socket Mode trigger): a replay of it, on this replica
 // or another sharing the store, is acknowledged without answering again.
 func (a *Adapter) onCommand(ctx context.Context, cmd slackgo.SlashCommand, replay string) *reply {
-	if replay != "" && !a.firstTime(ctx, "command", replay) {
+	d := a.deliveryOf(ctx, "command", replay)
+	if d.Skip() {
 		a.log.Info("replayed slash command ignored", "channel", cmd.ChannelID, "user", cmd.UserID)
 		return nil
 	}
 	text := strings.TrimSpace(unescape(cmd.Text))
 	p := place{channel: cmd.ChannelID, user: cmd.UserID, responseURL: cmd.ResponseURL, conversation: "cmd-" + cmd.TriggerID}
 	if text == "" || strings.EqualFold(text, "help") {
-		err := a.queue("help", p, "help", func(ctx context.Context) error {
+		err := a.queueDelivery("help", d, p, "help", func(ctx context.Context, p place) error {
 			ans := a.cfg.Handler.Handle(ctx, botMessage(p, "help"))
 			ans.Ephemeral = true
 			return a.deliver(ctx, p, ans)
@@ -145,7 +159,7 @@ func (a *Adapter) onCommand(ctx context.Context, cmd slackgo.SlashCommand, repla
 		return nil
 	}
 	p.show = shown{Asker: cmd.UserID, Question: text}
-	if err := a.queue("slash command", p, text, func(ctx context.Context) error {
+	if err := a.queueDelivery("slash command", d, p, text, func(ctx context.Context, p place) error {
 		return a.answer(ctx, p, text)
 	}); err != nil {
 		return busyReply()
@@ -170,7 +184,8 @@ func (a *Adapter) onInteraction(ctx context.Context, cb slackgo.InteractionCallb
 		if !strings.HasPrefix(act.ActionID, askAction) || strings.TrimSpace(act.Value) == "" {
 			continue
 		}
-		if !a.firstTime(ctx, "action", clickID(cb, act)) {
+		d := a.deliveryOf(ctx, "action", clickID(cb, act))
+		if d.Skip() {
 			a.log.Info("replayed button click ignored", "user", cb.User.ID)
 			return
 		}
@@ -179,6 +194,13 @@ func (a *Adapter) onInteraction(ctx context.Context, cb slackgo.InteractionCallb
 		if channel == "" {
 			channel = cb.Container.ChannelID
 		}
+		if channel == "" && cb.View.Type == slackgo.VTHomeTab {
+			channel = cb.View.PrivateMetadata // the Home tab: answered in the user's DM with the app
+		}
+		if channel == "" {
+			a.log.Warn("a button click with no channel to answer in", "user", cb.User.ID, "action", act.ActionID)
+			return
+		}
 		// A button in a thread answers in that thread, with its memory.
 		thread := cb.Container.ThreadTs
 		if thread == "" {
@@ -186,7 +208,7 @@ func (a *Adapter) onInteraction(ctx context.Context, cb slackgo.InteractionCallb
 		}
 		p := place{channel: channel, user: cb.User.ID, responseURL: cb.ResponseURL, thread: thread,
 			conversation: "btn-" + cb.TriggerID, show: shown{Asker: cb.User.ID, Question: q}}
-		if err := a.queue("button", p, q, func(ctx context.Context) error {
+		if err := a.queueDelivery("button", d, p, q, func(ctx context.Context, p place) error {
 			if p.thread != "" {
 				if conv, ok, err := a.conversationOf(ctx, p.channel, p.thread); err == nil && ok {
 					p.conversation = conv

@@ -24,9 +24,9 @@ func TestTheAppManifestAsksForExactlyWhatTheAdapterUses(t *testing.T) {
 	scopes := yamlList(manifest, "    bot:")
 	wantScopes := []string{
 		"app_mentions:read", // onMention
-		"assistant:write",   // onAssistantThreadStarted, showAnswering
+		"assistant:write",   // onAssistantThread*, onAppContextChanged, showAnswering
 		"channels:history",  // onMessage: follow-ups in public channels
-		"chat:write",        // outbound.post, outbound.ephemeral
+		"chat:write",        // outbound.post, outbound.ephemeral, answerStream
 		"commands",          // onCommand
 		"files:write",       // outbound.upload
 		"groups:history",    // onMessage: follow-ups in private channels
@@ -36,7 +36,14 @@ func TestTheAppManifestAsksForExactlyWhatTheAdapterUses(t *testing.T) {
 		t.Errorf("manifest scopes %v, want exactly %v", scopes, wantScopes)
 	}
 	events := yamlList(manifest, "    bot_events:")
-	if want := []string{"app_mention", "assistant_thread_started", "message.channels", "message.groups", "message.im"}; !slices.Equal(events, want) {
+	if want := []string{
+		"app_context_changed",                              // onAppContextChanged
+		"app_home_opened",                                  // onAppHomeOpened
+		"app_mention",                                      // onMention
+		"assistant_thread_context_changed",                 // onAssistantThreadContextChanged
+		"assistant_thread_started",                         // onAssistantThreadStarted
+		"message.channels", "message.groups", "message.im", // onMessage
+	}; !slices.Equal(events, want) {
 		t.Errorf("manifest events %v, want exactly %v", events, want)
 	}
 	for _, path := range []string{EventsPath, CommandsPath, InteractivityPath} {
@@ -78,6 +85,9 @@ func TestTheManifestDeclaresTheAgentViewWithPromptsThatWork(t *testing.T) {
 	var m slackgo.Manifest
 	if err := yaml.Unmarshal(raw, &m); err != nil {
 		t.Fatalf("the manifest is not a Slack manifest: %v", err)
+	}
+	if !m.Features.AppHome.HomeTabEnabled {
+		t.Error("the Home tab is not enabled, though app_home_opened publishes it")
 	}
 	if m.Features.AgentView == nil || m.Features.AssistantView == nil {
 		t.Fatalf("agent_view %v, assistant_view %v: want both", m.Features.AgentView, m.Features.AssistantView)

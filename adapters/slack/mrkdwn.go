@@ -19,6 +19,30 @@ func escape(s string) string {
 
 var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
+// markdownEscape makes plain text literal in Slack's markdown block
+// (standard Markdown): its markers are backslash-escaped, and a line that
+// would start a heading, a list or a quote is kept a paragraph. Nothing in
+// it can ping, link or set text in bold.
+func markdownEscape(s string) string {
+	lines := strings.Split(markdownInline(s), "\n")
+	for i, l := range lines {
+		if m := mdBlockStart().FindStringSubmatchIndex(l); m != nil {
+			lines[i] = l[:m[3]] + "\\" + l[m[3]:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// markdownInline backslash-escapes Markdown's markers in plain text.
+func markdownInline(s string) string { return markdownEscaper.Replace(s) }
+
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "~", `\~`,
+	"[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "|", `\|`, "#", `\#`, "&", `\&`)
+
+// mdBlockStart finds a line start Markdown reads as a list item ("- ",
+// "+ ", "1. ", "1) "); group 1 ends before its marker's punctuation.
+var mdBlockStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*(?:\d{1,9})?)[-+.)]\s`) })
+
 // unescape reverses Slack's escaping of user text in events.
 func unescape(s string) string {
 	return mrkdwnUnescaper.Replace(s)

@@ -33,6 +33,29 @@ func TestMarkdownBecomesSlackMrkdwn(t *testing.T) {
 	}
 }
 
+func TestPlainTextStaysLiteralInAMarkdownBlock(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain words and figures pass unchanged", "Dragonfly has 15.5M ops/s (3.4×), p99 0.42 ms.", "Dragonfly has 15.5M ops/s (3.4×), p99 0.42 ms."},
+		{"stars and underscores are not emphasis", "2 * 3 and a_b_c", `2 \* 3 and a\_b\_c`},
+		{"a mention, a link and an entity stay text", "<!everyone> [x](http://y) &amp;", `\<!everyone\> \[x\](http://y) \&amp;`},
+		{"code ticks and tildes are literal", "`cores` ~48", "\\`cores\\` \\~48"},
+		{"a line starting like a list stays a paragraph", "1) Pipeline depth\n- two\n+ three", `1\) Pipeline depth` + "\n" + `\- two` + "\n" + `\+ three`},
+		{"a heading or a quote marker is literal", "# Sources > here", `\# Sources \> here`},
+		{"a backslash is doubled", `C:\runs`, `C:\\runs`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := markdownEscape(tt.in)
+			if got != tt.want {
+				t.Errorf("markdownEscape(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if back := markdownAsMrkdwn(got); unescape(back) != tt.in {
+				t.Errorf("read back as %q, want the text %q", unescape(back), tt.in)
+			}
+		})
+	}
+}
+
 func TestQuestionTextDropsTheBotsMentionAndSlacksEscaping(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"<@UBOT> Dragonfly at 8 cores", "Dragonfly at 8 cores"},

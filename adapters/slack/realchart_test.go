@@ -2,7 +2,10 @@ package slack
 
 import (
 	"bytes"
+	"encoding/json"
 	"image/png"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/chart"
@@ -35,5 +38,52 @@ func TestARealChartIsDrawnAndUploadedIntoTheAnswersThread(t *testing.T) {
 	done := fs.waitFor("files.completeUploadExternal")
 	if done.Form.Get("thread_ts") != top.TS {
 		t.Errorf("chart shared into thread %q, want the answer's %q", done.Form.Get("thread_ts"), top.TS)
+	}
+}
+
+// TestAnEffectCardChartsTheLatencyCostBesideTheGain asks the real bot
+// what pipelining does to Dragonfly's throughput: the card carries two
+// chart blocks, throughput and then the p99 of the same cells, whose
+// values are the answer's own rows; a workspace without the chart block
+// gets the PNG with both panels, taller than a single chart.
+func TestAnEffectCardChartsTheLatencyCostBesideTheGain(t *testing.T) {
+	env := bottest.NewEnv(t, nil)
+	const q = "What does pipelining do to Dragonfly's throughput?"
+	a := env.Ask(t, "", q)
+	if a.Chart == nil || a.Chart.Cost == nil {
+		t.Fatalf("the effect answer has no cost panel: %+v", a.Chart)
+	}
+	for _, noTables := range []bool{false, true} {
+		fs := newFakeSlack(t)
+		fs.noTables = noTables
+		h := newHarness(t, fs, newMemStore(), env.Bot, func(c *Config) { c.Charts = chart.Renderer{} })
+		h.command("C1", "U1", q, "T701")
+		card := fs.waitFor("chat.postMessage")
+		var charts []map[string]any
+		for _, b := range card.blocksOf(t) {
+			if b["type"] == "data_visualization" {
+				charts = append(charts, b)
+			}
+		}
+		if noTables {
+			if len(charts) != 0 {
+				t.Fatalf("chart blocks in a workspace that refuses them")
+			}
+			up := fs.waitFor("upload")
+			img, err := png.Decode(bytes.NewReader(up.Body))
+			if err != nil || img.Bounds().Dy() != chart.DefaultPanelsHeight {
+				t.Errorf("the PNG (%v) is not the two-panel chart", err)
+			}
+			continue
+		}
+		if len(charts) != 2 || charts[1]["block_id"] != "oracle_chart_cost" || !strings.HasPrefix(charts[1]["title"].(string), "p99 latency") {
+			t.Fatalf("chart blocks %v", charts)
+		}
+		raw, _ := json.Marshal(charts[1])
+		for _, r := range a.Rows {
+			if v := strconv.FormatFloat(r.P99Ms, 'f', -1, 64); !strings.Contains(string(raw), v) {
+				t.Errorf("the p99 %s of %s at pipeline %d is not in the cost chart: %s", v, r.Engine, r.Pipeline, raw)
+			}
+		}
 	}
 }

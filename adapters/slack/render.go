@@ -20,6 +20,9 @@ type message struct {
 	Text   string          `json:"text"`
 	Blocks []slackgo.Block `json:"blocks"`
 	Plain  []message       `json:"-"`
+	// Older are alternatives to the whole message for a workspace that
+	// refuses its newer blocks, tried in order: each takes fewer of them.
+	Older []message `json:"-"`
 }
 
 // shown says where an answer appears, which changes what it must repeat.

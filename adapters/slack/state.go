@@ -21,13 +21,16 @@ const (
 
 // firstDelivery records an event ID and reports whether this is the first
 // time it is seen, so a retried event (X-Slack-Retry-Num), also one
-// arriving after a restart, is answered once. When the store fails the
-// event is processed: a rare double answer beats a lost question.
+// arriving after a restart, is handled once. When the store fails the
+// event is processed. Questions go through the journal instead
+// (deliveryOf), which also completes an answer cut short; this is for
+// events that post one thing (an assistant thread's prompts).
 func (a *Adapter) firstDelivery(ctx context.Context, eventID string) bool {
 	return a.firstTime(ctx, "event", eventID)
 }
 
-// firstTime records one delivery of kind ("event", "command") and reports
+// firstTime records one delivery of kind ("event", "command", "action"; the
+// latter two without a journal) and reports
 // whether it is the first, here or on any replica sharing the store.
 func (a *Adapter) firstTime(ctx context.Context, kind, id string) bool {
 	if id == "" {

@@ -52,6 +52,11 @@ func (a *Adapter) work(ctx context.Context) error {
 	waiting := map[string][]job{} // a key is present while its lane is busy
 	done := make(chan string)
 	var wg sync.WaitGroup
+	// Answers a stopped run left half-posted are completed first, and
+	// then whenever a replica's stop leaves more.
+	var sweep sync.WaitGroup
+	defer sweep.Wait()
+	sweep.Go(func() { a.resumeJobs(ctx) })
 	start := func(j job) {
 		wg.Go(func() {
 			defer func() { done <- j.lane }()

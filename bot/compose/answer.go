@@ -155,6 +155,10 @@ type Chart struct {
 	LogY         bool          `json:"log_y"`
 	Series       []ChartSeries `json:"series"`
 	AltText      string        `json:"alt_text"`
+	// Cost is, for an effect on throughput, the latency paid for it: the
+	// p99 of the same measured cells at each knob value, as a second panel
+	// with the same series and x values. Nil for other charts.
+	Cost *Chart `json:"cost,omitempty"`
 }
 
 // ChartSeries is one line or set of points.

@@ -60,7 +60,47 @@ func chartFor(p planner.Plan, rows []Row) *Chart {
 	if metric == "" {
 		metric = "ops_per_sec"
 	}
-	return buildChart(chartRequest{intent: p.Intent, metric: metric, knob: p.Slots.Knob}, rows)
+	c := buildChart(chartRequest{intent: p.Intent, metric: metric, knob: p.Slots.Knob}, rows)
+	if m, _ := chartMetricNamed(metric); c != nil && p.Intent == planner.IntentEffect && m.throughput {
+		c.Cost = costChart(c, chartRequest{intent: p.Intent, metric: chartCostMetric, knob: p.Slots.Knob}, rows)
+	}
+	return c
+}
+
+// chartCostMetric is the latency an effect on throughput is paid in.
+const chartCostMetric = "p99_ms"
+
+// costChart is the latency cost beside an effect chart: the p99 of the
+// same measured cells at each knob value, laid out like the throughput
+// panel (the same series, the same x values) so the two read point for
+// point. It is nil when a cell lacks its p99 (zero), since a panel with a
+// gap would not be the same cells.
+func costChart(gain *Chart, req chartRequest, rows []Row) *Chart {
+	cost := buildChart(req, rows)
+	if cost == nil || cost.Kind != gain.Kind || len(cost.Series) != len(gain.Series) {
+		return nil
+	}
+	for i, s := range cost.Series {
+		g := gain.Series[i]
+		if s.Name != g.Name || len(s.Points) != len(g.Points) {
+			return nil
+		}
+		for j, pt := range s.Points {
+			if pt.X != g.Points[j].X || pt.Y <= 0 { // a measured p99 is never 0: a cell without one
+				return nil
+			}
+		}
+	}
+	// The throughput panel states the conditions and notes; they hold for
+	// both.
+	cost.Title = strings.SplitN(cost.Title, " — ", 2)[0] + " — the same cells"
+	cost.Subtitle = ""
+	gain.AltText += " Below it, the same cells' latency: " + strings.ToLower(cost.AltText[:1]) + cost.AltText[1:]
+	cost.LogY = false // a cost is read against zero
+	for i := range cost.Series {
+		cost.Series[i].Floor = false // a floor bounds throughput, not latency
+	}
+	return cost
 }
 
 // ChartForDigest describes the digest's headline comparison (for example

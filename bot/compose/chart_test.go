@@ -196,13 +196,23 @@ func TestChartForDrawsGarnetAsAFloor(t *testing.T) {
 	}
 }
 
-func TestChartForEffectOfPipelineGroupsBarsByDepth(t *testing.T) {
+// pipelineRows are Dragonfly's and the realistic Redis Cluster's rows at
+// pipeline 1 and 16, 48 cores, each with its p99.
+func pipelineRows() []Row {
 	rows := []Row{
 		chartRow("dragonfly", "single", 1, 48, "1:10", 100, 1, 2, 4.1e6),
 		chartRow("dragonfly", "single", 1, 48, "1:10", 100, 16, 2, 15473658.395),
 		chartRow("redis", "cluster", 1, 48, "1:10", 100, 1, 2, 1.2e6),
 		chartRow("redis", "cluster", 1, 48, "1:10", 100, 16, 2, 4578516.24),
 	}
+	for i, p99 := range []float64{0.547, 2.423, 0.4, 18.431} {
+		rows[i].P99Ms = p99
+	}
+	return rows
+}
+
+func TestChartForEffectOfPipelineGroupsBarsByDepth(t *testing.T) {
+	rows := pipelineRows()
 	c := chartFor(planner.Plan{Intent: planner.IntentEffect, Slots: planner.Slots{Knob: "pipeline"}}, rows)
 	if c == nil {
 		t.Fatal("no chart")
@@ -219,6 +229,58 @@ func TestChartForEffectOfPipelineGroupsBarsByDepth(t *testing.T) {
 	if want := "Throughput by pipeline depth — 48 cores, SET:GET 1:10 (read-heavy), 100 B values"; c.Title != want {
 		t.Errorf("title %q, want %q", c.Title, want)
 	}
+}
+
+// TestAnEffectOnThroughputCarriesItsLatencyCost checks the second panel
+// of an effect chart: the p99 of the very cells the throughput panel
+// draws, point for point, on a linear axis; none where it is not a
+// throughput effect or a cell has no p99.
+func TestAnEffectOnThroughputCarriesItsLatencyCost(t *testing.T) {
+	rows := pipelineRows()
+	effect := func(metric string) planner.Plan {
+		return planner.Plan{Intent: planner.IntentEffect, Slots: planner.Slots{Knob: "pipeline", Metric: metric}}
+	}
+	t.Run("the cost panel holds each cell's p99 under the same series and depths", func(t *testing.T) {
+		c := chartFor(effect("ops_per_sec"), rows)
+		if c == nil || c.Cost == nil {
+			t.Fatalf("chart %+v", c)
+		}
+		cost := c.Cost
+		assertChartMatchesRows(t, cost, rows, "p99_ms")
+		for i, s := range cost.Series {
+			if s.Name != c.Series[i].Name || s.Floor {
+				t.Errorf("cost series %q (floor %v) beside %q", s.Name, s.Floor, c.Series[i].Name)
+			}
+			for j, pt := range s.Points {
+				if pt.XLabel != c.Series[i].Points[j].XLabel {
+					t.Errorf("%s: cost at %q beside throughput at %q", s.Name, pt.XLabel, c.Series[i].Points[j].XLabel)
+				}
+			}
+		}
+		if cost.LogY || cost.Kind != ChartBar || cost.YLabel != "p99 latency (ms)" || cost.Title != "p99 latency by pipeline depth — the same cells" {
+			t.Errorf("cost panel %q %q log %v kind %s", cost.Title, cost.YLabel, cost.LogY, cost.Kind)
+		}
+		if !strings.Contains(c.AltText, "Below it, the same cells' latency: bar chart of p99 latency in ms") {
+			t.Errorf("alt text does not describe the cost: %q", c.AltText)
+		}
+	})
+	t.Run("an effect on latency has no second panel", func(t *testing.T) {
+		if c := chartFor(effect("p99_ms"), rows); c == nil || c.Cost != nil {
+			t.Errorf("chart %+v", c)
+		}
+	})
+	t.Run("a cell without a p99 leaves the cost out rather than draw a gap", func(t *testing.T) {
+		gap := append([]Row(nil), rows...)
+		gap[2].P99Ms = 0
+		if c := chartFor(effect("ops_per_sec"), gap); c == nil || c.Cost != nil {
+			t.Errorf("chart %+v", c)
+		}
+	})
+	t.Run("a comparison has no cost panel", func(t *testing.T) {
+		if c := chartFor(planner.Plan{Intent: planner.IntentCompare}, rows); c == nil || c.Cost != nil {
+			t.Errorf("chart %+v", c)
+		}
+	})
 }
 
 func TestChartForNamesAConditionThatDiffersBetweenRowsOffTheXAxis(t *testing.T) {

@@ -90,7 +90,7 @@ func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, [
 	var all []Row
 	var results []queryResult
 	for _, q := range qs {
-		res, err := b.cfg.Querier.Query(ctx, q.Filter)
+		res, err := b.query(ctx, q.Filter)
 		if err != nil {
 			return nil, nil, fmt.Errorf("query %q: %w", q.Filter, err)
 		}

@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
@@ -59,7 +60,11 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 				better = vx < vy
 			}
 			pp := premisePair{subject: x, object: y, holds: better == pr.Better}
-			if aboutTheSame(vx, vy) {
+			switch {
+			case pr.Same:
+				// Level is what was asked: a pair within 5% holds it.
+				pp.holds = aboutTheSame(vx, vy)
+			case aboutTheSame(vx, vy):
 				pp.tied, pp.holds = true, false
 			}
 			// Ahead of a floor proves nothing; behind one neither.
@@ -101,7 +106,10 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	case len(pro) == 0 && len(against) == 0:
 		verdict = "Undecided"
 	}
-	lead := verdict
+	if pr.Same && verdict == "Yes" {
+		verdict = "About the same" // said as "Yes — about the same"
+	}
+	lead := sameWord(answerWord(verdict, " — "), pr.Same)
 	holds := map[string]string{"Yes": "it holds in every pair measured", "No": "it holds in no pair measured",
 		"Partly": "it holds in some pairs, not all", "About the same": "every pair measured is within 5%, neither ahead", "Undecided": "every pair involves Garnet's floor, which cannot settle it"}[verdict]
 	switch {
@@ -129,9 +137,13 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	case len(pro) == 1:
 		lead += " — at " + pairConditions(pro[0]) + " " + versus(pro[0], metric)
 	case len(tied) > 0:
-		lead += ", within 5% — at " + pairConditions(tied[0]) + " " + versus(tied[0], metric)
+		lead += ", within 5%: at " + pairConditions(tied[0]) + " " + versus(tied[0], metric)
 	default:
 		lead += " — " + holds
+	}
+	if pr.Same {
+		// "Yes — about the same, within 5%: at 16 cores …".
+		lead = strings.Replace(lead, "about the same — ", "about the same, within 5%: ", 1)
 	}
 	a.Headline = lead + "."
 	ordered := append(append(append(append([]premisePair{}, against...), tied...), pro...), unsure...)
@@ -163,9 +175,27 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	a.Rows = rows
 	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), nil, 0)
 	s.rows(rows)
-	a.PlainWords = verdict + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "About the same": "show no real difference (within 5%)", "Undecided": "cannot settle it"}[verdict] + "."
+	a.PlainWords = sameWord(answerWord(verdict, ", "), pr.Same) + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "About the same": "show no real difference (within 5%)", "Undecided": "cannot settle it"}[verdict] + "."
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// answerWord is the verdict as the first words of the answer. The
+// question asked whether one is ahead, so a tie answers it "No" before
+// saying they are level ("No — about the same"); sep joins the two.
+// sameWord is the answer to "are they about the same?": yes when they are.
+func sameWord(word string, same bool) string {
+	if rest, ok := strings.CutPrefix(word, "No"); same && ok && strings.Contains(rest, "about the same") {
+		return "Yes" + rest
+	}
+	return word
+}
+
+func answerWord(verdict, sep string) string {
+	if verdict == "About the same" {
+		return "No" + sep + "about the same"
+	}
+	return verdict
 }
 
 // pairConditions are the conditions of a pair, saying when its two cells

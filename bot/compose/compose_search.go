@@ -19,7 +19,7 @@ import (
 func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, error) {
 	sp := *p.Search
 	q := p.Queries[0]
-	res, err := b.cfg.Querier.Query(ctx, q.Filter)
+	res, err := b.query(ctx, q.Filter)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -45,7 +45,7 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 		// Conditions on the runs' own fields: the cells of the runs they
 		// keep, counted against every cell searched.
 		matchFilter := p.Queries[1].Filter
-		m, err := b.cfg.Querier.Query(ctx, matchFilter)
+		m, err := b.query(ctx, matchFilter)
 		if err != nil {
 			return Answer{}, err
 		}

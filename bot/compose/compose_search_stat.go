@@ -41,7 +41,7 @@ type statSeries struct {
 func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp planner.Search, res analytics.Result, s *sourcer) (Answer, error) {
 	q := p.Queries[0]
 	match := p.Queries[len(p.Queries)-1].Filter
-	kept, err := b.cfg.Querier.Query(ctx, match)
+	kept, err := b.query(ctx, match)
 	if err != nil {
 		return Answer{}, err
 	}

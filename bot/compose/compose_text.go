@@ -43,14 +43,20 @@ func composeOutOfScope(p planner.Plan) Answer {
 
 // composeHelp says what the bot can answer, with examples that work.
 func composeHelp(p planner.Plan) Answer {
+	headline, about := About()
 	return Answer{Kind: KindHelp, Rows: []Row{}, Nearest: []Row{}, Ephemeral: true,
-		Headline: "Ask me about the measured performance of Redis, Valkey, Dragonfly, KeyDB and Garnet.",
-		Body: []string{scopeLine,
-			"Every number I give is the median of measured runs (or a measured table), with its conditions, the filter that selected it and the run IDs. Combinations that were never measured are named as such, with the nearest measured rows — never guessed. In a thread, follow-ups such as “what about Valkey?” or “and the p99?” keep the earlier settings.",
-			vocabularyLine()},
+		Headline: headline,
+		Body:     append(about, vocabularyLine()),
 		Examples: HelpExamples,
 		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
 	}
+}
+
+// About is what the bot answers, in a headline and a few paragraphs: the
+// opening of help, and of any surface that introduces the bot.
+func About() (headline string, paragraphs []string) {
+	return "Ask me about the measured performance of Redis, Valkey, Dragonfly, KeyDB and Garnet.", []string{scopeLine,
+		"Every number I give is the median of measured runs (or a measured table), with its conditions, the filter that selected it and the run IDs. Combinations that were never measured are named as such, with the nearest measured rows — never guessed. In a thread, follow-ups such as “what about Valkey?” or “and the p99?” keep the earlier settings."}
 }
 
 // vocabularyLine lists the words the planner reads, per slot, from its

@@ -34,7 +34,9 @@ func (b *Composer) rankRuns(ctx context.Context, filter string, r analytics.RunR
 	if !ok {
 		return analytics.RankedRuns{}, errNoRunRanker
 	}
+	done := b.observe(ctx, filter)
 	ranked, err := m.RankRuns(ctx, filter, r)
+	done(err)
 	if err != nil {
 		return analytics.RankedRuns{}, fmt.Errorf("ranking the runs of %q: %w", filter, err)
 	}
@@ -61,7 +63,9 @@ func (b *Composer) tallyRuns(ctx context.Context, filter string, t analytics.Run
 	if !ok {
 		return analytics.TalliedRuns{}, errNoRunTallier
 	}
+	done := b.observe(ctx, filter)
 	tallied, err := m.TallyRuns(ctx, filter, t)
+	done(err)
 	if err != nil {
 		return analytics.TalliedRuns{}, fmt.Errorf("tallying the runs of %q: %w", filter, err)
 	}
@@ -73,7 +77,9 @@ func (b *Composer) matchRuns(ctx context.Context, filter string) ([]analytics.Ru
 	if !ok {
 		return nil, errNoRunMatcher
 	}
+	done := b.observe(ctx, filter)
 	runs, err := m.MatchRuns(ctx, filter)
+	done(err)
 	if err != nil {
 		return nil, fmt.Errorf("runs of %q: %w", filter, err)
 	}

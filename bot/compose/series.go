@@ -43,7 +43,7 @@ func rowFromCellOf(filter string, c analytics.Cell) Row {
 
 func rowFromCell(c analytics.Cell) Row {
 	return Row{
-		Series: analytics.SeriesName(c.Engine, c.Mode),
+		Series: analytics.VersionedSeriesName(c.Engine, c.Version, c.Mode),
 		RowCell: RowCell{
 			Engine:     c.Engine,
 			Mode:       c.Mode,

@@ -42,11 +42,16 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func exitCode(err error) int {
-	var ue usageError
+	var (
+		ue usageError
+		ce childExit
+	)
 	switch {
 	case errors.As(err, &ue):
 		return 2
-	case errors.Is(err, analytics.ErrCorrupt):
+	case errors.As(err, &ce):
+		return ce.code
+	case errors.Is(err, analytics.ErrCorrupt), errors.Is(err, analytics.ErrCopyDamaged):
 		return exitDamaged
 	case errors.Is(err, analytics.ErrDiskFull):
 		return exitDiskFull

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
@@ -10,13 +11,18 @@ import (
 // doctorCmd checks the data directory's store and, with --repair, rebuilds
 // a damaged one.
 type doctorCmd struct {
-	Repair bool `name:"repair" help:"Rebuild a damaged store: the embedded dataset, plus every imported file whose kept copy still matches; the damaged files are moved aside, not deleted."`
+	Repair bool `name:"repair" xor:"doctor-mode" help:"Rebuild a damaged store: the embedded dataset, plus every imported file whose kept copy still matches; the damaged files are moved aside, not deleted."`
+	Scrub  bool `name:"scrub" xor:"doctor-mode" help:"Only scrub, as serve does every 6 hours: read every block of every table and every kept copy of an imported file against its checksum, and list what fails. Exit 0 when nothing does, 3 when something does (the hint says what to run)."`
 }
 
 // Run verifies the store (tables, manifest, every run) and says what is
-// wrong; with --repair it rebuilds the store when it is damaged.
+// wrong; with --repair it rebuilds the store when it is damaged; with
+// --scrub it only reads every file against its checksum.
 func (c doctorCmd) Run(a *app) error {
 	dir := a.cfg.DataDir
+	if c.Scrub {
+		return scrub(a, dir)
+	}
 	d, err := analytics.Diagnose(a.ctx, dir)
 	for _, r := range d.Repaired {
 		fmt.Fprintf(a.stdout, "Opening the store %s.\n", r)
@@ -62,4 +68,32 @@ func (c doctorCmd) Run(a *app) error {
 	}
 	_, err = fmt.Fprintf(w, "The damaged files are in %s.\n", rep.Damaged)
 	return err
+}
+
+// scrub runs the scheduled scrub now and prints what it read and found.
+func scrub(a *app, dir string) error {
+	rep, err := analytics.ScrubDir(a.ctx, dir)
+	w := a.stdout
+	switch {
+	case err == nil && rep.Finished.IsZero():
+		_, err := fmt.Fprintf(w, "%s holds no store yet; the first ask, runs or chat creates it.\n", dir)
+		return err
+	case err != nil && !errors.Is(err, analytics.ErrCorrupt) && !errors.Is(err, analytics.ErrCopyDamaged):
+		return err
+	}
+	fmt.Fprintf(w, "Scrubbed %s in %s: read every block of %s and %s against their checksums.\n",
+		dir, rep.Took.Round(time.Millisecond), plural(rep.Tables, "table", "tables"), plural(rep.Copies, "kept copy of an imported file", "kept copies of imported files"))
+	if len(rep.Damaged) == 0 {
+		_, err := fmt.Fprintln(w, "Nothing failed its checksum.")
+		return err
+	}
+	for _, d := range rep.Damaged {
+		fmt.Fprintf(w, "Damaged: %s\n", d)
+	}
+	if errors.Is(err, analytics.ErrCorrupt) {
+		fmt.Fprintln(w, "Nothing is answered from this store until it is repaired: run `memdb-oracle doctor --repair` (it rebuilds from the embedded dataset and the kept copies; the damaged files are moved aside).")
+		return fmt.Errorf("the scrub found damage (details above): %w", err)
+	}
+	fmt.Fprintln(w, "The store answers as before, but `doctor --repair` could not restore the imports whose copies are damaged: import those files again to keep good copies.")
+	return fmt.Errorf("the scrub found damaged copies (details above): %w", analytics.ErrCopyDamaged)
 }

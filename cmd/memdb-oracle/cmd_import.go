@@ -36,6 +36,9 @@ func (c importCmd) Run(a *app) error {
 		}
 		return c.remote(a, filepath.Base(c.File), csv)
 	}
+	if c.supervised() {
+		return superviseImport(a, filepath.Base(c.File))
+	}
 	// The import's own heap is small (one row, the duplicate check and
 	// Badger's write buffers); a soft limit keeps the garbage collector from
 	// letting it grow to twice that between cycles on a large file.

@@ -76,6 +76,10 @@ func (serveCmd) Run(a *app) error {
 		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk},
 			httpadapter.HealthCheck{Name: "store", Check: st.CheckStore})
 		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded })
+		a.metrics().WatchScrub(func() (time.Time, int, int) {
+			r := st.LastScrub()
+			return r.Finished, r.Tables + r.Copies, len(r.Damaged)
+		})
 	} else {
 		openErr := storeError(storeErr)
 		health = append(health, httpadapter.HealthCheck{Name: "store", Check: func(context.Context) error { return openErr }})
@@ -217,7 +221,7 @@ func scrubEvery(ctx context.Context, st *analytics.Store, interval time.Duration
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
-			if err := st.Scrub(ctx); err != nil && ctx.Err() == nil {
+			if _, err := st.Scrub(ctx); err != nil && ctx.Err() == nil {
 				log.Error("the scrub found damage", "err", err)
 			}
 		}

@@ -296,3 +296,74 @@ func TestTheSystemdUnitIsExposedAtMostTwo(t *testing.T) {
 		t.Errorf("exposure %.1f, want at most 2.0:\n%s", score, out)
 	}
 }
+
+// pinnedImage is a reference pinned by digest: name:tag@sha256:64 hex.
+var pinnedImage = regexp.MustCompile(`^[a-z0-9][a-z0-9./_-]*(:[A-Za-z0-9._-]+)?@sha256:[0-9a-f]{64}$`)
+
+// TestEveryBaseImageIsPinnedByDigest reads every FROM of the Dockerfiles
+// (a build argument stands for its default) and every image: of the
+// compose file. The one image without a digest is the one compose builds
+// itself from the Dockerfile and never pulls.
+func TestEveryBaseImageIsPinnedByDigest(t *testing.T) {
+	dockerfiles, _ := filepath.Glob("../../deploy/*.Dockerfile")
+	dockerfiles = append(dockerfiles, "../../Dockerfile")
+	from := regexp.MustCompile(`(?im)^FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?`)
+	arg := regexp.MustCompile(`(?m)^ARG\s+([A-Za-z_][A-Za-z0-9_]*)=(\S+)`)
+	for _, f := range dockerfiles {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defaults := map[string]string{}
+		for _, m := range arg.FindAllStringSubmatch(string(raw), -1) {
+			defaults[m[1]] = m[2]
+		}
+		stages := map[string]bool{}
+		froms := from.FindAllStringSubmatch(string(raw), -1)
+		if len(froms) == 0 {
+			t.Errorf("%s: no FROM", f)
+		}
+		for _, m := range froms {
+			ref := m[1]
+			if v, ok := strings.CutPrefix(ref, "${"); ok {
+				ref = defaults[strings.TrimSuffix(v, "}")]
+			}
+			if !stages[ref] && !pinnedImage.MatchString(ref) {
+				t.Errorf("%s: FROM %s (%q) is not pinned by digest (name:tag@sha256:…)", f, m[1], ref)
+			}
+			if m[2] != "" {
+				stages[m[2]] = true
+			}
+		}
+	}
+
+	raw, err := os.ReadFile("../../deploy/compose.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compose struct {
+		Services map[string]struct {
+			Image      string `yaml:"image"`
+			Build      any    `yaml:"build"`
+			PullPolicy string `yaml:"pull_policy"`
+		} `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(raw, &compose); err != nil {
+		t.Fatalf("compose.yaml: %v", err)
+	}
+	built := map[string]bool{}
+	for _, s := range compose.Services {
+		if s.Build != nil && s.PullPolicy == "build" {
+			built[s.Image] = true
+		}
+	}
+	for name, s := range compose.Services {
+		switch {
+		case pinnedImage.MatchString(s.Image):
+		case built[s.Image] && (s.PullPolicy == "build" || s.PullPolicy == "never"):
+			// Built from the pinned Dockerfile by this file, never pulled.
+		default:
+			t.Errorf("service %s: image %q is neither pinned by digest nor built here and never pulled (pull_policy %q)", name, s.Image, s.PullPolicy)
+		}
+	}
+}

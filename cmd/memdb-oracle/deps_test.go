@@ -32,7 +32,7 @@ var layers = []layer{
 	{pkg: "adapters/chart", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/chart"}, sdkOnly: []string{"gonum.org/v1/plot"}},
 	{pkg: "adapters/cli", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/cli"}},
 	{pkg: "adapters/redis", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/redis"}, sdkOnly: []string{"github.com/redis/go-redis"}},
-	{pkg: "adapters/http", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/http"}},
+	{pkg: "adapters/http", mayUse: []string{"analytics", "knowledge", "planner", "bot", "adapters/http"}, sdkOnly: []string{"github.com/andybalholm/brotli"}},
 	// The web pages reach the data through bot only (bot.Dataset): no
 	// Badger, no expr, no knowledge types of their own.
 	{pkg: "adapters/web", mayUse: []string{"bot", "adapters/web"}, sdkOnly: []string{"github.com/chromedp"}},

@@ -42,7 +42,12 @@ func (a *app) serveDiscord(_ *http.ServeMux) (run func(ctx context.Context) erro
 	// Handled message ids live with the rest of the state (shared by the
 	// replicas when there is a shared store), so a replayed event is
 	// answered once, also across a restart or a lease handover.
-	if cfg.Deliveries, err = a.kv("discord"); err != nil {
+	kv, err := a.kv("discord")
+	if err != nil {
+		return nil, "", err
+	}
+	cfg.Deliveries = kv
+	if cfg.Journal, err = a.answerJournal(kv); err != nil {
 		return nil, "", err
 	}
 	cfg.PublicURL = strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_PUBLIC_URL"))

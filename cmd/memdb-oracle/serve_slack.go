@@ -40,6 +40,18 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 	if err != nil {
 		return nil, "", err
 	}
+	st, err := a.store()
+	if err != nil {
+		return nil, "", err
+	}
+	kb, err := a.knowledge()
+	if err != nil {
+		return nil, "", err
+	}
+	journal, err := a.answerJournal(kv)
+	if err != nil {
+		return nil, "", err
+	}
 	ad, err := slackadapter.New(slackadapter.Config{
 		BotToken:      botToken,
 		SigningSecret: signing,
@@ -48,8 +60,10 @@ func (a *app) serveSlack(mux *http.ServeMux) (run func(ctx context.Context) erro
 		APIURL:        strings.TrimSpace(a.cfg.Getenv("SLACK_API_URL")),
 		Handler:       b,
 		Store:         kv,
+		Journal:       journal,
 		PublicURL:     strings.TrimSpace(a.cfg.Getenv("MEMDB_ORACLE_PUBLIC_URL")),
 		Charts:        chart.Renderer{},
+		Coverage:      bot.NewDataset(st, kb),
 		Log:           a.log,
 	})
 	if err != nil {
