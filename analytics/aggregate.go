@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -53,8 +54,7 @@ type aggregator struct {
 	ms   []runMetrics // scratch: the matching runs' metrics
 	ids  []string     // the current block of run IDs
 
-	idScratch idText   // a cell's run IDs decoded, to pick the matches' from (cellIDs.pick)
-	idPicked  []string // the picked IDs, by position
+	picks pickScratch // for cellIDs.pick: the matches' run IDs of a cell
 }
 
 // aggregateBlock is how many run IDs a block holds at least.
@@ -68,8 +68,8 @@ func (a *aggregator) partial(runs []Run, k CellKey, g []int) Cell {
 	if cap(a.ids)-len(a.ids) < len(g) {
 		a.ids = make([]string, 0, max(aggregateBlock, len(g)))
 	}
-	if a.vals == nil {
-		a.vals = make([]float64, 0, 16)
+	if cap(a.vals) < len(g) { // cellFromMetrics fills a copy of the slice: room for all, once
+		a.vals = make([]float64, 0, len(g))
 	}
 	from := len(a.ids)
 	a.ms = a.ms[:0]
@@ -91,17 +91,109 @@ func (c *Cell) view() Cell {
 // Median returns the median of the values (the mean of the two middle values
 // for an even count; 0 for none), rounded to six decimal places so that
 // averaging two decimal figures gives the decimal result (15473658.395, not
-// 15473658.394999999). It reorders vals.
+// 15473658.394999999). It sorts vals: callers read the extremes after it.
 func Median(vals []float64) float64 {
+	slices.Sort(vals)
+	return middleOf(vals)
+}
+
+// middleOf is Median of values whose middle ones are in place: vals[n/2]
+// is where sorting would put it, and for an even count so is vals[n/2-1].
+func middleOf(vals []float64) float64 {
 	n := len(vals)
 	if n == 0 {
 		return 0
 	}
-	slices.Sort(vals)
 	if n%2 == 1 {
 		return vals[n/2]
 	}
 	return math.Round((vals[n/2-1]+vals[n/2])/2*1e6) / 1e6
+}
+
+// cellMedian is Median by selection instead of a sort: the aggregation of
+// a cell of hundreds of runs spent half its time sorting them. The result
+// is the same number (the values are finite and never -0, so equal values
+// are the same bits). It reorders vals.
+func cellMedian(vals []float64) float64 {
+	n := len(vals)
+	if n < 2 {
+		return middleOf(vals)
+	}
+	selectNth(vals, n/2)
+	if n%2 == 0 {
+		// Everything before n/2 is at most vals[n/2]; the largest of them
+		// is the one sorting would put just before it.
+		lo := slices.Index(vals[:n/2], slices.Max(vals[:n/2]))
+		vals[lo], vals[n/2-1] = vals[n/2-1], vals[lo]
+	}
+	return middleOf(vals)
+}
+
+// selectNth reorders vals so that vals[k] is the value sorting would put
+// there, with no larger value before it and no smaller one after it:
+// quickselect with a median-of-three pivot, handing over to a sort when
+// the partitions stop shrinking (introselect), so the worst case stays
+// O(n log n).
+func selectNth(vals []float64, k int) {
+	lo, hi := 0, len(vals) // the k-th is in vals[lo:hi]
+	budget := 2 * bits.Len(uint(len(vals)))
+	for hi-lo > 16 {
+		if budget--; budget < 0 {
+			slices.Sort(vals[lo:hi])
+			return
+		}
+		lt, gt := partition3(vals[lo:hi], pivotOf(vals[lo:hi]))
+		switch {
+		case k < lo+lt:
+			hi = lo + lt
+		case k >= lo+gt:
+			lo += gt
+		default:
+			return // vals[lo+lt : lo+gt] all equal the pivot, k among them
+		}
+	}
+	insertionSort(vals[lo:hi])
+}
+
+// pivotOf is the median of the first, middle and last values.
+func pivotOf(v []float64) float64 {
+	a, b, c := v[0], v[len(v)/2], v[len(v)-1]
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b = c
+	}
+	return max(a, b)
+}
+
+// partition3 reorders v into values below p, equal to p and above p, and
+// returns where the equal ones start and end (ties, common among
+// repetitions, end the search at once).
+func partition3(v []float64, p float64) (lt, gt int) {
+	lt, i, gt := 0, 0, len(v)
+	for i < gt {
+		switch x := v[i]; {
+		case x < p:
+			v[lt], v[i] = x, v[lt]
+			lt++
+			i++
+		case x > p:
+			gt--
+			v[gt], v[i] = x, v[gt]
+		default:
+			i++
+		}
+	}
+	return lt, gt
+}
+
+func insertionSort(v []float64) {
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j] < v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
 }
 
 // CompareCellKeys orders cell keys: session, engine (Engines order), mode

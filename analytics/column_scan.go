@@ -221,7 +221,7 @@ func (snap *snapshot) scan(ctx context.Context, f *Filter, cands []int, all bool
 		}
 		ids := cell.RunIDs
 		if ids == nil { // only the matches' are needed: decoded into scratch, not kept
-			ids = snap.ids[c].pick(out, &agg.idScratch, &agg.idPicked)
+			ids = snap.ids[c].pick(out, matched, &agg.picks)
 		}
 		res.Cells = append(res.Cells, agg.partialColumns(cell, ids, snap.index.start[c], out, matched, metrics))
 		return nil
@@ -247,10 +247,10 @@ func (snap *snapshot) matchByColumns(ctx context.Context, f *Filter, cands []int
 		matches []runRef
 		agg     aggregator // for its ID scratch
 	)
-	err = sc.each(ctx, cands, all, func(c int, out []bool, _ int, cell *Cell) error {
+	err = sc.each(ctx, cands, all, func(c int, out []bool, matched int, cell *Cell) error {
 		ids := cell.RunIDs
 		if ids == nil {
-			ids = snap.ids[c].pick(out, &agg.idScratch, &agg.idPicked)
+			ids = snap.ids[c].pick(out, matched, &agg.picks)
 		}
 		for j, ok := range out {
 			if ok {
@@ -352,8 +352,8 @@ func (a *aggregator) partialColumns(cell *Cell, ids []string, from int, matched 
 	if cap(a.ids)-len(a.ids) < count {
 		a.ids = make([]string, 0, max(aggregateBlock, count))
 	}
-	if a.vals == nil {
-		a.vals = make([]float64, 0, 16)
+	if cap(a.vals) < count { // cellFromMetrics fills a copy of the slice: room for all, once
+		a.vals = make([]float64, 0, count)
 	}
 	start := len(a.ids)
 	a.ms = a.ms[:0]

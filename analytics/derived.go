@@ -121,7 +121,7 @@ func cellFromMetrics(k CellKey, ids []string, ms []runMetrics, vals []float64) C
 		for i := range ms {
 			vals = append(vals, get(&ms[i]))
 		}
-		return Median(vals)
+		return cellMedian(vals)
 	}
 	c := Cell{CellKey: k, Reps: len(ms)}
 	c.OpsPerSec = med(func(m *runMetrics) float64 { return m.OpsPerSec })
@@ -137,7 +137,7 @@ func cellFromMetrics(k CellKey, ids []string, ms []runMetrics, vals []float64) C
 		}
 	}
 	if len(vals) > 0 {
-		h := Median(vals)
+		h := cellMedian(vals)
 		c.HitRate = &h
 	}
 	c.RunIDs = ids

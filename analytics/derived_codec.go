@@ -173,49 +173,74 @@ func (ci *cellIDs) get() []string {
 }
 
 // pick returns the cell's run IDs where matched is true ("" elsewhere),
-// decoding them from raw (never changed, so safe beside get) into scratch
-// and copying out only those, in one allocation. The slice is picked's,
-// reused by the next call.
-func (ci *cellIDs) pick(matched []bool, scratch *idText, picked *[]string) []string {
-	scratch.buf, scratch.ends = scratch.buf[:0], scratch.ends[:0]
-	_, _, _ = scanIDs(ci.raw, ci.n, ci.coded, scratch)
-	size := 0
-	start := 0
-	for j, end := range scratch.ends {
-		if matched[j] {
-			size += end - start
+// count of them, decoding them from raw (never changed, so safe beside
+// get) one after another in scratch and writing out only the matches, into
+// one allocation of about their size: a scan matching a few runs of a cell
+// of hundreds spent most of its time writing out every ID to keep a few.
+// The slice is scratch's, reused by the next call.
+func (ci *cellIDs) pick(matched []bool, count int, scratch *pickScratch) []string {
+	b, cur, ends := ci.raw, scratch.cur[:0], scratch.ends[:0]
+	text := make([]byte, 0, count*ci.total/max(ci.n, 1)+32) // IDs of a cell are about as long as each other
+	for j := range ci.n {
+		pre, suf := 0, 0
+		if ci.coded {
+			p, k1 := binary.Uvarint(b)
+			q, k2 := binary.Uvarint(b[k1:])
+			pre, suf, b = int(p), int(q), b[k1+k2:]
 		}
-		start = end
-	}
-	text := make([]byte, 0, size)
-	start = 0
-	for j, end := range scratch.ends {
+		l, k := binary.Uvarint(b)
+		mid := b[k : k+int(l)]
+		b = b[k+int(l):]
+		cur = nextID(cur, pre, suf, mid)
 		if matched[j] {
-			text = append(text, scratch.buf[start:end]...)
+			text = append(text, cur...)
+			ends = append(ends, len(text))
 		}
-		start = end
 	}
 	all := unsafe.String(unsafe.SliceData(text), len(text)) // nothing writes to text after this
-	out := (*picked)[:0]
-	at := 0
-	start = 0
-	for j, end := range scratch.ends {
+	out := scratch.out[:0]
+	at, m := 0, 0
+	for j := range ci.n {
 		id := ""
 		if matched[j] {
-			id, at = all[at:at+end-start], at+end-start
+			id, at = all[at:ends[m]], ends[m]
+			m++
 		}
 		out = append(out, id)
-		start = end
 	}
-	*picked = out
+	scratch.cur, scratch.ends, scratch.out = cur, ends, out
 	return out
 }
+
+// pickScratch is the space cellIDs.pick reuses from cell to cell.
+type pickScratch struct {
+	cur  []byte
+	ends []int
+	out  []string
+}
+
+// nextID turns cur, one ID, into the next, written as its first pre
+// bytes, then mid, then its last suf bytes (scanIDs checked they exist),
+// in place: only what changes moves.
+func nextID(cur []byte, pre, suf int, mid []byte) []byte {
+	old, n := len(cur), pre+len(mid)+suf
+	if cap(cur) < n {
+		cur = append(make([]byte, 0, max(2*cap(cur), n, 64)), cur...)
+	}
+	cur = cur[:max(old, n)]
+	copy(cur[pre+len(mid):], cur[old-suf:old]) // the tail first: mid may land on it
+	copy(cur[pre:], mid)
+	return cur[:n]
+}
+
+// errBadRunID is scanIDs' error, made once: it checks every cell a scan
+// reads, and a new error per call was a tenth of its time.
+var errBadRunID = fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
 
 // scanIDs reads n run IDs written by appendCell (coded or whole), checking
 // them; with t it also decodes them into t. It returns their length in
 // all and the bytes after them.
 func scanIDs(b []byte, n int, coded bool, t *idText) (int, []byte, error) {
-	bad := fmt.Errorf("%w: a bad run ID in a cell record", errBadRun)
 	total, prevLen := 0, 0
 	for range n {
 		var pre, suf uint64
@@ -226,13 +251,13 @@ func scanIDs(b []byte, n int, coded bool, t *idText) (int, []byte, error) {
 				suf, k2 = binary.Uvarint(b[k1:])
 			}
 			if k1 <= 0 || k2 <= 0 || pre+suf > uint64(prevLen) {
-				return 0, nil, bad
+				return 0, nil, errBadRunID
 			}
 			b = b[k1+k2:]
 		}
 		l, k := binary.Uvarint(b)
 		if k <= 0 || l > uint64(len(b)-k) {
-			return 0, nil, bad
+			return 0, nil, errBadRunID
 		}
 		if t != nil {
 			t.add(int(pre), int(suf), b[k:k+int(l)])

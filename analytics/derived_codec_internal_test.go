@@ -3,8 +3,11 @@ package analytics
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +80,98 @@ func TestCellChunksRoundTripAndRefuseDamage(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPickingRunIDsGivesTheMatchesOfTheDecodedOnes picks IDs from cells
+// whose IDs grow, shrink and differ at the start, middle and end (coded
+// and whole), with every kind of match pattern, reusing one scratch from
+// cell to cell: each picked ID is the decoded one, the others "".
+func TestPickingRunIDsGivesTheMatchesOfTheDecodedOnes(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 2))
+	words := []string{"", "a", "rep1", "rep10", "synthetic-1200", "run-s1-", "-dragonfly-single-48c-p16-1:10-d100-", "x"}
+	var scratch pickScratch
+	for round := range 300 {
+		n := 1 + r.IntN(40)
+		ids := make([]string, n)
+		for i := range ids {
+			var b strings.Builder
+			for range r.IntN(5) {
+				b.WriteString(words[r.IntN(len(words))])
+			}
+			ids[i] = b.String()
+		}
+		c := Cell{CellKey: CellKey{Session: 1, Engine: "redis", Mode: "single", Cores: 4, Ratio: "1:10", ValueBytes: 100, Pipeline: 1},
+			Reps: n, RunIDs: ids}
+		enc := appendCell
+		if round%3 == 0 {
+			enc = appendCellPlainIDs
+		}
+		payload := binary.AppendUvarint(nil, 1)
+		_, cids, err := decodeCellChunk(enc(payload, &c), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		matched := make([]bool, n)
+		for i := range matched {
+			switch round % 4 {
+			case 0:
+				matched[i] = r.IntN(50) == 0
+			case 1:
+				matched[i] = true
+			default:
+				matched[i] = r.IntN(2) == 0
+			}
+		}
+		count := 0
+		for _, ok := range matched {
+			if ok {
+				count++
+			}
+		}
+		got := cids[0].pick(matched, count, &scratch)
+		for i, id := range got {
+			want := ""
+			if matched[i] {
+				want = ids[i]
+			}
+			if id != want {
+				t.Fatalf("round %d: ID %d picked as %q, want %q (IDs %q)", round, i, id, want, ids)
+			}
+		}
+		if len(got) != n {
+			t.Fatalf("round %d: %d IDs picked of %d", round, len(got), n)
+		}
+	}
+}
+
+// BenchmarkPickRunIDs picks 1.6% and all of the run IDs of a cell of 830
+// synthetic runs (IDs as a million-run import writes them), as a scan
+// does for each cell some of whose runs match.
+func BenchmarkPickRunIDs(b *testing.B) {
+	c := Cell{CellKey: CellKey{Session: 3, Engine: "dragonfly", Mode: "single", Cores: 48, Ratio: "1:10", ValueBytes: 100, Pipeline: 16}}
+	for j := 0; len(c.RunIDs) < 830; j += 1200 {
+		for rep := 1; rep <= 10 && len(c.RunIDs) < 830; rep++ {
+			c.RunIDs = append(c.RunIDs, MakeID(3, fmt.Sprintf("synthetic-%d", j+660), c.Engine, c.Mode, c.Cores, c.Pipeline, c.Ratio, c.ValueBytes, rep))
+		}
+	}
+	c.Reps = len(c.RunIDs)
+	_, cids, err := decodeCellChunk(appendCell(binary.AppendUvarint(nil, 1), &c), true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, share := range []int{62, 1} { // every 62nd run: 1.6%
+		matched, count := make([]bool, c.Reps), 0
+		for i := range matched {
+			if matched[i] = i%share == 0; matched[i] {
+				count++
+			}
+		}
+		b.Run(fmt.Sprintf("%d-of-%d", count, c.Reps), func(b *testing.B) {
+			var scratch pickScratch
+			for b.Loop() {
+				cids[0].pick(matched, count, &scratch)
+			}
+		})
 	}
 }

@@ -73,23 +73,38 @@ func BenchmarkRunsProcess(b *testing.B) {
 	}
 }
 
-// processTime is one finished process's wall and CPU (user+system) time.
-type processTime struct{ wall, cpu time.Duration }
+// processTime is one finished process's wall and CPU (user+system) time
+// and peak RSS (see maxRSSKB).
+type processTime struct {
+	wall, cpu time.Duration
+	rssKB     int64
+}
 
-// runProcess runs a command once, reading all its output.
+// runProcess runs a command once, reading all its output (counted, not
+// kept: the peak RSS of a child starts from this process's, see maxRSSKB,
+// which is reset first).
 func runProcess(b *testing.B, argv []string) processTime {
+	resetPeakRSS()
 	start := time.Now()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	var out byteCount
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
 		b.Fatalf("%s: %v\n%s", argv[0], err, stderr.String())
 	}
-	if len(out) == 0 {
+	if out == 0 {
 		b.Fatalf("%s printed nothing", argv[0])
 	}
-	return processTime{time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	return processTime{time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), maxRSSKB(cmd.ProcessState)}
+}
+
+// byteCount is a writer that counts what it is given.
+type byteCount int64
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
 }
 
 // timePaired runs ours, then base (when given), once per iteration, and
@@ -140,6 +155,18 @@ func medianTimes(ts []processTime) (wall, cpu time.Duration) {
 	return w[len(w)/2], c[len(c)/2]
 }
 
+// sqliteImportSQL is the sqlite3 script that imports a synthetic CSV as
+// the baselines query it: every column NUMERIC (numbers compare as
+// numbers), an index on the cell columns, statistics for the planner.
+func sqliteImportSQL(csvPath string) string {
+	return "CREATE TABLE runs(" + strings.Join(columns, " NUMERIC, ") + ` NUMERIC);
+.mode csv
+.import --skip 1 ` + csvPath + ` runs
+CREATE INDEX runs_cell ON runs(engine, cores_used, ratio, data_bytes, pipeline, mode);
+ANALYZE;
+`
+}
+
 // buildOracle builds the memdb-oracle binary into a temporary directory.
 func buildOracle(b *testing.B) string {
 	b.Helper()
@@ -157,14 +184,8 @@ func buildOracle(b *testing.B) string {
 func sqliteFromCSV(b *testing.B, dir, csvPath string) string {
 	b.Helper()
 	db := filepath.Join(dir, "runs.db")
-	script := "CREATE TABLE runs(" + strings.Join(columns, " NUMERIC, ") + ` NUMERIC);
-.mode csv
-.import --skip 1 ` + csvPath + ` runs
-CREATE INDEX runs_cell ON runs(engine, cores_used, ratio, data_bytes, pipeline, mode);
-ANALYZE;
-`
 	cmd := exec.Command("sqlite3", db)
-	cmd.Stdin = strings.NewReader(script)
+	cmd.Stdin = strings.NewReader(sqliteImportSQL(csvPath))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("building the sqlite3 baseline: %v\n%s", err, out)
 	}

@@ -2,7 +2,13 @@
 
 package analytics
 
-import "time"
+import (
+	"os"
+	"time"
+)
 
 // processCPU is not available here: callers fall back to wall time.
 func processCPU() (time.Duration, bool) { return 0, false }
+
+// maxRSSKB is not available here: 0.
+func maxRSSKB(*os.ProcessState) int64 { return 0 }

@@ -156,6 +156,36 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 			return
 		}
 	}
+	if prev == nil && len(pl.Slots.Engines) == 1 && namesAnEngine(pl.Intent) {
+		if t := p.g.normalize(settings.text); p.k.better.MatchString(t) || p.k.worse.MatchString(t) {
+			words := accountWords(settings.text)
+			// Only a pronoun before the engine's name can be the other
+			// side: in "is Redis faster, isn't it?" it is Redis.
+			for i, w := range words {
+				if p.g.engineKey(w.lower) != "" {
+					words = words[:i]
+					break
+				}
+			}
+			if w, ok := referent(words); ok {
+				// "does it beat Redis?" opening a conversation: one side
+				// of the comparison is a word with nothing to stand for,
+				// and Redis alone is not what was asked.
+				e := pl.Slots.Engines[0]
+				var opts []string
+				for _, o := range []string{"dragonfly", "valkey", "redis", "keydb"} {
+					if o != e && len(opts) < 3 {
+						opts = append(opts, "Is "+engineName(o)+" faster than "+engineName(e)+"?")
+					}
+				}
+				c := clarifyPlan(asked, "“"+w+"” refers back, but there is nothing before it in this conversation: which engine do you compare with "+engineName(e)+"?", opts)
+				c.Requested = IntentCompare
+				c.Unread = []string{"“" + w + "”"}
+				*pl = c
+				return
+			}
+		}
+	}
 	// read reports whether word i of the rules' text was read: taking it
 	// out changes the plan.
 	raw := strings.Fields(settings.text)
