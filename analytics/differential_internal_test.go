@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/expr-lang/expr/vm"
@@ -403,39 +404,45 @@ func (g *diffGen) plainNumLiteral(field string, runs []Run) string {
 	return g.pick([]string{"0", "-0", "-0.0", "0.0", "0.1", "0.2", "0.3", "0.30000000000000004", "1", "1.0", "1.5", "2", "-1", "4", "8.0", "8.5", "16", "20", "48", "100", "1024", "981000", "1000000", "1e6", "1000000000000", "100000.25"})
 }
 
+// envFields maps each filter field to its index in runEnv (by the expr
+// tag), found once: the oracle reads fields of every run of every filter.
+var envFields = sync.OnceValue(func() map[string]int {
+	t := reflect.TypeFor[runEnv]()
+	m := map[string]int{}
+	for i := range t.NumField() {
+		if name := t.Field(i).Tag.Get("expr"); name != "" {
+			m[name] = i
+		}
+	}
+	return m
+})
+
 // fieldNumber is a run's value of a numeric filter field.
 func fieldNumber(r Run, field string) (float64, bool) {
-	env := newRunEnv(&r)
-	v := reflect.ValueOf(env)
-	t := v.Type()
-	for i := range t.NumField() {
-		if t.Field(i).Tag.Get("expr") != field {
-			continue
+	i, ok := envFields()[field]
+	if !ok {
+		return 0, false
+	}
+	switch f := reflect.ValueOf(newRunEnv(&r)).Field(i); f.Kind() {
+	case reflect.Int:
+		return float64(f.Int()), true
+	case reflect.Float64:
+		return f.Float(), true
+	case reflect.Pointer:
+		if f.IsNil() {
+			return 0, false
 		}
-		switch f := v.Field(i); f.Kind() {
-		case reflect.Int:
-			return float64(f.Int()), true
-		case reflect.Float64:
-			return f.Float(), true
-		case reflect.Pointer:
-			if f.IsNil() {
-				return 0, false
-			}
-			return f.Elem().Float(), true
-		}
+		return f.Elem().Float(), true
 	}
 	return 0, false
 }
 
 func fieldText(r Run, field string) string {
-	env := newRunEnv(&r)
-	v := reflect.ValueOf(env)
-	for i := range v.NumField() {
-		if v.Type().Field(i).Tag.Get("expr") == field {
-			return v.Field(i).String()
-		}
+	i, ok := envFields()[field]
+	if !ok {
+		return ""
 	}
-	return ""
+	return reflect.ValueOf(newRunEnv(&r)).Field(i).String()
 }
 
 func (g *diffGen) textLiteral(field string, runs []Run) string {

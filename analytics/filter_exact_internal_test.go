@@ -69,10 +69,12 @@ func TestExactPinsReadsOnlyConjunctionsOfCellFieldEqualities(t *testing.T) {
 
 // Every cell of the embedded dataset, named by every subset of its fields
 // in two spacings, matches the same runs read as pins as through expr, with
-// the same shape.
+// the same shape. A filter many cells share ("session == 1") is checked
+// once.
 func TestExactFiltersMatchAsExprDoes(t *testing.T) {
 	runs := append(embeddedRuns(t), fuzzRuns()...)
 	seen := map[CellKey]bool{}
+	checked := map[string]bool{}
 	for _, r := range runs {
 		k := r.Key()
 		if seen[k] {
@@ -94,6 +96,10 @@ func TestExactFiltersMatchAsExprDoes(t *testing.T) {
 			}
 			for _, join := range []string{" && ", "&&"} {
 				filter := strings.Join(picked, join)
+				if checked[filter] {
+					continue
+				}
+				checked[filter] = true
 				if _, ok := exactPins(filter); !ok {
 					t.Fatalf("exactPins(%q) left it to expr", filter)
 				}

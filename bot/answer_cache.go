@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -14,6 +15,11 @@ import (
 // DefaultAnswerCacheSize is how many composed answers a Bot keeps when
 // Config.AnswerCacheSize is 0.
 const DefaultAnswerCacheSize = 1024
+
+// DefaultAnswerCacheBytes is about how much memory the kept answers take
+// at most when Config.AnswerCacheBytes is 0: an entry bound alone let
+// 1,024 answers of a million-run store hold 2 GB.
+const DefaultAnswerCacheBytes = 32 << 20
 
 // Fingerprinted is a Querier that names the runs it holds; the fingerprint
 // changes whenever the runs do (*analytics.Store satisfies it). Only a Bot
@@ -41,6 +47,10 @@ type Repeatable interface {
 // entry of the old runs.
 type answerCache struct {
 	lru *lru.Cache[string, *answered]
+	// bytes is what the kept entries cost (answered.cost), at most
+	// maxBytes once an add has evicted down to it.
+	bytes    atomic.Int64
+	maxBytes int64
 
 	mu sync.Mutex
 	fp string // the fingerprint the entries belong to
@@ -51,6 +61,7 @@ type answerCache struct {
 type answered struct {
 	plan   planner.Plan
 	answer Answer
+	cost   int64 // answerCost, fixed when made
 
 	once    sync.Once
 	encoded []byte
@@ -63,20 +74,40 @@ func (e *answered) json() ([]byte, error) {
 	return e.encoded, e.err
 }
 
-// newAnswerCache returns a cache of size entries, or nil (no caching) for
-// a negative size.
-func newAnswerCache(size int) *answerCache {
+// newAnswerCache returns a cache of at most size entries and about
+// maxBytes of answers, or nil (no caching) for a negative size.
+func newAnswerCache(size, maxBytes int) *answerCache {
 	if size < 0 {
 		return nil
 	}
 	if size == 0 {
 		size = DefaultAnswerCacheSize
 	}
-	c, err := lru.New[string, *answered](size)
+	if maxBytes <= 0 {
+		maxBytes = DefaultAnswerCacheBytes
+	}
+	c := &answerCache{maxBytes: int64(maxBytes)}
+	l, err := lru.NewWithEvict(size, func(_ string, e *answered) { c.bytes.Add(-e.cost) })
 	if err != nil { // only for a size ≤ 0
 		panic(err)
 	}
-	return &answerCache{lru: c}
+	c.lru = l
+	return c
+}
+
+// add keeps e under key unless the key is kept already, then evicts the
+// oldest entries until the kept ones fit maxBytes (the newest always
+// stays).
+func (c *answerCache) add(key string, e *answered) {
+	if present, _ := c.lru.ContainsOrAdd(key, e); present {
+		return
+	}
+	c.bytes.Add(e.cost)
+	for c.bytes.Load() > c.maxBytes && c.lru.Len() > 1 {
+		if _, _, ok := c.lru.RemoveOldest(); !ok {
+			return
+		}
+	}
 }
 
 // planKey is the plan's canonical form under the fingerprint; "" when the
@@ -151,10 +182,10 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 		if e, err = b.composeFor(ctx, p); err != nil || ctx.Err() != nil {
 			return e, err
 		}
-		b.answers.lru.Add(key, e)
+		b.answers.add(key, e)
 	}
 	if r, ok := b.cfg.Planner.(Repeatable); fresh != "" && ok && r.Repeatable() {
-		b.answers.lru.Add(questionKey(fp, fresh), e)
+		b.answers.add(questionKey(fp, fresh), e)
 	}
 	return e, nil
 }
@@ -162,7 +193,42 @@ func (b *Bot) answerFor(ctx context.Context, p planner.Plan, fresh string) (*ans
 func (b *Bot) composeFor(ctx context.Context, p planner.Plan) (*answered, error) {
 	a, err := b.compose.Compose(ctx, p)
 	progressFrom(ctx).composed(err)
-	return &answered{plan: p, answer: a}, err
+	return &answered{plan: p, answer: a, cost: answerCost(a)}, err
+}
+
+// answerCost is about the memory an answer and its JSON object take: its
+// text twice (the JSON holds the Markdown once more), plus a fixed cost per
+// row and per string.
+func answerCost(a Answer) int64 {
+	n := 2 * (len(a.Interpretation) + len(a.Headline) + len(a.PlainWords))
+	for _, s := range slices.Concat(a.Body, a.Caveats, a.Examples, a.Choices, a.Sources.Filters, a.Sources.RunIDs) {
+		n += 2*len(s) + 16
+	}
+	if a.Table != nil {
+		for _, r := range a.Table.Rows {
+			for _, s := range r {
+				n += 2*len(s) + 16
+			}
+		}
+	}
+	for _, r := range slices.Concat(a.Rows, a.Nearest) {
+		n += 2*(len(r.Series)+len(r.RunsFilter)) + 512
+		for _, id := range r.RunIDs {
+			n += 2*len(id) + 16
+		}
+	}
+	for _, t := range a.Terms {
+		n += 2 * (len(t.ID) + len(t.Name) + len(t.Gist))
+	}
+	for _, e := range a.Sources.Entries {
+		n += 2 * (len(e.ID) + len(e.Title) + len(e.URL))
+	}
+	for c := a.Chart; c != nil; c = c.Cost { // and its latency panel
+		for _, s := range c.Series {
+			n += 128 * (1 + len(s.Points))
+		}
+	}
+	return int64(n) + 4096 // the plan, the structs, the key
 }
 
 // cloneAnswer returns a copy of a that shares no memory with it, so a

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -91,4 +92,53 @@ func shared(a, b reflect.Value, path string) []string {
 		}
 	}
 	return out
+}
+
+// TestTheAnswerCacheIsBoundedInBytes checks that kept answers never cost
+// more than the byte bound (the oldest go first, the newest always stays),
+// that keeping an answer under a key it has does not count it twice, and
+// that an import's purge frees what they cost.
+func TestTheAnswerCacheIsBoundedInBytes(t *testing.T) {
+	c := newAnswerCache(1000, 20_000)
+	entry := func(cost int64) *answered { return &answered{cost: cost} }
+	for i := range 10 {
+		c.add(strconv.Itoa(i), entry(5_000))
+		if got := c.bytes.Load(); got > 20_000 {
+			t.Fatalf("after %d answers of 5,000 bytes the cache holds %d bytes", i+1, got)
+		}
+	}
+	if n := c.lru.Len(); n != 4 {
+		t.Errorf("the cache keeps %d answers, want the 4 newest", n)
+	}
+	if !c.lru.Contains("9") || c.lru.Contains("5") {
+		t.Errorf("the cache keeps %v, want the newest 6–9", c.lru.Keys())
+	}
+	c.add("9", entry(5_000))
+	if got := c.bytes.Load(); got != 20_000 {
+		t.Errorf("adding a kept key again: %d bytes, want 20000", got)
+	}
+	c.add("big", entry(50_000))
+	if n, got := c.lru.Len(), c.bytes.Load(); n != 1 || got != 50_000 {
+		t.Errorf("one answer larger than the bound: %d kept, %d bytes; want it alone", n, got)
+	}
+	c.sameRuns("another import")
+	if got := c.bytes.Load(); got != 0 || c.lru.Len() != 0 {
+		t.Errorf("after an import: %d answers, %d bytes kept", c.lru.Len(), got)
+	}
+}
+
+// TestAnAnswersCostGrowsWithWhatItHolds checks the estimate that bounds the
+// cache: more rows and run IDs cost more, and a row's cost does not depend
+// on how many runs stand behind it, only on the IDs it names.
+func TestAnAnswersCostGrowsWithWhatItHolds(t *testing.T) {
+	row := Row{Series: "Redis", RunIDs: []string{"run-1", "run-2"}, RunCount: 2}
+	many := row
+	many.RunCount = 1_000_000
+	one, two := Answer{Rows: []Row{row}}, Answer{Rows: []Row{row, row}}
+	if answerCost(two) <= answerCost(one) {
+		t.Errorf("two rows cost %d, one %d", answerCost(two), answerCost(one))
+	}
+	if answerCost(Answer{Rows: []Row{many}}) != answerCost(one) {
+		t.Error("a row's cost depends on its run count, not only on what it names")
+	}
 }

@@ -45,6 +45,9 @@ type Config struct {
 	// questions (DefaultAnswerCacheSize when 0; negative: none). Answers
 	// are cached only when Querier is Fingerprinted.
 	AnswerCacheSize int
+	// AnswerCacheBytes bounds the memory the kept answers take, about
+	// (DefaultAnswerCacheBytes when 0): the oldest go first.
+	AnswerCacheBytes int
 }
 
 // Bot answers messages. It is safe for concurrent use.
@@ -76,7 +79,7 @@ func New(cfg Config) *Bot {
 	}
 	return &Bot{cfg: cfg, log: log,
 		compose: compose.New(compose.Config{Querier: cfg.Querier, Knowledge: cfg.Knowledge, Observer: progressObserver{}}),
-		answers: newAnswerCache(cfg.AnswerCacheSize)}
+		answers: newAnswerCache(cfg.AnswerCacheSize, cfg.AnswerCacheBytes)}
 }
 
 // Handle answers one message: rate limits, the thread's previous plan, the

@@ -66,7 +66,7 @@ func (s *DigestSource) Compose(ctx context.Context, last *DigestState) (Digest, 
 	}
 	changes := digestChanges(last, state)
 	d := Digest{Changes: changes, State: state, Unchanged: last != nil && digestSame(*last, state)}
-	d.Headline = s.headline(&f, changes, len(state.Runs))
+	d.Headline = s.headline(&f, changes, state.TotalRuns())
 	d.Details = s.details(&f, changes)
 	d.Sources = s.sources(&f)
 	d.Chart = compose.ChartForDigest([]Row{
@@ -181,15 +181,18 @@ func (s *DigestSource) state(ctx context.Context, f *digestFacts) (DigestState, 
 	if err != nil {
 		return DigestState{}, fmt.Errorf("digest: listing runs: %w", err)
 	}
-	st := DigestState{Runs: map[string]RunTag{}, Figures: map[string]Figure{}, Claims: map[string]ClaimState{}}
+	st := DigestState{Figures: map[string]Figure{}, Claims: map[string]ClaimState{}}
+	counts := map[RunTag]int{}
 	h := sha256.New()
 	for _, c := range all.Cells {
-		for _, id := range c.RunIDs {
-			st.Runs[id] = RunTag{Session: c.Session, Engine: c.Engine}
-		}
+		counts[RunTag{Session: c.Session, Engine: c.Engine}] += c.Reps
 		fmt.Fprintf(h, "%v|%v|%v|%v|%v|%v\n", c.CellKey, c.Reps, c.OpsPerSec, c.P50Ms, c.P99Ms, c.P999Ms)
 	}
 	st.Fingerprint = hex.EncodeToString(h.Sum(nil))[:16]
+	st.RunCounts = []RunCount{}
+	for _, tag := range sortedTags(counts) {
+		st.RunCounts = append(st.RunCounts, RunCount{RunTag: tag, Runs: counts[tag]})
+	}
 
 	ops := func(key, label string, c analytics.Cell) {
 		st.Figures[key] = Figure{Label: label, Value: c.OpsPerSec, Display: compose.FormatOps(c.OpsPerSec)}

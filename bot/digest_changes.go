@@ -43,18 +43,50 @@ func (d Digest) Markdown() string {
 }
 
 // DigestState is what a posted digest is compared against next time.
+// It holds runs counted per session and engine, never one entry per run:
+// a state saved over millions of runs stays a few hundred bytes.
 type DigestState struct {
 	Fingerprint string                `json:"fingerprint"`
 	PostedAt    time.Time             `json:"posted_at"`
-	Runs        map[string]RunTag     `json:"runs"`    // run ID → session and engine
-	Figures     map[string]Figure     `json:"figures"` // headline numbers by key
-	Claims      map[string]ClaimState `json:"claims"`  // claim id → what the data said
+	RunCounts   []RunCount            `json:"run_counts"` // by session, then engine
+	Figures     map[string]Figure     `json:"figures"`    // headline numbers by key
+	Claims      map[string]ClaimState `json:"claims"`     // claim id → what the data said
+	// Runs is how states saved by earlier releases named every run (run
+	// ID → session and engine); read, never written.
+	Runs map[string]RunTag `json:"runs,omitempty"`
 }
 
 // RunTag is the part of a run the "what changed" section names.
 type RunTag struct {
 	Session int    `json:"session"`
 	Engine  string `json:"engine"`
+}
+
+// RunCount is how many runs a session holds of one engine.
+type RunCount struct {
+	RunTag
+	Runs int `json:"runs"`
+}
+
+// counts is the state's runs per session and engine.
+func (s DigestState) counts() map[RunTag]int {
+	out := map[RunTag]int{}
+	for _, c := range s.RunCounts {
+		out[c.RunTag] += c.Runs
+	}
+	for _, tag := range s.Runs {
+		out[tag]++
+	}
+	return out
+}
+
+// TotalRuns is how many runs the state counts.
+func (s DigestState) TotalRuns() int {
+	n := 0
+	for _, c := range s.counts() {
+		n += c
+	}
+	return n
 }
 
 // Figure is one headline number with its label and display form.
@@ -80,10 +112,10 @@ func digestChanges(last *DigestState, now DigestState) []string {
 		return nil
 	}
 	var out []string
-	if line := newRunsLine(last.Runs, now.Runs); line != "" {
+	if line := newRunsLine(last.counts(), now.counts()); line != "" {
 		out = append(out, line)
 	}
-	if removed := countMissing(last.Runs, now.Runs); removed > 0 {
+	if removed := countMissing(last.counts(), now.counts()); removed > 0 {
 		out = append(out, fmt.Sprintf("%d runs present last time are no longer in the data.", removed))
 	}
 	for _, k := range slices.Sorted(maps.Keys(now.Figures)) {
@@ -105,7 +137,7 @@ func digestChanges(last *DigestState, now DigestState) []string {
 	}
 	if len(out) == 0 {
 		return []string{fmt.Sprintf("Nothing changed since the last digest (%s): same %d runs, same figures, same claim verdicts.",
-			last.PostedAt.UTC().Format("2 Jan 2006"), len(now.Runs))}
+			last.PostedAt.UTC().Format("2 Jan 2006"), now.TotalRuns())}
 	}
 	return out
 }
@@ -113,7 +145,7 @@ func digestChanges(last *DigestState, now DigestState) []string {
 // digestSame reports whether now holds the same runs, figures and claim
 // readings as last.
 func digestSame(last, now DigestState) bool {
-	if len(last.Runs) != len(now.Runs) || countMissing(last.Runs, now.Runs) > 0 || len(last.Figures) != len(now.Figures) {
+	if !maps.Equal(last.counts(), now.counts()) || len(last.Figures) != len(now.Figures) {
 		return false
 	}
 	for k, f := range now.Figures {
@@ -129,43 +161,44 @@ func digestSame(last, now DigestState) bool {
 	return true
 }
 
-func newRunsLine(before, now map[string]RunTag) string {
-	type group struct {
-		session int
-		engine  string
-	}
-	counts := map[group]int{}
+// newRunsLine says how many runs each session and engine gained (an
+// import only adds runs).
+func newRunsLine(before, now map[RunTag]int) string {
+	counts := map[RunTag]int{}
 	total := 0
-	for id, tag := range now {
-		if _, ok := before[id]; !ok {
-			counts[group{tag.Session, tag.Engine}]++
-			total++
+	for tag, n := range now {
+		if more := n - before[tag]; more > 0 {
+			counts[tag] = more
+			total += more
 		}
 	}
 	if total == 0 {
 		return ""
 	}
-	groups := slices.SortedFunc(maps.Keys(counts), func(a, b group) int {
-		if a.session != b.session {
-			return a.session - b.session
-		}
-		return strings.Compare(a.engine, b.engine)
-	})
 	var parts []string
-	for _, g := range groups {
-		parts = append(parts, fmt.Sprintf("%d %s (session %d)", counts[g], analytics.EngineName(g.engine), g.session))
+	for _, g := range sortedTags(counts) {
+		parts = append(parts, fmt.Sprintf("%d %s (session %d)", counts[g], analytics.EngineName(g.Engine), g.Session))
 	}
 	return fmt.Sprintf("%d runs imported since the last digest: %s.", total, strings.Join(parts, ", "))
 }
 
-func countMissing(before, now map[string]RunTag) int {
+// countMissing is how many runs each session and engine lost, in all.
+func countMissing(before, now map[RunTag]int) int {
 	n := 0
-	for id := range before {
-		if _, ok := now[id]; !ok {
-			n++
-		}
+	for tag, had := range before {
+		n += max(0, had-now[tag])
 	}
 	return n
+}
+
+// sortedTags is the tags by session, then engine.
+func sortedTags[V any](m map[RunTag]V) []RunTag {
+	return slices.SortedFunc(maps.Keys(m), func(a, b RunTag) int {
+		if a.Session != b.Session {
+			return a.Session - b.Session
+		}
+		return strings.Compare(a.Engine, b.Engine)
+	})
 }
 
 func digestPercentChange(from, to float64) string {

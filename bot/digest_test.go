@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -119,5 +120,38 @@ func TestDigestSaysWhatChangedAfterAnImportAndNothingWhenNothingDid(t *testing.T
 	}
 	if !strings.Contains(next.Headline, "481 benchmark runs") {
 		t.Errorf("headline does not count the new runs:\n%s", next.Headline)
+	}
+}
+
+// TestADigestStateCountsRunsAndReadsAStateOfTheReleaseBefore checks that
+// the saved state counts runs per session and engine (its size does not
+// grow with the runs) and that a state saved by the release before, which
+// named every run, is compared alike.
+func TestADigestStateCountsRunsAndReadsAStateOfTheReleaseBefore(t *testing.T) {
+	store := analyticstest.OpenStore(t)
+	now := composeDigest(t, store, nil).State
+	raw, err := json.Marshal(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > 32<<10 || strings.Contains(string(raw), "run-s1-") {
+		t.Errorf("the state of %d runs is %d bytes and names runs:\n%s", now.TotalRuns(), len(raw), raw)
+	}
+	old := now
+	old.RunCounts, old.Runs = nil, map[string]RunTag{}
+	for _, c := range store.Cells() {
+		for _, id := range c.RunIDs {
+			old.Runs[id] = RunTag{Session: c.Session, Engine: c.Engine}
+		}
+	}
+	if !digestSame(old, now) {
+		t.Error("a state of the release before, of the same runs, differs")
+	}
+	if _, err := store.Import(t.Context(), "extra.csv", strings.NewReader(extraRuns), 1); err != nil {
+		t.Fatal(err)
+	}
+	next := composeDigest(t, store, &old)
+	if all := strings.Join(next.Changes, "\n"); !strings.Contains(all, "3 runs imported since the last digest: 2 Dragonfly (session 1), 1 Valkey (session 1).") {
+		t.Errorf("against a state of the release before, changes are:\n%s", all)
 	}
 }

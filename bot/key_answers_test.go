@@ -77,7 +77,7 @@ func TestJSONIsTheDesignObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "sources", "reply"}
+	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "run_count", "sources", "reply"}
 	if keys := topLevelKeys(t, raw); !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v in this order", keys, want)
 	}

@@ -105,8 +105,11 @@ func measureLines(ms []Measure) []string {
 		if ids := m.RunIDs(); len(ids) > 0 {
 			if m.Across == "" {
 				line += "; runs " + strings.Join(ids, ", ")
+				if more := m.Runs() - len(ids); more > 0 {
+					line += fmt.Sprintf(" and %d more", more)
+				}
 			} else {
-				line += fmt.Sprintf("; %d runs", len(ids))
+				line += fmt.Sprintf("; %d runs", m.Runs())
 			}
 		}
 		if m.Filter != "" {

@@ -3,7 +3,11 @@ package knowledge
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
@@ -30,16 +34,38 @@ type Options struct {
 	// Saved, when set and the Querier is Fingerprinted, keeps the
 	// counter-query results under the store's fingerprint.
 	Saved Saved
+	// ReadOnly reads saved figures but never writes them: a process that
+	// only reads its store (ask) computes missing figures for itself.
+	ReadOnly bool
 }
 
 // savedVersion is part of the key the results are saved under; raise it
 // when the meaning of a saved result changes (the aggregation, the Result
-// shape), so an older copy is recomputed rather than trusted.
-const savedVersion = "v1"
+// shape), so an older copy is recomputed rather than trusted. v2: cells
+// carry at most analytics.ShownRunIDs run IDs, saved in bounded chunks.
+const savedVersion = "v2"
 
 // savedTTL bounds how long a saved copy outlives the runs it belongs to: an
 // import changes the fingerprint, and the old copy is then never read again.
 const savedTTL = 30 * 24 * time.Hour
+
+// Saved figures are kept as chunks of at most savedChunkBytes (an entry
+// larger than that alone in its chunk, and none over maxSavedValue) and a
+// head naming how many, written last:
+//
+//	v2/{fingerprint}/head      {"chunks": n}
+//	v2/{fingerprint}/{i}       savedResults, for i in [0, n)
+//
+// No value grows with the number of runs: a result holds the cells its
+// filter selects, each with at most analytics.ShownRunIDs run IDs.
+const (
+	savedChunkBytes = 64 << 10
+	maxSavedValue   = 1 << 20
+)
+
+// ErrFigureTooLarge is returned when one counter-query's saved result
+// would exceed the bound on a stored value.
+var ErrFigureTooLarge = errors.New("a saved figure exceeds the bound on a stored value")
 
 // queryMemo runs each distinct counter-query once per Load (the data files
 // repeat the same cells across claims, findings and notes) and hands every
@@ -60,6 +86,11 @@ type savedResults struct {
 	Counts  map[string]runCount         `json:"counts"`
 }
 
+// savedHead is the head of a saved copy.
+type savedHead struct {
+	Chunks int `json:"chunks"`
+}
+
 // runCount is how many runs and cells a filter matches.
 type runCount struct {
 	Runs  int `json:"runs"`
@@ -76,7 +107,9 @@ func memoOf(q Querier) *queryMemo {
 }
 
 // Query implements Querier. Errors are not remembered: a failing
-// counter-query fails the load anyway.
+// counter-query fails the load anyway. Cells keep at most
+// analytics.ShownRunIDs run IDs (Reps counts them all), whether computed
+// or read from a saved copy, so both give the same base.
 func (m *queryMemo) Query(ctx context.Context, filter string) (analytics.Result, error) {
 	if r, ok := m.saved.Results[filter]; ok {
 		return cloneResult(r), nil
@@ -85,9 +118,14 @@ func (m *queryMemo) Query(ctx context.Context, filter string) (analytics.Result,
 	if err != nil {
 		return r, err
 	}
-	m.saved.Results[filter] = r
+	shown := r
+	shown.Cells = make([]analytics.Cell, len(r.Cells))
+	for i, c := range r.Cells {
+		shown.Cells[i] = c.Shown()
+	}
+	m.saved.Results[filter] = shown
 	m.computed++
-	return cloneResult(r), nil
+	return cloneResult(shown), nil
 }
 
 // count returns how many runs and cells the filter matches.
@@ -122,7 +160,7 @@ func HasSaved(ctx context.Context, saved Saved, q Querier) bool {
 	if saved == nil || key == "" {
 		return false
 	}
-	_, ok, err := saved.Get(ctx, key)
+	_, ok, err := saved.Get(ctx, key+"/head")
 	return ok && err == nil
 }
 
@@ -132,28 +170,107 @@ func (m *queryMemo) restore(ctx context.Context, saved Saved, key string) {
 	if saved == nil || key == "" {
 		return
 	}
-	b, ok, err := saved.Get(ctx, key)
+	b, ok, err := saved.Get(ctx, key+"/head")
 	if err != nil || !ok {
 		return
 	}
-	var copied savedResults
-	if json.Unmarshal(b, &copied) != nil || copied.Results == nil || copied.Counts == nil {
+	var head savedHead
+	if json.Unmarshal(b, &head) != nil || head.Chunks < 1 {
 		return
 	}
-	m.saved = copied
+	all := savedResults{Results: map[string]analytics.Result{}, Counts: map[string]runCount{}}
+	for i := range head.Chunks {
+		b, ok, err := saved.Get(ctx, key+"/"+strconv.Itoa(i))
+		if err != nil || !ok {
+			return
+		}
+		var chunk savedResults
+		if json.Unmarshal(b, &chunk) != nil || chunk.Results == nil || chunk.Counts == nil {
+			return
+		}
+		maps.Copy(all.Results, chunk.Results)
+		maps.Copy(all.Counts, chunk.Counts)
+	}
+	m.saved = all
 }
 
-// save writes the results when some were computed. A failed write (a full
-// disk, a read-only store) costs only the next start its speed.
-func (m *queryMemo) save(ctx context.Context, saved Saved, key string) {
+// save writes the results when some were computed: the chunks, then the
+// head that makes them a copy. A failed write is an error.
+func (m *queryMemo) save(ctx context.Context, saved Saved, key string) error {
 	if saved == nil || key == "" || m.computed == 0 {
-		return
+		return nil
 	}
-	b, err := json.Marshal(m.saved)
+	chunks, err := m.chunks()
 	if err != nil {
-		return
+		return err
 	}
-	_ = saved.Set(ctx, key, b, savedTTL)
+	for i, c := range chunks {
+		if err := saved.Set(ctx, key+"/"+strconv.Itoa(i), c, savedTTL); err != nil {
+			return fmt.Errorf("saving the knowledge figures: %w", err)
+		}
+	}
+	head, err := json.Marshal(savedHead{Chunks: len(chunks)})
+	if err != nil {
+		return err
+	}
+	if err := saved.Set(ctx, key+"/head", head, savedTTL); err != nil {
+		return fmt.Errorf("saving the knowledge figures: %w", err)
+	}
+	m.computed = 0
+	return nil
+}
+
+// chunks encodes the memo's results as savedResults values of about
+// savedChunkBytes each, in filter order.
+func (m *queryMemo) chunks() ([][]byte, error) {
+	var out [][]byte
+	cur := savedResults{Results: map[string]analytics.Result{}, Counts: map[string]runCount{}}
+	size := 0
+	flush := func() error {
+		if len(cur.Results)+len(cur.Counts) == 0 {
+			return nil
+		}
+		b, err := json.Marshal(cur)
+		if err != nil {
+			return fmt.Errorf("encoding the knowledge figures: %w", err)
+		}
+		out = append(out, b)
+		cur = savedResults{Results: map[string]analytics.Result{}, Counts: map[string]runCount{}}
+		size = 0
+		return nil
+	}
+	add := func(filter string, v any, put func()) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encoding the knowledge figures of %q: %w", filter, err)
+		}
+		n := len(b) + len(filter) + 8
+		if n > maxSavedValue {
+			return fmt.Errorf("filter %q: %d bytes: %w", filter, n, ErrFigureTooLarge)
+		}
+		if size > 0 && size+n > savedChunkBytes {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		put()
+		size += n
+		return nil
+	}
+	for _, f := range slices.Sorted(maps.Keys(m.saved.Results)) {
+		if err := add(f, m.saved.Results[f], func() { cur.Results[f] = m.saved.Results[f] }); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(m.saved.Counts)) {
+		if err := add(f, m.saved.Counts[f], func() { cur.Counts[f] = m.saved.Counts[f] }); err != nil {
+			return nil, err
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func cloneResult(r analytics.Result) analytics.Result {

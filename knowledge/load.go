@@ -28,7 +28,8 @@ func Load(ctx context.Context, q Querier) (*Base, error) {
 }
 
 // LoadWith is Load with options: with opts.Saved the figures' query results
-// are read from, or else written to, a copy kept for the runs q holds.
+// are read from, or else written to, a copy kept for the runs q holds
+// (never written with opts.ReadOnly). A failed write is an error.
 func LoadWith(ctx context.Context, q Querier, opts Options) (*Base, error) {
 	sub, err := fs.Sub(embedded, "data")
 	if err != nil {
@@ -41,7 +42,11 @@ func LoadWith(ctx context.Context, q Querier, opts Options) (*Base, error) {
 	if err != nil {
 		return nil, err
 	}
-	memo.save(ctx, opts.Saved, key)
+	if !opts.ReadOnly {
+		if err := memo.save(ctx, opts.Saved, key); err != nil {
+			return nil, fmt.Errorf("knowledge: %w", err)
+		}
+	}
 	return b, nil
 }
 

@@ -48,7 +48,21 @@ type Measure struct {
 // FromRuns reports whether the measure is computed from runs (not a table).
 func (m Measure) FromRuns() bool { return m.Table == "" }
 
-// RunIDs lists the runs behind the measure.
+// Runs counts the runs behind the measure.
+func (m Measure) Runs() int {
+	if m.Across != "" {
+		n := 0
+		for _, c := range m.Series {
+			n += c.Reps
+		}
+		return n
+	}
+	return m.Cell.Reps
+}
+
+// RunIDs lists the runs the measure names: at most
+// analytics.ShownRunIDs per cell (Runs counts them all; the filter lists
+// every one).
 func (m Measure) RunIDs() []string {
 	if m.Across != "" {
 		var ids []string

@@ -102,7 +102,7 @@ func TestAskAnswersWithTheAskJSONObject(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatalf("body is not JSON: %v\n%s", err, body)
 	}
-	wantKeys := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "sources", "reply"}
+	wantKeys := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "run_count", "sources", "reply"}
 	for _, k := range wantKeys {
 		if _, ok := got[k]; !ok {
 			t.Errorf("body lacks %q: %s", k, body)

@@ -64,7 +64,12 @@ type Row struct {
 	HitRate    *float64 `json:"hit_rate,omitempty"`
 	Floor      bool     `json:"floor,omitempty"`   // Garnet: "at least", client-limited
 	Differs    []string `json:"differs,omitempty"` // nearest rows: knobs that differ from the request
+	// RunIDs are the first analytics.ShownRunIDs runs behind the row;
+	// RunCount counts them all and, when some are not named, RunsFilter
+	// is the exact filter that lists every one.
 	RunIDs     []string `json:"run_ids"`
+	RunCount   int      `json:"run_count"`
+	RunsFilter string   `json:"runs_filter,omitempty"`
 }
 
 // RowCell is what a row and a row of the JSON object (JSONRow) share:
@@ -112,11 +117,18 @@ type TermGist struct {
 	Gist string `json:"gist"`
 }
 
-// Sources are what every number rests on.
+// Sources are what every number rests on. RunIDs names at most
+// analytics.ShownRunIDs runs per cell; RunCount counts every run behind the
+// answer, which its filters list.
 type Sources struct {
-	Filters []string      `json:"filters"`
-	RunIDs  []string      `json:"run_ids"`
-	Entries []SourceEntry `json:"entries"`
+	Filters  []string      `json:"filters"`
+	RunIDs   []string      `json:"run_ids"`
+	RunCount int           `json:"run_count"`
+	Entries  []SourceEntry `json:"entries"`
+	// unnamed counts, per exact filter that lists them (a row's
+	// RunsFilter), the runs RunIDs leaves out: answers merged into one
+	// count each filter's runs once.
+	unnamed map[string]int
 }
 
 // SourceEntry is a knowledge-base entry with its title and URL.

@@ -96,7 +96,7 @@ func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, [
 		}
 		qr := queryResult{query: q}
 		for _, c := range res.Cells {
-			qr.rows = append(qr.rows, RowFromCell(c))
+			qr.rows = append(qr.rows, rowFromCellOf(q.Filter, c))
 		}
 		all = append(all, qr.rows...)
 		results = append(results, qr)
@@ -130,6 +130,26 @@ func (s *sourcer) filter(f string) {
 func (s *sourcer) rows(rows []Row) {
 	for _, r := range rows {
 		s.runs(r.RunIDs...)
+		s.unnamed(r.RunsFilter, r.RunCount-len(r.RunIDs))
+	}
+}
+
+// unnamed counts n runs the answer does not name, all listed by filter.
+func (s *sourcer) unnamed(filter string, n int) {
+	if n <= 0 || filter == "" {
+		return
+	}
+	if s.src.unnamed == nil {
+		s.src.unnamed = map[string]int{}
+	}
+	s.src.unnamed[filter] = max(s.src.unnamed[filter], n)
+}
+
+// merge continues with another answer's run IDs and the runs it left unnamed.
+func (s *sourcer) merge(src Sources) {
+	s.runs(src.RunIDs...)
+	for f, n := range src.unnamed {
+		s.unnamed(f, n)
 	}
 }
 
@@ -157,4 +177,11 @@ func (s *sourcer) entry(id string) bool {
 	return true
 }
 
-func (s *sourcer) sources() Sources { return s.src }
+func (s *sourcer) sources() Sources {
+	src := s.src
+	src.RunCount = len(src.RunIDs)
+	for _, n := range src.unnamed {
+		src.RunCount += n
+	}
+	return src
+}

@@ -55,7 +55,7 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 		for _, f := range a.Sources.Filters {
 			s.filter(f)
 		}
-		s.runs(a.Sources.RunIDs...)
+		s.merge(a.Sources)
 		for _, e := range a.Sources.Entries {
 			s.entry(e.ID)
 		}

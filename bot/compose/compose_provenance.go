@@ -89,6 +89,7 @@ func (b *Composer) composeProvenance(ctx context.Context, p planner.Plan) (Answe
 		}
 		fields = append(fields, q.Label+": "+runFields(t, q.Filter))
 		s.runs(t.IDs...)
+		s.unnamed(q.Filter, t.Runs-len(t.IDs))
 	}
 	if len(lines) == 0 && len(fields) == 0 {
 		a.Headline = "The knowledge base has no entry on that part of the setup."

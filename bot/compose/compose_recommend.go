@@ -96,7 +96,7 @@ func sourcerFrom(k Knowledge, src Sources) *sourcer {
 	for _, f := range src.Filters {
 		s.filter(f)
 	}
-	s.runs(src.RunIDs...)
+	s.merge(src)
 	for _, e := range src.Entries {
 		if !s.entry(e.ID) {
 			s.src.Entries = append(s.src.Entries, e)

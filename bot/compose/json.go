@@ -15,16 +15,21 @@ type AskJSON struct {
 	Rows           []JSONRow     `json:"rows"`
 	Nearest        []JSONRow     `json:"nearest"`
 	RunIDs         []string      `json:"run_ids"`
+	RunCount       int           `json:"run_count"`
 	Sources        []SourceEntry `json:"sources"`
 	// Reply is the reply layer alone, as Markdown; Text begins with it.
 	Reply   string   `json:"reply"`
 	Choices []string `json:"choices,omitempty"`
 }
 
-// JSONRow is one measured cell in the JSON object, with exact medians.
+// JSONRow is one measured cell in the JSON object, with exact medians:
+// its first run IDs, how many runs there are and, when some are not
+// named, the exact filter that lists them all.
 type JSONRow struct {
 	RowCell
-	RunIDs []string `json:"run_ids"`
+	RunIDs     []string `json:"run_ids"`
+	RunCount   int      `json:"run_count"`
+	RunsFilter string   `json:"runs_filter,omitempty"`
 }
 
 // JSON converts an answer into the object docs/design.md#json-answers describes. Slices are never nil,
@@ -37,16 +42,18 @@ func JSON(a Answer) AskJSON {
 	if a.Kind == KindClarify && len(choices) == 0 {
 		choices = a.Examples[:min(3, len(a.Examples))]
 	}
+	l := Split(a) // once for both texts: it was half of the JSON object's cost
 	return AskJSON{
-		Reply:          ReplyMarkdown(Split(a).Reply, "below"),
+		Reply:          ReplyMarkdown(l.Reply, "below"),
 		Choices:        choices,
 		Kind:           a.Kind,
 		Interpretation: a.Interpretation,
-		Text:           Markdown(a),
+		Text:           markdownOf(l),
 		Filters:        nonNil(a.Sources.Filters),
 		Rows:           jsonRows(a.Rows),
 		Nearest:        jsonRows(a.Nearest),
 		RunIDs:         nonNil(a.Sources.RunIDs),
+		RunCount:       max(a.Sources.RunCount, len(a.Sources.RunIDs)),
 		Sources:        nonNil(a.Sources.Entries),
 	}
 }
@@ -67,7 +74,7 @@ func (j AskJSON) Encode() ([]byte, error) {
 func jsonRows(rows []Row) []JSONRow {
 	out := make([]JSONRow, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, JSONRow{RowCell: r.RowCell, RunIDs: nonNil(r.RunIDs)})
+		out = append(out, JSONRow{RowCell: r.RowCell, RunIDs: nonNil(r.RunIDs), RunCount: max(r.RunCount, len(r.RunIDs)), RunsFilter: r.RunsFilter})
 	}
 	return out
 }

@@ -12,8 +12,10 @@ const maxTextRunIDs = 8
 // Markdown renders an answer as the canonical Markdown text: what the CLI
 // prints, what HTTP returns and the "text" field of the JSON object: the
 // reply layer, then the evidence (Split).
-func Markdown(a Answer) string {
-	l := Split(a)
+func Markdown(a Answer) string { return markdownOf(Split(a)) }
+
+// markdownOf is Markdown of an answer already split into its layers.
+func markdownOf(l Layers) string {
 	reply := ReplyMarkdown(l.Reply, "below")
 	if l.EvidenceEmpty() {
 		return reply
@@ -103,7 +105,7 @@ func markdownSources(s Sources) string {
 		lines = append(lines, "Filter: `"+f+"`")
 	}
 	if len(s.RunIDs) > 0 {
-		lines = append(lines, "Runs: "+runIDList(s.RunIDs))
+		lines = append(lines, "Runs: "+runIDListOf(s.RunIDs, s.RunCount))
 	}
 	for _, e := range s.Entries {
 		line := e.ID
@@ -122,7 +124,10 @@ func markdownSources(s Sources) string {
 }
 
 // runIDList lists up to maxTextRunIDs run IDs in code spans, then "and N more".
-func runIDList(ids []string) string {
+func runIDList(ids []string) string { return runIDListOf(ids, len(ids)) }
+
+// runIDListOf is runIDList for the named ids of total runs.
+func runIDListOf(ids []string, total int) string {
 	shown := ids
 	if len(shown) > maxTextRunIDs {
 		shown = shown[:maxTextRunIDs]
@@ -132,7 +137,7 @@ func runIDList(ids []string) string {
 		parts[i] = "`" + id + "`"
 	}
 	out := strings.Join(parts, ", ")
-	if more := len(ids) - len(shown); more > 0 {
+	if more := max(total, len(ids)) - len(shown); more > 0 {
 		out += " and " + strconv.Itoa(more) + " more"
 	}
 	return out

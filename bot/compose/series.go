@@ -19,8 +19,29 @@ func shortSeries(engine, mode string) string {
 	return name + " (single process)"
 }
 
-// RowFromCell turns a measured cell into the row answers show.
+// RowFromCell turns a measured cell into the row answers show: its first
+// analytics.ShownRunIDs run IDs, how many there are, and, when some are
+// left out, the cell's filter, which lists them all.
 func RowFromCell(c analytics.Cell) Row {
+	r := rowFromCell(c)
+	if r.RunCount > len(r.RunIDs) {
+		r.RunsFilter = c.CellKey.Filter()
+	}
+	return r
+}
+
+// rowFromCellOf is RowFromCell for a cell of a query's result: the filter
+// listing the row's runs is the query's filter restricted to the cell
+// (the query may have kept only some of the cell's runs).
+func rowFromCellOf(filter string, c analytics.Cell) Row {
+	r := rowFromCell(c)
+	if r.RunCount > len(r.RunIDs) {
+		r.RunsFilter = "(" + filter + ") && " + c.CellKey.Filter()
+	}
+	return r
+}
+
+func rowFromCell(c analytics.Cell) Row {
 	return Row{
 		Series: analytics.VersionedSeriesName(c.Engine, c.Version, c.Mode),
 		RowCell: RowCell{
@@ -41,7 +62,8 @@ func RowFromCell(c analytics.Cell) Row {
 		HitRate:    c.HitRate,
 		KBPerSec:   c.KBPerSec,
 		Floor:      c.Engine == "garnet",
-		RunIDs:     slices.Clone(c.RunIDs),
+		RunIDs:     slices.Clone(c.RunIDs[:min(len(c.RunIDs), analytics.ShownRunIDs)]),
+		RunCount:   max(c.Reps, len(c.RunIDs)),
 	}
 }
 

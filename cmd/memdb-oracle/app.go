@@ -30,13 +30,16 @@ type app struct {
 	// directory (version, kb, plan): store() then opens it read-only.
 	readOnly bool
 
-	st  *analytics.Store     // opened once by store() (app_store.go)
-	kb  *knowledge.Base      // loaded once by knowledge() (app_knowledge.go)
-	b   *bot.Bot             // built once by bot() (app_bot.go)
-	mt  *httpadapter.Metrics // created once by metrics() (app_bot.go)
-	llm *llm.Completer       // built once by completer() (app_planner.go)
-	gd  *httpadapter.Guard   // built once by httpGuard() (serve_guard.go)
-	sh  *redisadapter.Store  // opened once by shared() (app_shared.go)
+	st *analytics.Store // opened once by store() (app_store.go)
+	// stReadOnly says st was opened read-only: nothing derived from it
+	// (the knowledge figures) is written.
+	stReadOnly bool
+	kb         *knowledge.Base      // loaded once by knowledge() (app_knowledge.go)
+	b          *bot.Bot             // built once by bot() (app_bot.go)
+	mt         *httpadapter.Metrics // created once by metrics() (app_bot.go)
+	llm        *llm.Completer       // built once by completer() (app_planner.go)
+	gd         *httpadapter.Guard   // built once by httpGuard() (serve_guard.go)
+	sh         *redisadapter.Store  // opened once by shared() (app_shared.go)
 
 	// smallStore is set by collectLittle for a command that answers once
 	// from a small store: Badger is then sized for it (analytics.Options.Small).

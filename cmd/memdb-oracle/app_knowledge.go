@@ -13,7 +13,9 @@ const kvFigures = "figures"
 
 // knowledge loads the knowledge base once, computing its figures from the
 // store (or reading them as computed by an earlier process for the same
-// runs), and returns the same base on later calls.
+// runs), and returns the same base on later calls. Figures computed over a
+// store opened for writing are saved (a failed write is an error); over a
+// read-only one they are kept for this process only.
 func (a *app) knowledge() (*knowledge.Base, error) {
 	if a.kb != nil {
 		return a.kb, nil
@@ -22,7 +24,7 @@ func (a *app) knowledge() (*knowledge.Base, error) {
 	if err != nil {
 		return nil, err
 	}
-	kb, err := knowledge.LoadWith(a.ctx, st, knowledge.Options{Saved: st.KV(kvFigures)})
+	kb, err := knowledge.LoadWith(a.ctx, st, knowledge.Options{Saved: st.KV(kvFigures), ReadOnly: a.stReadOnly})
 	if err != nil {
 		return nil, fmt.Errorf("loading the knowledge base: %w", err)
 	}

@@ -162,7 +162,7 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 			fmt.Fprintf(a.stderr, "first use: imported the embedded dataset into %s\n", a.cfg.DataDir)
 		}
 	}
-	a.st = st
+	a.st, a.stReadOnly = st, o.readOnly
 	return st, nil
 }
 

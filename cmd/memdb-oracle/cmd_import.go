@@ -117,8 +117,15 @@ func (c importCmd) Run(a *app) error {
 			fmt.Fprintf(w, "  %-24s %d\n", label, rep.Skipped[note])
 		}
 	}
-	_, err = fmt.Fprintf(w, "The store now holds %d runs (%s).\n", total(st.StoredRuns()), perSession(st.StoredRuns()))
-	return err
+	if _, err := fmt.Fprintf(w, "The store now holds %d runs (%s).\n", total(st.StoredRuns()), perSession(st.StoredRuns())); err != nil {
+		return err
+	}
+	// The knowledge figures of the new runs are computed and saved here,
+	// so the read-only processes after the import (ask, runs) find them.
+	if _, err := a.knowledge(); err != nil {
+		return fmt.Errorf("import %s: the runs are in, but %w", name, err)
+	}
+	return nil
 }
 
 // unchanged checks, once the import has read f, that the file is still

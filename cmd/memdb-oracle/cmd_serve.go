@@ -45,6 +45,7 @@ func (serveCmd) Run(a *app) error {
 	}
 
 	a.serving = true
+	limitServeMemory()
 	sh, err := a.shared()
 	if err != nil {
 		return err

@@ -306,7 +306,7 @@ func TestAskJSONHasExactlyTheContractFields(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &obj); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, stdout)
 	}
-	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "sources", "reply"}
+	want := []string{"kind", "interpretation", "text", "filters", "rows", "nearest", "run_ids", "run_count", "sources", "reply"}
 	for _, k := range want {
 		if _, ok := obj[k]; !ok {
 			t.Errorf("missing %q", k)
