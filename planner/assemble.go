@@ -21,6 +21,9 @@ func (p *Planner) measuredPlan(w want) Plan {
 			w.metric = "p99_ms"
 		}
 	}
+	if w.intent == IntentLookup && versionsCompared(w.versions) {
+		w.intent = IntentCompare // "Valkey 9 vs Valkey 8": one engine, two series
+	}
 	r := p.resolve(w)
 	cov := r.cov
 	pl := Plan{Intent: w.intent, Question: w.question, Source: "rules", Explain: w.explain, Multiple: w.multiple, Crossover: w.crossover}

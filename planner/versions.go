@@ -138,3 +138,15 @@ func (p *Planner) versionNotes(vs []version) []string {
 	}
 	return out
 }
+
+// versionsCompared reports two versions of one engine named together.
+func versionsCompared(vs []version) bool {
+	for i, a := range vs {
+		for _, b := range vs[i+1:] {
+			if a.engine == b.engine && a.number != b.number {
+				return true
+			}
+		}
+	}
+	return false
+}

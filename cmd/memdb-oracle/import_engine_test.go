@@ -93,6 +93,8 @@ func TestAVersionIsADimension(t *testing.T) {
 		{"valkey 9 at 16 cores", []string{"7.0M ops/s"}, "4.9M"},
 		{"Valkey 9.0 throughput, 16 cores?", []string{"7.0M ops/s"}, "4.9M"},
 		{"valkey 7 at 16 cores", []string{"Valkey 7", "never measured", "8.1.9", "9.0"}, "ops/s"},
+		// Two versions of one engine are compared, each its own series.
+		{"valkey 9 vs valkey 8 at 16 cores", []string{"highest throughput", "Valkey 9.0", "7.0M ops/s"}, "Redis"},
 		{"is redis 6 faster than valkey 9 at 16 cores", []string{"Redis 6", "never measured", "8.2.8"}, "ops/s"},
 	} {
 		out, errOut, err := runCLI(t, dir, "ask", tc.question)
