@@ -126,18 +126,18 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 			}
 		}
 		if sameConditions(p.subject, c.subject) {
-			lead += " — at " + pairConditions(p) + " " + versus(p, metric) + ", but " + versus(c, metric)
+			lead += " — at " + pairConditions(p) + ", " + versus(p, metric) + ", but " + versus(c, metric)
 		} else {
-			lead += " — at " + pairConditions(c) + " " + versus(c, metric)
+			lead += " — at " + pairConditions(c) + ", " + versus(c, metric)
 		}
 	case len(against) > 0:
-		lead += " — at " + pairConditions(against[0]) + " " + versus(against[0], metric)
+		lead += " — at " + pairConditions(against[0]) + ", " + versus(against[0], metric)
 	case len(pro) > 1:
-		lead += " — for example at " + pairConditions(pro[0]) + " " + versus(pro[0], metric)
+		lead += " — for example at " + pairConditions(pro[0]) + ", " + versus(pro[0], metric)
 	case len(pro) == 1:
-		lead += " — at " + pairConditions(pro[0]) + " " + versus(pro[0], metric)
+		lead += " — at " + pairConditions(pro[0]) + ", " + versus(pro[0], metric)
 	case len(tied) > 0:
-		lead += ", within 5%: at " + pairConditions(tied[0]) + " " + versus(tied[0], metric)
+		lead += ", within 5%: at " + pairConditions(tied[0]) + ", " + versus(tied[0], metric)
 	default:
 		lead += " — " + holds
 	}
