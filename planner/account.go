@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -27,18 +28,24 @@ import (
 //go:embed data/function-words.txt
 var functionWordsTable string
 
+// functionWords are the function-words table alone: ordinary English (and
+// the other languages'), as opposed to the lexicon's vocabulary.
+var functionWords = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(functionWordsTable, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			for _, w := range strings.Fields(line) {
+				out[w] = true
+			}
+		}
+	}
+	return out
+})
+
 // sharedKnownWords are the words read wherever they stand: function words
 // and every word of the lexicon's phrases. Built once per process.
 var sharedKnownWords = sync.OnceValue(func() map[string]bool {
-	known := map[string]bool{}
-	for _, line := range strings.Split(functionWordsTable, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "#") {
-			continue
-		}
-		for _, w := range strings.Fields(line) {
-			known[w] = true
-		}
-	}
+	known := maps.Clone(functionWords())
 	for _, t := range lexiconTables() {
 		for _, e := range t.entries {
 			for _, w := range strings.Fields(e.phrase) {
@@ -581,6 +588,10 @@ func collectHeld(pl *Plan, held *[]float64, multiples []float64) {
 	}
 	if s.Ratio != "" && !defaulted(slotRatio) {
 		textNumbers(s.Ratio, held)
+		// "MGET of 10 keys per command" is mget10: its 10 is the keys.
+		if digits := strings.TrimLeft(s.Ratio, "abcdefghijklmnopqrstuvwxyz"); digits != s.Ratio && digits != "" {
+			textNumbers(digits, held)
+		}
 	}
 	// A percentile names its number ("99.9th percentile" is p99.9).
 	for _, m := range append([]string{s.Metric}, metricsOf(pl)...) {
@@ -757,11 +768,15 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 }
 
 // valueWord reports a word that is a value of the plan on its own: an
-// engine or a workload. (Beside a number stands too much ordinary
-// English: "afford 48", "scored 500k".)
+// engine, or a workload that is not also an ordinary word ("mget10", not
+// "get"). (Beside a number stands too much ordinary English: "afford
+// 48", "scored 500k".)
 func (p *Planner) valueWord(w string) bool {
 	for _, ph := range p.lx.byFirst[w] {
-		if len(ph.words) == 1 && (ph.meaning == mEngine || ph.meaning == mWorkload) {
+		if len(ph.words) != 1 {
+			continue
+		}
+		if ph.meaning == mEngine || ph.meaning == mWorkload && !functionWords()[w] {
 			return true
 		}
 	}
