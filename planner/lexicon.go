@@ -200,6 +200,12 @@ func multiKeyPhrases() []entry {
 		}
 	}
 	var out []entry
+	// "multi-key MGET": the adjective says again what the command is.
+	for _, m := range []string{"multi - key", "multi key", "multikey", "10 - key", "10 key"} {
+		for _, c := range [][2]string{{"mget", "mget10"}, {"mgets", "mget10"}, {"mset", "mset10"}, {"msets", "mset10"}} {
+			out = append(out, entry{m + " " + c[0], c[1]})
+		}
+	}
 	for _, side := range []struct {
 		verbs []string
 		cmd   string
