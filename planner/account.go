@@ -193,24 +193,34 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 			}
 		}
 	}
-	// read reports whether word i of the rules' text was read: taking it
-	// out changes the plan.
 	raw := strings.Fields(settings.text)
-	read := func(word string) bool {
+	// without plans the question with one word taken out, once per word:
+	// ok is false when the word is not in the rules' text.
+	type ablation struct {
+		plan Plan
+		err  error
+	}
+	ablations := map[string]ablation{}
+	without := func(word string) (ablation, bool) {
+		if a, ok := ablations[word]; ok {
+			return a, true
+		}
 		i := slices.Index(raw, word)
 		if i < 0 {
-			for j, r := range raw {
-				if strings.Contains(r, word) {
-					i = j
-					break
-				}
-			}
+			i = slices.IndexFunc(raw, func(r string) bool { return strings.Contains(r, word) })
 		}
 		if i < 0 {
-			return true
+			return ablation{}, false
 		}
-		without := strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " ")
-		return p.planMeaning(ctx, without, prev) != planMeaning(*pl)
+		q, err := p.ablated(ctx, strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " "), prev)
+		ablations[word] = ablation{q, err}
+		return ablations[word], true
+	}
+	// read reports whether a word was read: taking it out changes the
+	// plan.
+	read := func(word string) bool {
+		a, ok := without(word)
+		return !ok || a.err != nil || planMeaning(a.plan) != planMeaning(*pl)
 	}
 	// readName is read for a name: a word that only kept the reader from a
 	// setting beside it was not read.
@@ -218,12 +228,8 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		if !read(word) {
 			return false
 		}
-		i := slices.Index(raw, word)
-		if i < 0 {
-			return true
-		}
-		q, err := p.ablated(ctx, strings.Join(slices.Delete(slices.Clone(raw), i, i+1), " "), prev)
-		return err != nil || !onlyHid(q, *pl)
+		a, ok := without(word)
+		return !ok || a.err != nil || !onlyHid(a.plan, *pl)
 	}
 	var unread, leads []string
 	var fixed []string
@@ -360,16 +366,6 @@ func either(b bool, yes, no string) string {
 		return yes
 	}
 	return no
-}
-
-// planMeaning plans a text without accounting for it and renders what
-// the plan means, for comparison.
-func (p *Planner) planMeaning(ctx context.Context, text string, prev *Plan) string {
-	pl, err := p.ablated(ctx, text, prev)
-	if err != nil {
-		return "error"
-	}
-	return planMeaning(pl)
 }
 
 // ablated plans text with the rules alone, as the accounting does.
