@@ -31,7 +31,10 @@ type Journal struct {
 	stale     time.Duration
 	renew     time.Duration
 	exclusive bool
-	log       *slog.Logger
+	// started is when this journal was made: on an exclusive store an
+	// entry recorded before it is a dead process's.
+	started time.Time
+	log     *slog.Logger
 }
 
 // JournalConfig configures NewJournal.
@@ -56,7 +59,7 @@ type JournalConfig struct {
 // NewJournal returns a journal on cfg.KV.
 func NewJournal(cfg JournalConfig) *Journal {
 	j := &Journal{kv: cfg.KV, holder: cfg.Holder + "/" + bootID(), stale: cfg.Stale, renew: cfg.Renew,
-		exclusive: cfg.Exclusive, log: cfg.Logger}
+		exclusive: cfg.Exclusive, started: time.Now(), log: cfg.Logger}
 	if j.stale <= 0 {
 		j.stale = 2 * time.Minute
 	}
@@ -226,7 +229,11 @@ func (j *Journal) abandoned(e JournalEntry) bool {
 	if e.Holder == j.holder {
 		return false // this run's own, in progress
 	}
-	return (j.exclusive && e.Holder != "") || time.Since(e.At) >= j.stale
+	// On a store no other process opens, an entry another run of this
+	// process recorded since it started is that run's, in progress (a
+	// claim it made is recorded at once): only older ones are a dead
+	// process's.
+	return (j.exclusive && e.Holder != "" && e.At.Before(j.started)) || time.Since(e.At) >= j.stale
 }
 
 func takeoverKey(key string, at time.Time) string {
