@@ -51,27 +51,18 @@ func (a *app) feed() (redisadapter.Imports, bool, error) {
 // kv is the bot-state namespace: on the shared store (falling back to the
 // data directory while it is unreachable) when there is one, else in the
 // data directory.
-func (a *app) kv(namespace string) (bot.KV, error) {
-	st, err := a.store()
-	if err != nil {
-		return nil, err
-	}
-	sh, err := a.shared()
-	if err != nil {
-		return nil, err
-	}
-	if sh == nil {
-		return st.KV(namespace), nil
-	}
-	return sh.Shared(namespace, st.KV(namespace)), nil
-}
+func (a *app) kv(namespace string) (bot.KV, error) { return a.namespaceKV(namespace, false) }
 
 // strictKV is a namespace that fails closed: on the shared store with no
 // local fallback when there is one (else in the data directory). The
 // digest's slot markers live there, because a digest posted twice (each
 // replica claiming the slot locally during an outage) is worse than one
 // posted late, once the store is back.
-func (a *app) strictKV(namespace string) (bot.KV, error) {
+func (a *app) strictKV(namespace string) (bot.KV, error) { return a.namespaceKV(namespace, true) }
+
+// namespaceKV is a namespace on the shared store when there is one —
+// strict: with no local fallback — else in the data directory.
+func (a *app) namespaceKV(namespace string, strict bool) (bot.KV, error) {
 	st, err := a.store()
 	if err != nil {
 		return nil, err
@@ -80,10 +71,13 @@ func (a *app) strictKV(namespace string) (bot.KV, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sh == nil {
+	switch {
+	case sh == nil:
 		return st.KV(namespace), nil
+	case strict:
+		return sh.KV(namespace), nil
 	}
-	return sh.KV(namespace), nil
+	return sh.Shared(namespace, st.KV(namespace)), nil
 }
 
 // limiter applies limits with daily counts in the namespace, atomically
