@@ -47,12 +47,13 @@ func seriesLabel(engine, mode string) string {
 // versionedLabel is a query's series name, with the version when its
 // engine's runs name several ("Valkey 9.0 (single process)").
 func versionedLabel(s series, cov []analytics.SeriesCoverage) string {
-	label := seriesLabel(s.engine(), s.mode())
-	if !versioned(cov, s.engine()) || s.cov.Version == "" {
-		return label
+	switch {
+	case !versioned(cov, s.engine()) || s.cov.Version == "":
+		return seriesLabel(s.engine(), s.mode())
+	case !slices.Contains(analytics.Modes, s.mode()):
+		return engineName(s.engine()) + " " + s.cov.Version + " (" + s.mode() + ")"
 	}
-	name := engineName(s.engine())
-	return strings.Replace(label, name, name+" "+s.cov.Version, 1)
+	return analytics.VersionedSeriesName(s.engine(), s.cov.Version, s.mode())
 }
 
 // shortSeries names a series compactly inside sentences.
