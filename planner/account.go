@@ -232,6 +232,15 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		return !ok || a.err != nil || !onlyHid(a.plan, *pl)
 	}
 	var unread, leads []string
+	if pl.Intent == IntentFailover {
+		r := p.readTokens(settings.text)
+		if stated := runSettingsIn(p.extract(r.canonical())); len(stated) > 0 {
+			// "does Valkey fail over faster at 16 cores?": the lab has
+			// one topology; its outages hold no core count.
+			unread = append(unread, stated...)
+			leads = append(leads, "Left out "+joinAnd(stated)+": the failover lab does not vary "+either(len(stated) == 1, "it", "them")+", so its outages are at its own setup")
+		}
+	}
 	var fixed []string
 	for _, r := range settings.unread() {
 		unread = appendUnique(unread, "“"+r.text+"” ("+r.what+")")
@@ -876,6 +885,25 @@ func titled(engines []string) []string {
 	out := make([]string, len(engines))
 	for i, e := range engines {
 		out[i] = engineName(e)
+	}
+	return out
+}
+
+// runSettingsIn names the run settings a question stated (core counts,
+// workloads, value sizes, pipeline depths), as the answer would quote them.
+func runSettingsIn(x *parsed) []string {
+	var out []string
+	for _, c := range x.cores {
+		out = append(out, fmt.Sprintf("“%d cores”", c))
+	}
+	for _, r := range x.ratios {
+		out = append(out, "“"+ratioPhrase(r)+"”")
+	}
+	for _, v := range x.values {
+		out = append(out, fmt.Sprintf("“%d B values”", v))
+	}
+	for _, d := range x.pipelines {
+		out = append(out, fmt.Sprintf("“pipeline %d”", d))
 	}
 	return out
 }

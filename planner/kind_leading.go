@@ -51,22 +51,7 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	if k.always.MatchString(t) {
 		pr.Always = true
 	}
-	rel := "ahead of"
-	if !pr.Better {
-		rel = "behind"
-	}
-	obj := "every other engine"
-	if pr.Object != "" {
-		obj = engineName(pr.Object)
-	}
-	where := "under the stated conditions"
-	if pr.Always {
-		where = "everywhere both were measured"
-	}
-	pr.Statement = engineName(pr.Subject) + " is " + rel + " " + obj + " on " + metricPhrase(pr.Metric) + " " + where
-	if pr.Same {
-		pr.Statement = engineName(pr.Subject) + " and " + obj + " are about the same on " + metricPhrase(pr.Metric) + " " + where
-	}
+	pr.Statement = premiseStatement(pr)
 
 	var pl Plan
 	if pr.Always {
@@ -89,6 +74,26 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	pl.Premise = &pr
 	pl.Interpretation = "Yes/no: " + pr.Statement + " — " + pl.Interpretation
 	return pl, true
+}
+
+// premiseStatement words a premise as the claim the verdict answers.
+func premiseStatement(pr Premise) string {
+	rel := "ahead of"
+	if !pr.Better {
+		rel = "behind"
+	}
+	obj := "every other engine"
+	if pr.Object != "" {
+		obj = engineName(pr.Object)
+	}
+	where := "under the stated conditions"
+	if pr.Always {
+		where = "everywhere both were measured"
+	}
+	if pr.Same {
+		return engineName(pr.Subject) + " and " + obj + " are about the same on " + metricPhrase(pr.Metric) + " " + where
+	}
+	return engineName(pr.Subject) + " is " + rel + " " + obj + " on " + metricPhrase(pr.Metric) + " " + where
 }
 
 // premisePlan selects, for an "always"/"never" premise, every cell of the

@@ -237,11 +237,12 @@ func failoverPhrases() []entry {
 		}
 		out = append(out, entry{"lose the " + n, ""}, entry{"lost the " + n, ""}, entry{"losing the " + n, ""},
 			entry{"kill the " + n, ""}, entry{"killing the " + n, ""}, entry{n + " crash", ""}, entry{n + " failure", ""},
-			entry{n + " loss", ""}, entry{n + " outage", ""})
+			entry{n + " loss", ""}, entry{n + " outage", ""}, entry{n + " kill", ""}, entry{n + " kills", ""})
 	}
 	return append(out, entry{"replica takes over", ""}, entry{"replica take over", ""}, entry{"replica promoted", ""},
 		entry{"replica gets promoted", ""}, entry{"promote a replica", ""}, entry{"promoting a replica", ""},
-		entry{"new primary", ""}, entry{"new master", ""}, entry{"dead master", ""}, entry{"dead primary", ""}, entry{"dead leader", ""}, entry{"fail over", ""}, entry{"fails over", ""}, entry{"failing over", ""})
+		entry{"new primary", ""}, entry{"new master", ""}, entry{"dead master", ""}, entry{"dead primary", ""}, entry{"dead leader", ""}, entry{"fail over", ""}, entry{"fails over", ""}, entry{"failing over", ""},
+		entry{"recover from", ""}, entry{"recovers from", ""}, entry{"recovery from", ""}, entry{"recovery time", ""})
 }
 
 // phrase is one compiled lexicon entry: its words and meaning.

@@ -211,6 +211,11 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 	if p.Order != "" && len(groups) > 1 {
 		a.Headline = failoverRanking(groups, p.Order)
 	}
+	if p.Premise != nil {
+		if h, ok := failoverVerdict(groups, *p.Premise); ok {
+			a.Headline = h
+		}
+	}
 	a.Table = tbl
 	a.Body = append(a.Body, p.Notes...)
 	a.Body = append(a.Body, "Outage is the time from killing the primary to the first write that succeeds on the promoted replica. Each setting was killed several times; every kill is in the table.")
@@ -235,6 +240,50 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 	b.applyCaveatsAndTerms(&a, s, nil, []string{"term:down-after-milliseconds", "term:outage-window", "term:sentinel"}, 3)
 	a.Sources = s.sources()
 	return a, nil
+}
+
+// failoverVerdict answers a yes/no question about two engines' failover
+// ("does Valkey fail over faster than Redis?") from their medians at one
+// down-after setting both were killed at (Sentinel's usual 5000 ms when
+// there). ok is false when no setting has both.
+func failoverVerdict(groups []knowledge.FailoverGroup, pr planner.Premise) (string, bool) {
+	var subj, obj *knowledge.FailoverGroup
+	for i := range groups {
+		g := &groups[i]
+		for j := range groups {
+			h := &groups[j]
+			if g.Engine != pr.Subject || h.Engine != pr.Object || g.DownAfterMs != h.DownAfterMs {
+				continue
+			}
+			if subj == nil || g.DownAfterMs == 5000 {
+				subj, obj = g, h
+			}
+		}
+	}
+	if subj == nil {
+		return "", false
+	}
+	vs, vo := subj.MedianOutageS, obj.MedianOutageS
+	same := aboutTheSame(vs, vo)
+	figures := fmt.Sprintf("%s %s s, %s %s s (median of the kills, down-after %d ms)", analytics.EngineName(subj.Engine), formatSeconds(vs),
+		analytics.EngineName(obj.Engine), formatSeconds(vo), subj.DownAfterMs)
+	switch {
+	case pr.Same && same:
+		return "Yes — about the same failover outage: " + figures + ".", true
+	case pr.Same:
+		return "No — their failover outages differ: " + figures + ".", true
+	case same:
+		return "No — about the same failover outage: " + figures + ".", true
+	}
+	shorter := analytics.EngineName(subj.Engine)
+	if vo < vs {
+		shorter = analytics.EngineName(obj.Engine)
+	}
+	verdict := "No"
+	if (vs < vo) == pr.Better {
+		verdict = "Yes"
+	}
+	return verdict + " — " + shorter + "'s failover outage was shorter: " + figures + ".", true
 }
 
 // failoverRanking answers "which failed over slowest / fastest" from the

@@ -105,7 +105,7 @@ func (b *Composer) composeNewKind(ctx context.Context, p planner.Plan) (a Answer
 		a = b.composeSetup(p) // what the setup entries answer whole
 	case p.Intent == planner.IntentProvenance:
 		a, err = b.composeProvenance(ctx, p)
-	case p.Premise != nil:
+	case p.Premise != nil && p.Intent != planner.IntentFailover:
 		a, err = b.composeLeading(ctx, p)
 	case p.Units != nil:
 		base := p

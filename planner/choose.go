@@ -1,0 +1,224 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+)
+
+// Choosing a reading as a whole. The rules reach one plan for a question;
+// the words of the question may allow others (a definition of the term it
+// names, the measured table its words are about). Each is scored by how
+// many of the question's content words it explains, and the best is
+// taken: no order of rules decides between readings the words support
+// unequally. A rival must explain strictly more than the rules' plan, so
+// a tie keeps it.
+
+// contentMeanings are the tags a reading must account for; function
+// words, chatter and politeness ask nothing of a plan.
+var contentMeanings = map[meaning]bool{
+	mEngine: true, mMode: true, mSetting: true, mWorkload: true, mMetric: true, mRelation: true,
+	mKind: true, mClaimant: true, mFailover: true, mClaimTopic: true,
+}
+
+// reason is one thing a token of the question may stand for.
+type reason struct {
+	meaning meaning // 0 for a glossary term's words or a number
+	value   string
+	term    string // the glossary term the token is part of
+	number  bool
+}
+
+// reasons lists, per token of the reading, what it may stand for.
+func (p *Planner) reasons(r *reading) [][]reason {
+	out := make([][]reason, len(r.toks))
+	for _, t := range r.tags {
+		if !contentMeanings[t.meaning] {
+			continue
+		}
+		for i := t.from; i < t.to && i < len(out); i++ {
+			out[i] = append(out[i], reason{meaning: t.meaning, value: t.value})
+		}
+	}
+	for i, tk := range r.toks {
+		if tk.kind == tokNumber || tk.kind == tokRatio {
+			out[i] = append(out[i], reason{number: true})
+		}
+	}
+	if id, alias := p.tix().find(r.text); id != "" {
+		words := strings.Fields(alias)
+		for i := 0; i+len(words) <= len(r.toks); i++ {
+			if wordsAt(r.toks, i, words) {
+				for j := i; j < i+len(words); j++ {
+					out[j] = append(out[j], reason{term: id})
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// wordsAt reports whether the tokens from i spell words.
+func wordsAt(toks []token, i int, words []string) bool {
+	for k, w := range words {
+		if toks[i+k].text != w {
+			return false
+		}
+	}
+	return true
+}
+
+// explained scores the tokens of the question a plan accounts for. What
+// is asked about (a measure, the failover event, a definition's frame and
+// term) weighs twice what it is asked under (an engine, a setting): a
+// reading that answers another measure under the stated conditions has
+// not answered the question.
+func explained(pl *Plan, rs [][]reason) int {
+	n := 0
+	for _, tok := range rs {
+		w := 0
+		for _, x := range tok {
+			if explains(pl, x) {
+				w = max(w, x.weight())
+			}
+		}
+		n += w
+	}
+	return n
+}
+
+func (x reason) weight() int {
+	switch {
+	case x.term != "":
+		return 2
+	case x.number:
+		return 1
+	}
+	switch x.meaning {
+	case mMetric, mFailover, mKind, mClaimant, mClaimTopic:
+		return 2
+	}
+	return 1
+}
+
+// isDataPlan reports whether a plan answers from the measured runs.
+func isDataPlan(pl *Plan) bool {
+	return len(pl.Queries) > 0 || pl.Search != nil || pl.Intent == IntentNoData && pl.Requested != IntentFailover && pl.Requested != IntentMemory
+}
+
+// explains reports whether a plan accounts for one meaning of a token.
+func explains(pl *Plan, x reason) bool {
+	s := &pl.Slots
+	failover := pl.Intent == IntentFailover || pl.Requested == IntentFailover
+	define := pl.Intent == IntentDefine
+	switch {
+	case x.term != "":
+		return define && s.TermID == x.term
+	case x.number:
+		return isDataPlan(pl) || failover && s.DownAfterMs != 0 || pl.Intent == IntentMemory
+	}
+	switch x.meaning {
+	case mEngine:
+		return slices.Contains(s.Engines, x.value)
+	case mMode:
+		return isDataPlan(pl) || define && len(s.Engines) > 0
+	case mSetting, mWorkload:
+		return isDataPlan(pl)
+	case mMetric:
+		switch {
+		case failover:
+			// "is Redis's failover slower?": the speed word ranks outages.
+			return x.value == "outage_s" || x.value == "ops_per_sec"
+		case pl.Intent == IntentMemory:
+			return x.value == "bytes_per_key"
+		}
+		return isDataPlan(pl) && measures(pl, x.value)
+	case mRelation:
+		return isDataPlan(pl) || pl.Premise != nil || failover && len(s.Engines) > 1
+	case mKind:
+		switch {
+		case x.value == "define" || x.value == "define_ctx":
+			return define
+		case strings.HasPrefix(x.value, "count:"):
+			return define && "count:"+s.TermID == x.value
+		}
+		return !isDataPlan(pl)
+	case mFailover:
+		return failover
+	case mClaimant, mClaimTopic:
+		return pl.Intent == IntentClaim
+	}
+	return false
+}
+
+// rivals are the readings the question's words allow besides the rules'
+// plan: the glossary term it names, and the failover table its words are
+// about.
+func (p *Planner) rivals(question string, prev *Plan, base *Plan) []Plan {
+	r := p.read(question)
+	var out []Plan
+	// A definition is a reading only where the question is framed as one
+	// ("what's a …", "explain …", "… in the context of …").
+	if base.Intent != IntentDefine && p.kb != nil && (r.hasValue(mKind, "define") || r.hasValue(mKind, "define_ctx")) {
+		if id, _ := p.tix().find(r.text); id != "" {
+			if name, ok := p.kbTerm(id); ok {
+				out = append(out, p.defineOf(question, id, name, r.x))
+			}
+		}
+	}
+	if base.Intent != IntentFailover && base.Requested != IntentFailover && (r.has(mFailover) || slices.Contains(r.x.metrics, "outage_s")) {
+		w := p.fresh(r.x, r.text)
+		w.question = question
+		w.intent, w.metric = IntentFailover, "outage_s"
+		out = append(out, p.failoverPlan(w))
+	}
+	return out
+}
+
+// chooseWhole returns the best-explaining reading of a question among the
+// rules' plan and its rivals, and whether the choice is confident.
+func (p *Planner) chooseWhole(question string, prev *Plan, base Plan, confident bool) (Plan, bool) {
+	switch base.Intent {
+	case IntentCompound, IntentChatter, IntentHelp, IntentOutOfScope, IntentClaim:
+		return base, confident
+	}
+	if base.Explain || base.Premise != nil && base.Premise.Metric == "outage_s" {
+		return base, confident
+	}
+	rivals := p.rivals(question, prev, &base)
+	if len(rivals) == 0 {
+		return base, confident
+	}
+	r := p.read(question)
+	rs := p.reasons(&r)
+	best, bestScore := base, explained(&base, rs)
+	for _, c := range rivals {
+		if sc := explained(&c, rs); sc > bestScore {
+			best, bestScore, confident = c, sc, true
+		}
+	}
+	if base.Premise != nil && best.Intent == IntentFailover && base.Premise.Object != "" {
+		// "does Valkey fail over faster than Redis?" keeps its yes/no,
+		// now on the outage the lab measured.
+		pr := *base.Premise
+		pr.Metric, pr.Always = "outage_s", false
+		pr.Statement = premiseStatement(pr)
+		best.Premise = &pr
+		best.Interpretation = "Yes/no: " + pr.Statement + " — " + best.Interpretation
+	}
+	return best, confident
+}
+
+// measures reports whether a data plan answers with a metric or filters
+// on it ("the mean throughput of runs whose p99.9 is at most 3 ms").
+func measures(pl *Plan, metric string) bool {
+	if pl.Slots.Metric == "" || pl.Slots.Metric == metric || pl.Bound != nil && pl.Bound.Metric == metric {
+		return true
+	}
+	for _, q := range pl.Queries {
+		if q.Metric == metric || strings.Contains(q.Filter, metric) {
+			return true
+		}
+	}
+	return pl.Search != nil && (pl.Search.Metric == metric || slices.ContainsFunc(pl.Search.Conditions, func(c Condition) bool { return c.Field == metric }))
+}
