@@ -147,10 +147,17 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		pl.Parts[i].Unread = nil
 	}
 	pl.Question = asked
-	if p.ablating || !accountable(pl.Intent) {
+	if p.ablating {
 		return
 	}
-	if prev == nil && !statedEngines(pl) && namesAnEngine(pl.Intent) {
+	// "compare them", "and the latter?" opening a conversation read as
+	// nothing of the domain; "sentinel outage for it?" as every engine.
+	dangling := (pl.Intent == IntentOutOfScope || pl.Intent == IntentChatter) && comparesSomething(accountWords(settings.text)) ||
+		pl.Intent == IntentFailover && len(pl.Slots.Engines) == 0
+	if !accountable(pl.Intent) && !dangling {
+		return
+	}
+	if prev == nil && !statedEngines(pl) && (namesAnEngine(pl.Intent) || dangling) {
 		if w, ok := referent(accountWords(settings.text)); ok {
 			// "is it faster?" opening a conversation: there is nothing for
 			// "it" to stand for, and a ranking of everything would answer
@@ -158,10 +165,16 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 			c := clarifyPlan(asked, "“"+w+"” refers back, but there is nothing before it in this conversation: which engines do you mean?",
 				[]string{"Is Dragonfly faster than Redis?", "Is Valkey faster than Redis?", "Which engine is fastest?"})
 			c.Requested = pl.Intent
+			if pl.Intent == IntentOutOfScope || pl.Intent == IntentChatter {
+				c.Requested = IntentCompare
+			}
 			c.Unread = []string{"“" + w + "”"}
 			*pl = c
 			return
 		}
+	}
+	if !accountable(pl.Intent) {
+		return
 	}
 	if prev == nil && len(pl.Slots.Engines) == 1 && namesAnEngine(pl.Intent) {
 		if t := p.g.normalize(settings.text); p.k.better.MatchString(t) || p.k.worse.MatchString(t) {
@@ -263,11 +276,11 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		unread = append(unread, numbers...)
 		leads = append(leads, "Left out "+joinAnd(numbers)+": no setting here holds "+either(len(numbers) == 1, "it", "them"))
 	}
-	names, onSetting, beside := p.unreadNames(words, pl.Unbound)
+	names, onSetting, beside, glued := p.unreadNames(words, pl.Unbound)
 	var quoted []string
 	for _, n := range names {
 		// A misspelling the typo corrector reads ("dragnfly") is read.
-		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); fixed != strings.ToLower(n) && p.knownWords()[fixed] || readName(n) {
+		if fixed := strings.TrimSpace(p.g.correctTypos(p.g.normalize(n))); !glued[n] && (fixed != strings.ToLower(n) && p.knownWords()[fixed] || readName(n)) {
 			delete(onSetting, n)
 			continue
 		}
@@ -281,7 +294,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		return
 	}
 	pl.Unread = unread
-	if slot, word, ok := defaultedSetting(pl, onSetting); ok {
+	if slot, word, ok := defaultedSetting(pl, onSetting, glued); ok {
 		// A stated setting the reader could not read stood where a default
 		// now stands: ask, rather than answer at the default.
 		*pl = p.settingClarify(*pl, slot, word)
@@ -309,36 +322,65 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 
 // referent finds a word that stands for something said before ("it",
 // "they", "the former", "those two") and has nothing in the question to
-// stand for: among the question's first words ("how fast is it"), with no
-// noun before it that it could take up ("runs over 10M: what's their p99"
-// has its own).
+// stand for, with no noun before it that it could take up ("runs over
+// 10M: what's their p99" has its own; so has "who comes second, and by how
+// much does it trail?").
 func referent(words []accountWord) (string, bool) {
+	nouns, things := false, false
 	for i, w := range words {
-		if antecedents[w.lower] || i > 4 {
-			// Later than the question's first words a pronoun takes up
-			// what the question said ("who comes second, and by how much
-			// does it trail?").
-			return "", false
+		prior, next := "", ""
+		if i > 0 {
+			prior = words[i-1].lower
 		}
-		switch w.lower {
-		case "it", "its", "they", "them", "their", "those", "these", "both", "former", "latter":
+		if i+1 < len(words) {
+			next = words[i+1].lower
+		}
+		if antecedents[w.lower] && next != "of" {
+			// "which of those two" takes nothing up: "those" still
+			// refers back.
+			nouns = true
+			things = things || choosable[w.lower]
+			continue
+		}
+		switch {
+		case w.lower == "it" && slices.Contains([]string{"true", "possible", "impossible", "worth", "mean", "means", "is", "was", "seems", "looks", "matters", "depends"}, next):
 			// "it" inside "is it true that …", "make it", "what is it" is
 			// not an engine.
-			if w.lower == "it" && i+1 < len(words) && slices.Contains([]string{"true", "possible", "impossible", "worth", "mean", "means", "is", "was", "seems", "looks", "matters", "depends"}, words[i+1].lower) {
-				continue
+		case slices.Contains([]string{"it", "its", "they", "them", "their", "those", "these", "both", "former", "latter"}, w.lower):
+			if !nouns {
+				return w.text, true
 			}
-			return w.text, true
+		case w.lower == "one" && (prior == "that" || prior == "this"), w.lower == "other" && prior == "the":
+			// "this one" and "the other" pick from things named before,
+			// which "numbers by noon" is not.
+			if !things {
+				return words[i-1].text + " " + w.text, true
+			}
 		}
 	}
 	return "", false
 }
+
+// choosable are the antecedents "this one" or "the other" can pick from.
+var choosable = map[string]bool{"engine": true, "engines": true, "databases": true, "stores": true, "series": true, "options": true,
+	"setups": true, "setup": true, "server": true, "rig": true, "box": true, "machine": true, "host": true}
+
+// comparesSomething reports a question that asks how things compare
+// ("compare them", "which of those wins?"), whatever it names.
+func comparesSomething(words []accountWord) bool {
+	return slices.ContainsFunc(words, func(w accountWord) bool { return comparisonCues[strings.Trim(w.lower, "?!.,")] })
+}
+
+var comparisonCues = map[string]bool{"compare": true, "comparison": true, "vs": true, "versus": true, "win": true, "wins": true,
+	"beat": true, "beats": true, "faster": true, "slower": true, "quicker": true, "better": true, "worse": true, "difference": true,
+	"former": true, "latter": true, "ahead": true, "behind": true}
 
 // antecedents are the words a later pronoun can take up inside the
 // question itself: the nouns that name what was measured, and the
 // quantifiers that open a noun phrase of their own ("did any attempt keep
 // its p99 …").
 var antecedents = map[string]bool{
-	"any": true, "every": true, "each": true, "some": true, "all": true, "which": true, "whichever": true,
+	"any": true, "every": true, "each": true, "some": true, "all": true, "which": true, "whichever": true, "who": true,
 	"engine": true, "runs": true, "run": true, "cells": true, "results": true, "numbers": true, "figures": true,
 	"series": true, "measurements": true, "engines": true, "databases": true, "stores": true,
 	"setups": true, "setup": true, "rig": true, "box": true, "machine": true, "server": true, "host": true, "fleet": true, "workloads": true, "repetitions": true, "reps": true, "options": true,
@@ -687,7 +729,7 @@ func textNumbers(text string, held *[]float64) {
 // name stands (a capitalised word inside a sentence: "the Pelican fork")
 // or next to a setting ("sin pipeline", "ohne pipelining"). onSetting maps
 // such a word to the setting word it stands by.
-func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []string, onSetting map[string]string, beside map[string]bool) {
+func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []string, onSetting map[string]string, beside, glued map[string]bool) {
 	shared := p.knownWords()
 	// Words the unbound detector already named ("longer pipelines") are
 	// accounted for there.
@@ -740,6 +782,31 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		}
 		_, nextIsSetting := settings[next]
 		_, afterSetting := settings[before]
+		if part, ok := settingPart(w.lower, settings); ok {
+			// "semi-pipelined", "anti-pipelined": a word the reader does
+			// not know glued to the setting changes what it says, though
+			// taking the whole word out changes the plan too.
+			if onSetting == nil {
+				onSetting = map[string]string{}
+			}
+			onSetting[w.text] = part
+			names = append(names, w.text)
+			if glued == nil {
+				glued = map[string]bool{}
+			}
+			glued[w.text] = true
+			continue
+		}
+		if toggles[next] || before == "with" && !nextIsSetting {
+			// "hugepages on", "turbo mode", "with THP": a server switch
+			// the runs never varied, named back.
+			names = append(names, w.text)
+			if beside == nil {
+				beside = map[string]bool{}
+			}
+			beside[w.text] = true
+			continue
+		}
 		if nextIsSetting || afterSetting {
 			if !nextIsSetting {
 				next = before
@@ -769,7 +836,27 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 			beside[w.text] = true
 		}
 	}
-	return names, onSetting, beside
+	return names, onSetting, beside, glued
+}
+
+// toggles are the words a server switch is written with ("hugepages on",
+// "turbo mode", "activedefrag yes").
+var toggles = map[string]bool{"on": true, "off": true, "enabled": true, "disabled": true, "yes": true, "no": true,
+	"true": true, "false": true, "mode": true}
+
+// settingPart finds the setting word inside a hyphenated word
+// ("semi-pipelined" → "pipelined").
+func settingPart[V any](w string, settings map[string]V) (string, bool) {
+	parts := strings.Split(w, "-")
+	if len(parts) < 2 {
+		return "", false
+	}
+	for _, part := range parts {
+		if _, ok := settings[part]; ok {
+			return part, true
+		}
+	}
+	return "", false
 }
 
 // valueWord reports a word that is a value of the plan on its own: an
@@ -814,10 +901,14 @@ func isCapitalised(w string) bool {
 // defaultedSetting finds an unread word standing on an on/off setting
 // (pipelining, a cluster) whose slot the plan filled by default. An unread
 // word by any other setting is named in line 1 instead.
-func defaultedSetting(pl *Plan, onSetting map[string]string) (slot, word string, ok bool) {
+func defaultedSetting(pl *Plan, onSetting map[string]string, glued map[string]bool) (slot, word string, ok bool) {
 	for w, setting := range onSetting {
 		ph := sharedVocabulary().lx.settingWords[setting]
 		switch s := settingSlot(ph.value); {
+		case glued[w] && (s == slotPipeline || s == slotModes):
+			// "semi-pipelined": the setting was read from the very word
+			// the reader could not read whole.
+			return s, w, true
 		case s == slotPipeline && slices.Contains(pl.Defaulted, s), s == slotModes && len(pl.Slots.Modes) != 1:
 			return s, w + " " + setting, true
 		}
