@@ -233,7 +233,8 @@ func flipOrder(o Order, metric string) Order {
 // A spread lists each repetition with its count already.
 func countable(in Intent) bool {
 	switch in {
-	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend, IntentProvenance, IntentNoData, IntentClarify:
+	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend, IntentProvenance, IntentNoData, IntentClarify,
+		IntentSpread:
 		return true
 	}
 	return false
@@ -260,12 +261,19 @@ var distinctNouns = map[string]string{
 	"core": "cores", "cores": "cores", "pipeline": "pipeline", "pipelines": "pipeline", "depths": "pipeline",
 	"value": "value_bytes", "values": "value_bytes", "sizes": "value_bytes", "ratios": "ratio", "workloads": "ratio",
 	"mixes": "ratio", "sessions": "session", "modes": "mode", "engines": "engine", "series": "mode",
+	// the dataset's own field names ("which cores_used did keydb use")
+	"cores_used": "cores", "data_bytes": "value_bytes", "value_bytes": "value_bytes",
 }
+
+// distinctFields are the fields "select distinct" lists.
+var distinctFields = map[string]string{"cores_used": "cores", "cores": "cores", "data_bytes": "value_bytes", "value_bytes": "value_bytes",
+	"pipeline": "pipeline", "ratio": "ratio", "mode": "mode", "engine": "engine", "session": "session"}
 
 // countShape reads a count ("how many runs of keydb", "number of cells
 // measured only once") or a list of values ("which pipeline depths did
 // session 2 use", "every core count dragonfly was run at").
 func countShape(words []accountWord) (aggregate, over, field string, reps int) {
+	listed := false // asked for as a list in so many words
 	for i, w := range words {
 		next := func(k int) string {
 			if i+k < len(words) {
@@ -274,6 +282,10 @@ func countShape(words []accountWord) (aggregate, over, field string, reps int) {
 			return ""
 		}
 		switch {
+		case w.lower == "count" && next(1) == "where" && (i == 0 || words[i-1].lower == "select") && aggregate == "":
+			aggregate, over = "count", "runs" // "count(*) where engine = 'dragonfly'": a row is a run
+		case w.lower == "distinct" && distinctFields[next(1)] != "" && aggregate == "":
+			aggregate, field, listed = "distinct", distinctFields[next(1)], true // "select distinct cores_used"
 		case w.lower == "how" && next(1) == "many" || w.lower == "number" && next(1) == "of" || w.lower == "count" && (next(1) == "of" || next(1) == "the"):
 			if next(3) == "per" || next(3) == "each" || next(3) == "a" {
 				continue // "how many runs per cell" asks the method
@@ -297,7 +309,7 @@ func countShape(words []accountWord) (aggregate, over, field string, reps int) {
 			reps = 1
 		}
 	}
-	if aggregate == "distinct" && !slices.ContainsFunc(words, func(w accountWord) bool {
+	if aggregate == "distinct" && !listed && !slices.ContainsFunc(words, func(w accountWord) bool {
 		switch w.lower {
 		case "used", "use", "uses", "measured", "run", "ran", "tested", "covered", "benchmarked", "tried", "exist", "available":
 			return true

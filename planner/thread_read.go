@@ -28,6 +28,9 @@ func (p *Planner) threadText(text string, prev *Plan) (string, *Plan) {
 	for i := 0; i < len(words); i++ {
 		w, trail := splitTrailing(words[i])
 		lw := strings.ToLower(w)
+		if base, ok := cutPossessive(lw); ok && (base == "former" || base == "latter") {
+			lw, trail = base, "'s"+trail // "the latter's p50?"
+		}
 		switch {
 		case stated && (lw == "former" || lw == "latter"):
 			e := engines[0]
@@ -53,6 +56,13 @@ func (p *Planner) threadText(text string, prev *Plan) (string, *Plan) {
 				}
 				j++
 			}
+			if i+1 < len(words) && j >= len(words) {
+				// "and at double that?", "half of it": the thread's core
+				// count, the only setting a multiple of which is asked.
+				if nw, _ := splitTrailing(strings.ToLower(words[i+1])); nw == "that" || nw == "it" || nw == "this" {
+					j = i + 1
+				}
+			}
 			if j < len(words) && j < i+4 {
 				n := prev.Slots.Cores[0] * 2
 				if lw == "half" {
@@ -67,7 +77,16 @@ func (p *Planner) threadText(text string, prev *Plan) (string, *Plan) {
 		out = append(out, words[i])
 	}
 	if picked != "" {
+		// What the thread's engine is picked for continues the thread,
+		// though the text now names the engine ("the former at half the
+		// cores?" keeps the thread's p99).
+		if !p.g.followMarker.MatchString(strings.ToLower(out[0])) {
+			out = append([]string{"and"}, out...)
+		}
 		narrowed := *prev
+		if narrowed.Intent == IntentCompare {
+			narrowed.Intent = IntentLookup // one engine of the two: its numbers
+		}
 		narrowed.Slots.Engines = []string{picked}
 		narrowed.ThreadEngines = []string{picked}
 		var qs []Query
@@ -209,4 +228,14 @@ func failoverFollowUp(pl *Plan, prev *Plan, text string) {
 	}
 	f.Interpretation = "In the thread's failover lab, ranked by outage (" + map[Order]string{OrderAsc: "shortest", OrderDesc: "longest"}[order] + " first): " + prev.Interpretation
 	*pl = f
+}
+
+// cutPossessive removes a possessive "'s" ("latter's" → "latter").
+func cutPossessive(w string) (string, bool) {
+	for _, suf := range []string{"'s", "’s"} {
+		if base, ok := strings.CutSuffix(w, suf); ok {
+			return base, true
+		}
+	}
+	return w, false
 }
