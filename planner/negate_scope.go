@@ -358,7 +358,7 @@ var machineWords = map[string]bool{"box": true, "boxes": true, "machine": true, 
 // coreUnit is a word that makes the number before it a core count.
 func coreUnit(w string) bool {
 	switch w {
-	case "cores", "core", "c", "cpus", "cpu", "vcpus", "threads":
+	case "cores", "core", "c", "cpus", "cpu", "vcpus", "vcpu", "threads", "thread":
 		return true
 	}
 	return false

@@ -187,6 +187,33 @@ func (g *grammar) normalize(s string) string {
 					continue
 				}
 			}
+			if j < len(words) {
+				// "half of the 48-core box", "half its 16-thread maximum"
+				if head, tail, ok := strings.Cut(words[j], "-"); ok && coreUnit(tail) {
+					if n, err := strconv.Atoi(head); err == nil && n > 1 && n%2 == 0 {
+						out = append(out, strconv.Itoa(n/2), "cores")
+						i = j
+						continue
+					}
+				}
+			}
+		}
+		if w == "dozen" || w == "dozens" {
+			// "a dozen cores", "two dozen", "half a dozen": counted in twelves
+			n := len(out)
+			switch {
+			case n >= 2 && out[n-2] == "half" && out[n-1] == "a":
+				out = append(out[:n-2], "6")
+				continue
+			case n >= 1 && (out[n-1] == "a" || out[n-1] == "one"):
+				out = append(out[:n-1], "12")
+				continue
+			case n >= 1 && isNumber(out[n-1]):
+				if k, err := strconv.Atoi(out[n-1]); err == nil {
+					out = append(out[:n-1], strconv.Itoa(k*12))
+					continue
+				}
+			}
 		}
 		if writtenSizes[w] && (len(out) == 0 || !isNumber(out[len(out)-1])) {
 			out = append(out, "1") // "kilobyte values" are values of one kilobyte
@@ -197,7 +224,7 @@ func (g *grammar) normalize(s string) string {
 }
 
 // halfSkips may stand between "half" and the count it halves.
-var halfSkips = map[string]bool{"of": true, "its": true, "the": true, "their": true, "our": true, "those": true, "these": true, "my": true, "your": true}
+var halfSkips = map[string]bool{"of": true, "a": true, "an": true, "this": true, "that": true, "its": true, "the": true, "their": true, "our": true, "those": true, "these": true, "my": true, "your": true}
 
 // shorthandText is typed shorthand and what it stands for.
 //
