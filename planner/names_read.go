@@ -15,15 +15,43 @@ import (
 // two engines share ("the source-available one") is ambiguous: the plan
 // asks which was meant.
 
-// nickname is one way of naming engines, lower-cased.
+// nickname is one way of naming engines, lower-cased. A vendor's name
+// names its engine only with a thing it makes beside it ("Microsoft's
+// server", "the Snap database"): alone it is the vendor ("Microsoft's
+// benchmark" is a claim).
 type nickname struct {
 	phrase  string
 	engines []string
+	vendor  bool
+}
+
+// madeThings are the nouns a vendor's name stands before to name what it
+// makes.
+var madeThings = map[string]bool{"server": true, "servers": true, "engine": true, "one": true, "thing": true, "cache": true,
+	"store": true, "db": true, "database": true, "fork": true, "product": true, "offering": true, "kv": true, "system": true}
+
+// vendorNames are the ways a vendor field is written short: "Snap Inc."
+// is Snap, "Microsoft Research" also Microsoft; a vendor named after its
+// engine ("Redis Ltd.") is read by the rules.
+func vendorNames(vendor, key string) []string {
+	v, _, _ := strings.Cut(vendor, "(")
+	v = strings.TrimSpace(strings.ToLower(v))
+	for _, suffix := range []string{" inc.", " inc", " ltd.", " ltd", " corp.", " corp", " llc"} {
+		v = strings.TrimSuffix(v, suffix)
+	}
+	if v == "" || wordIndex(v, key) >= 0 || strings.Contains(v, key) {
+		return nil
+	}
+	out := []string{v}
+	if first, _, ok := strings.Cut(v, " "); ok && len(first) > 2 {
+		out = append(out, first)
+	}
+	return out
 }
 
 // newNicknames indexes the knowledge base's engine names, longest first;
-// names with digits are left to the rules, which read versions from them
-// ("Redis 8").
+// short names with digits are left to the rules, which read versions from
+// them ("Redis 8").
 func newNicknames(kb Knowledge) func() []nickname {
 	return sync.OnceValue(func() []nickname {
 		ek, ok := kb.(engineKnowledge)
@@ -36,7 +64,9 @@ func newNicknames(kb Knowledge) func() []nickname {
 				n = strings.ToLower(strings.TrimSpace(n))
 				// A name holding the engine's own word ("MS Garnet") is read
 				// by the rules, with what stands beside it (a vendor).
-				if n == "" || strings.ContainsAny(n, "0123456789") || wordIndex(n, e.Key) >= 0 {
+				// A name of three words or more holding a version ("the Redis
+				// 7.2 fork") is a nickname still.
+				if n == "" || strings.ContainsAny(n, "0123456789") && len(strings.Fields(n)) < 3 || wordIndex(n, e.Key) >= 0 {
 					continue
 				}
 				if !slices.Contains(byPhrase[n], e.Key) {
@@ -47,6 +77,11 @@ func newNicknames(kb Knowledge) func() []nickname {
 		out := make([]nickname, 0, len(byPhrase))
 		for ph, es := range byPhrase {
 			out = append(out, nickname{phrase: ph, engines: es})
+		}
+		for _, e := range ek.Engines() {
+			for _, v := range vendorNames(e.Vendor, e.Key) {
+				out = append(out, nickname{phrase: v, engines: []string{e.Key}, vendor: true})
+			}
 		}
 		slices.SortFunc(out, func(a, b nickname) int {
 			if d := len(b.phrase) - len(a.phrase); d != 0 {
@@ -79,6 +114,15 @@ func (p *Planner) readNames(text string) namesRead {
 		if at < 0 {
 			continue
 		}
+		if n.vendor {
+			end, ok := madeThingAfter(lower, at+len(n.phrase))
+			if !ok {
+				continue
+			}
+			out.text = out.text[:at] + n.engines[0] + out.text[end:]
+			lower = lower[:at] + n.engines[0] + lower[end:]
+			continue
+		}
 		if len(n.engines) > 1 {
 			out.ambiguous = n
 			continue
@@ -87,6 +131,34 @@ func (p *Planner) readNames(text string) namesRead {
 		lower = lower[:at] + n.engines[0] + lower[at+len(n.phrase):]
 	}
 	return out
+}
+
+// madeThingAfter finds, within the three words after a vendor's name, the
+// thing it makes ("Microsoft Research's Tsavorite-based server"), and
+// returns where that noun ends.
+func madeThingAfter(s string, from int) (int, bool) {
+	rest := s[from:]
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "'s"), "’s")
+	offset := len(s) - len(rest)
+	pos := 0
+	for k := 0; k < 3; k++ {
+		for pos < len(rest) && rest[pos] == ' ' {
+			pos++
+		}
+		end := pos
+		for end < len(rest) && rest[end] != ' ' {
+			end++
+		}
+		if end == pos {
+			return 0, false
+		}
+		word := strings.Trim(rest[pos:end], "?!.,;:")
+		if madeThings[word] {
+			return offset + pos + len(word), true
+		}
+		pos = end
+	}
+	return 0, false
 }
 
 // wordIndex finds phrase in s at word boundaries; -1 when absent.
