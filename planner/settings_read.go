@@ -196,6 +196,8 @@ func readSettings(q string) settingsRead {
 	out := make([]string, 0, len(words))
 	var reads []settingRead
 	program := "" // the program whose command line the words are in
+	lq := strings.ToLower(q)
+	confContext := strings.Contains(lq, ".conf") || strings.Contains(lq, "config file") // a pasted config file's lines
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		core, trail := splitTrailing(w)
@@ -216,7 +218,8 @@ func readSettings(q string) settingsRead {
 			// "pipeline is 1", "cores are 24", "pipeline is of 1": a
 			// column's name, a copula, a number.
 			said := v.fields[key].name != "" && i+2 < len(words) && copulas[strings.ToLower(words[i+1])]
-			takes := key != lw || spaced || said || v.takesValue(key)
+			pasted := confContext && unknownConfKey(key, v) && i+1 < len(words) && confValue(strings.TrimRight(words[i+1], ",;?!.)"))
+			takes := key != lw || spaced || said || v.takesValue(key) || pasted
 			if takes && i+1 < len(words) {
 				j := i + 1
 				if (words[j] == "=" || words[j] == ":") && j+1 < len(words) {
@@ -242,6 +245,11 @@ func readSettings(q string) settingsRead {
 			key = program + " " + key
 		}
 		rewrite, r, ok := v.read(key, val, consumed > 0 || joined)
+		if !ok && confContext && consumed > 0 && unknownConfKey(key, v) && (confValue(val) || val == "" || strings.HasPrefix(val, "/")) {
+			// "activedefrag yes", "hz 100", "server-thread-affinity true"
+			// in a pasted config file: a setting no run changed.
+			r, ok = settingRead{field: key, status: statusFixed, value: val, what: unvariedServerSetting}, true
+		}
 		if !ok {
 			out = append(out, w)
 			continue
@@ -364,7 +372,8 @@ func leadingNumber(w string) (num, rest string) {
 func (v *settingsVocabulary) takesValue(key string) bool {
 	if isFlag(key) {
 		f := v.flags[key]
-		return f != "" && !strings.Contains(f, "=") || v.toolValues[key]
+		unknown := f == "" && !v.tools[key] && strings.HasPrefix(key, "--")
+		return f != "" && !strings.Contains(f, "=") || v.toolValues[key] || unknown
 	}
 	if v.conf[key] != "" {
 		return true
@@ -396,6 +405,11 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 	switch {
 	case isFlag(key) || isFlag(bare):
 		field = v.flags[key]
+		if field == "" && strings.HasPrefix(key, "--") && len(key) > 3 {
+			// "--snapshot_cron=\"\"", "--tiered_prefix=/mnt/df": a server
+			// flag no run here varied, named back.
+			return "", settingRead{field: key, status: statusFixed, value: valueIf(hasValue && (confValue(val) || strings.HasPrefix(val, "/")), val), what: unvariedServerSetting}, true
+		}
 		if field == "" {
 			return "", settingRead{}, false
 		}
@@ -446,6 +460,20 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 		return "", settingRead{}, false
 	}
 	return phrase, settingRead{field: field, status: statusDim, value: val}, true
+}
+
+// unvariedServerSetting is how a server flag or config line the runs never
+// varied is named back.
+const unvariedServerSetting = "a server setting no run here varied"
+
+// unknownConfKey is a word that can be a config file's key the vocabulary
+// does not know: letters, digits, '-' and '_', and no word the reader
+// knows otherwise ("shards on" is not a config line).
+func unknownConfKey(key string, v *settingsVocabulary) bool {
+	if key == "" || v.fields[key].name != "" || v.conf[key] != "" || sharedKnownWords()[key] || isNumber(key) {
+		return false
+	}
+	return strings.Trim(key, "abcdefghijklmnopqrstuvwxyz0123456789-_") == "" && key[0] >= 'a' && key[0] <= 'z'
 }
 
 // isPort is a value only a port number takes (above the depths, sizes and
