@@ -44,14 +44,14 @@ func withUnboundReading(a *Answer, p planner.Plan) {
 
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
 	if p.Aggregate == "count" || p.Aggregate == "distinct" {
-		return b.composeAggregate(ctx, p)
+		return b.composeQuery(ctx, p)
 	}
 	if a, ok, err := b.composeNewKind(ctx, p); ok {
 		return a, err
 	}
 	switch p.Intent {
 	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect:
-		return b.composeMeasured(ctx, p)
+		return b.composeQuery(ctx, p)
 	case planner.IntentClaim:
 		return b.composeClaim(ctx, p)
 	case planner.IntentNoData:

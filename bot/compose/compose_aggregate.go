@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,25 +9,19 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// composeAggregate answers a count ("how many runs of KeyDB") or a list of
+// countAnswer answers a count ("how many runs of KeyDB") or a list of
 // the values a dimension took ("which pipeline depths did session 2
 // use"): line 1 is the count or the list, per series where several were
 // measured, with the filter that reproduces it.
-func (b *Composer) composeAggregate(ctx context.Context, p planner.Plan) (Answer, error) {
-	rows, _, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
+func countAnswer(a *Answer, p planner.Plan, rows []Row) evidence {
 	filter := ""
 	for _, q := range p.Queries {
-		s.filter(q.Filter)
-		filter = q.Filter
+		filter = q.Filter // the last query's filter lists every row counted
 	}
 	if p.CellReps > 0 {
 		rows = slices.DeleteFunc(rows, func(r Row) bool { return r.Reps != p.CellReps })
 	}
-	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
+	a.Rows = rows
 	where := ""
 	if filter != "true" {
 		where = " where `" + filter + "`"
@@ -41,9 +34,7 @@ func (b *Composer) composeAggregate(ctx context.Context, p planner.Plan) (Answer
 	}
 	a.Body = append(a.Body, "Counted from the measured runs the import kept (the diagnostics runs are not among them); `runs '"+filter+"'` lists every one.")
 	a.Table = countTable(rows)
-	s.rows(rows)
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{rows: rows}
 }
 
 // countText says how many runs or cells matched, and how they split by

@@ -19,7 +19,7 @@ import (
 func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) {
 	c, ok := b.cfg.Knowledge.Claim(p.Slots.ClaimID)
 	if !ok {
-		a, err := b.composeMeasured(ctx, p)
+		a, err := b.composeQuery(ctx, p)
 		if err == nil && a.Kind == KindAnswer {
 			a.Body = append([]string{"I have no recorded source for that claim, so only the measurements are shown."}, a.Body...)
 		}

@@ -2,12 +2,11 @@ package compose
 
 import (
 	"cmp"
-	"context"
 	"fmt"
-	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strings"
 
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
@@ -25,22 +24,11 @@ func planMetric(p planner.Plan) string {
 	return "ops_per_sec"
 }
 
-// composeMeasured answers lookup, compare, scaling and effect plans from the
-// runs: headline, conditions, table, caveats, terms, plain words, sources.
-func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer, error) {
-	rows, results, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
-	}
-	if len(rows) == 0 {
-		return b.noRowsAnswer(p, s), nil
-	}
+// measuredAnswer writes a lookup, comparison, position, multiple,
+// scaling, crossover, threshold or knob-effect answer over rows: line 1
+// for the plan's shape, then the conditions, the table and the chart.
+func measuredAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResult) evidence {
 	metric := planMetric(p)
-	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
 	var plain string
 	var multiples []string
 	switch {
@@ -83,10 +71,7 @@ func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer,
 	}
 	a.PlainWords = capitalise(plain)
 	a.Chart = chartFor(p, rows)
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termsFor(rows, metric), 3)
-	s.rows(rows)
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{rows: rows, caveats: caveatsFor(rows, metric), terms: termsFor(rows, metric), maxTerms: 3}
 }
 
 // noRowsAnswer is the honest answer when the plan's filters matched no run

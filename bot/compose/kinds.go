@@ -97,16 +97,14 @@ func (b *Composer) composeNewKind(ctx context.Context, p planner.Plan) (a Answer
 		a, err = b.composeCompound(ctx, p)
 	case p.Intent == planner.IntentSearch:
 		a, err = b.composeSearch(ctx, p)
-	case p.Intent == planner.IntentRecommend:
-		a, err = b.composeRecommend(ctx, p)
-	case p.Intent == planner.IntentSpread:
-		a, err = b.composeSpread(ctx, p)
+	case p.Intent == planner.IntentRecommend, p.Intent == planner.IntentSpread:
+		a, err = b.composeQuery(ctx, p)
 	case p.Intent == planner.IntentProvenance && isSetupPlan(p):
 		a = b.composeSetup(p) // what the setup entries answer whole
 	case p.Intent == planner.IntentProvenance:
 		a, err = b.composeProvenance(ctx, p)
 	case p.Premise != nil:
-		a, err = b.composeLeading(ctx, p)
+		a, err = b.composeQuery(ctx, p)
 	case p.Units != nil:
 		base := p
 		base.Units = nil

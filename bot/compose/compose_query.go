@@ -1,0 +1,60 @@
+package compose
+
+import (
+	"context"
+
+	"github.com/memdb-oracle/memdb-oracle/planner"
+)
+
+// evidence is what a query answer's figures rest on, as its shape says:
+// the rows whose run IDs it cites, the caveats they carry and the glossary
+// terms it explains (at most maxTerms).
+type evidence struct {
+	rows     []Row
+	caveats  []caveat
+	terms    []string
+	maxTerms int
+}
+
+// composeQuery is the one composer for query answers: lookups,
+// comparisons, positions and multiples, scaling curves, crossovers and
+// thresholds, knob effects, counts and distinct values, repetitions,
+// recommendations and yes/no checks. It runs the plan's filters, lets the
+// plan's shape write line 1 and the rows that prove it, and applies the
+// rest once for all of them: the filters verbatim, the caveats the rows
+// carry (Garnet floors, cross-session, single runs), the terms, and the
+// run IDs of every row shown. A filter that matched nothing is refused
+// here, never answered with a default.
+func (b *Composer) composeQuery(ctx context.Context, p planner.Plan) (Answer, error) {
+	rows, results, err := b.runQueries(ctx, p.Queries)
+	if err != nil {
+		return Answer{}, err
+	}
+	s := newSourcer(b.cfg.Knowledge)
+	for _, q := range p.Queries {
+		s.filter(q.Filter)
+	}
+	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
+	var ev evidence
+	switch {
+	case p.Aggregate == "count" || p.Aggregate == "distinct":
+		ev = countAnswer(&a, p, rows)
+	case p.Premise != nil:
+		// A yes/no check says itself when no pair was measured.
+		ev = premiseAnswer(&a, p, results)
+	case len(rows) == 0:
+		return b.noRowsAnswer(p, s), nil
+	case p.Intent == planner.IntentSpread:
+		if ev, err = b.spreadAnswer(ctx, &a, p, rows); err != nil {
+			return Answer{}, err
+		}
+	case p.Intent == planner.IntentRecommend:
+		ev = recommendAnswer(&a, p, rows, results)
+	default:
+		ev = measuredAnswer(&a, p, rows, results)
+	}
+	b.applyCaveatsAndTerms(&a, s, ev.caveats, ev.terms, ev.maxTerms)
+	s.rows(ev.rows)
+	a.Sources = s.sources()
+	return a, nil
+}
