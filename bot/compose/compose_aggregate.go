@@ -103,7 +103,7 @@ func distinctText(rows []Row, field, where string) string {
 	if len(values) == 0 {
 		return "None: no measured cell" + where + "."
 	}
-	return fmt.Sprintf("%s measured%s: %s (%s).", distinctWords(field, len(values)), where, joinList(values), plural(len(rows), "cell"))
+	return fmt.Sprintf("%s measured%s: %s (%s).", distinctWords(field, len(values)), where, joinAnd(values), plural(len(rows), "cell"))
 }
 
 func fieldValue(r Row, field string) string {
@@ -120,13 +120,6 @@ func distinctWords(field string, n int) string {
 	words := map[string]string{"cores": "core counts", "pipeline": "pipeline depths", "value_bytes": "value sizes",
 		"ratio": "workloads", "session": "sessions", "mode": "modes", "engine": "engines"}[field]
 	return capitalise(strconv.Itoa(n) + " " + words)
-}
-
-func joinList(xs []string) string {
-	if len(xs) <= 1 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 func plural(n int, word string) string {

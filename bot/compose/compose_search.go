@@ -214,16 +214,7 @@ func sessionsWords(res analytics.Result) string {
 
 // scopeWords counts what a result covers: "254 cells in both sessions".
 func scopeWords(res analytics.Result) string {
-	var sessions []int
-	for _, c := range res.Cells {
-		sessions = addUnique(sessions, c.Session)
-	}
-	slices.Sort(sessions)
-	where := "session " + strconv.Itoa(firstInt(sessions))
-	if len(sessions) > 1 {
-		where = "both sessions"
-	}
-	return "all " + strconv.Itoa(len(res.Cells)) + " measured cells (" + strconv.Itoa(res.Runs) + " runs) in " + where
+	return "all " + strconv.Itoa(len(res.Cells)) + " measured cells (" + strconv.Itoa(res.Runs) + " runs) in " + sessionsWords(res)
 }
 
 func firstInt(ns []int) int {

@@ -82,12 +82,8 @@ func spreadLine(row Row, metric string, vals []float64) string {
 	if lo > 0 {
 		spread = "spread " + trimZeros(strconv.FormatFloat((hi/lo-1)*100, 'f', 1, 64)) + "% (" + exactMetric(metric, hi) + " ÷ " + exactMetric(metric, lo) + " − 1)"
 	}
-	return head + strconv.Itoa(len(vals)) + " repetitions, " + strings.Join(vs, " and ") + unitAfter(metric) + " — lowest " + exactMetric(metric, lo) + ", highest " + exactMetric(metric, hi) + ", " + spread + "; median " + exactMetric(metric, mustMetric(row, metric)) + "."
-}
-
-func mustMetric(r Row, metric string) float64 {
-	v, _ := r.Metric(metric)
-	return v
+	median, _ := row.Metric(metric)
+	return head + strconv.Itoa(len(vals)) + " repetitions, " + strings.Join(vs, " and ") + unitAfter(metric) + " — lowest " + exactMetric(metric, lo) + ", highest " + exactMetric(metric, hi) + ", " + spread + "; median " + exactMetric(metric, median) + "."
 }
 
 // exactMetric renders a value with its recorded digits (a repetition's

@@ -80,7 +80,7 @@ func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 	// The multiples the data gives, from the smallest measured figure.
 	if len(measured) > 1 {
 		sorted := slices.Clone(measured)
-		slices.SortFunc(sorted, func(x, y knowledge.MemoryRow) int { return cmpFloat(x.BytesPerKey, y.BytesPerKey) })
+		slices.SortFunc(sorted, func(x, y knowledge.MemoryRow) int { return cmp.Compare(x.BytesPerKey, y.BytesPerKey) })
 		lean := sorted[0]
 		var cmps []string
 		for _, r := range sorted[1:] {
@@ -116,31 +116,14 @@ func memoryEngines(t knowledge.MemoryTable) string {
 }
 
 func enginesWords(es []string) string {
-	var names []string
-	for _, e := range es {
-		names = append(names, analytics.EngineName(e))
-	}
-	switch len(names) {
-	case 0:
+	if len(es) == 0 {
 		return "that engine"
-	case 1:
-		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return joinAnd(engineNames(es))
 }
 
 func pct1(f float64) string {
 	return trimZeros(strconv.FormatFloat(f*100, 'f', 1, 64)) + "%"
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // composeFailover answers Sentinel failover questions from the lab's two
@@ -215,7 +198,7 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 	a.Body = append(a.Body, p.Notes...)
 	a.Body = append(a.Body, "Outage is the time from killing the primary to the first write that succeeds on the promoted replica. Each setting was killed several times; every kill is in the table.")
 	if len(missing) > 0 {
-		a.Body = append(a.Body, enginesWordsNames(missing)+" never took part in the failover lab, so there is no figure for it.")
+		a.Body = append(a.Body, joinAnd(missing)+" never took part in the failover lab, so there is no figure for it.")
 	}
 	if line := b.failoverPeers(groups, engines, s); line != "" {
 		a.Body = append(a.Body, line)
@@ -308,13 +291,6 @@ func (b *Composer) failoverPeers(groups []knowledge.FailoverGroup, engines []str
 		}
 	}
 	return line
-}
-
-func enginesWordsNames(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // formatSeconds renders seconds with up to two decimals.
