@@ -46,16 +46,16 @@ func measuredAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResult
 	case p.Intent == planner.IntentScaling && p.Crossover:
 		var ok bool
 		if a.Headline, plain, ok = crossoverText(results, metric); !ok {
-			a.Headline, plain = scalingText(rows, metric)
+			a.Headline, plain = curveText(rows, metric, "cores", true)
 		} else if plain == "" {
-			_, plain = scalingText(rows, metric)
+			_, plain = curveText(rows, metric, "cores", true)
 		}
 	case p.Intent == planner.IntentScaling && p.Aggregate == "threshold" && p.Bound != nil:
 		a.Headline, plain = thresholdText(rows, *p.Bound)
 	case p.Intent == planner.IntentScaling:
-		a.Headline, plain = scalingText(rows, metric)
+		a.Headline, plain = curveText(rows, metric, "cores", true)
 	case p.Intent == planner.IntentEffect:
-		a.Headline, plain = effectText(rows, metric, effectKnob(p, rows))
+		a.Headline, plain = curveText(rows, metric, effectKnob(p, rows), false)
 	default:
 		a.Headline, plain = lookupText(rows, metric)
 	}
@@ -519,51 +519,6 @@ func otherVarying(rows []Row, knob string) []string {
 	return out
 }
 
-func scalingText(rows []Row, metric string) (headline, plain string) {
-	groups := seriesGroups(rows, "cores")
-	others := otherVarying(rows, "cores")
-	var parts []string
-	var firstPlain string
-	ceilingPlain := false
-	for i, g := range groups {
-		if len(g) < 2 {
-			continue
-		}
-		lo, hi := g[0], g[len(g)-1]
-		vlo, ok1 := lo.Metric(metric)
-		vhi, ok2 := hi.Metric(metric)
-		if !ok1 || !ok2 || vlo == 0 {
-			continue
-		}
-		fl := lo.floorFor(metric)
-		if i < 4 {
-			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", groupLabel(g, others)+singleRunsTag(g),
-				formatMetric(metric, vlo, fl), lo.Cores, formatMetric(metric, vhi, fl), hi.Cores, FormatRatio(vhi/vlo)))
-		}
-		// Plain words describe what an ordinary client sees: the first
-		// series that is not the fully driven ceiling, else the first.
-		if firstPlain == "" || ceilingPlain && lo.Mode != "cluster-sat" {
-			firstPlain = fmt.Sprintf("going from %d to %d cores, the %s of %s %s.", lo.Cores, hi.Cores, metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
-			ceilingPlain = lo.Mode == "cluster-sat"
-		}
-	}
-	if len(parts) == 0 {
-		return lookupText(rows, metric)
-	}
-	headline = capitalise(metricWords(metric)) + " by cores: " + strings.Join(parts, "; ") + "."
-	if len(groups) > 4 {
-		headline += " The table has every series."
-	}
-	if len(groups) >= 2 && len(groups) <= 4 && !lowerIsBetter(metric) {
-		for _, other := range groups[1:] {
-			if c := crossover(groups[0], other, metric); c != "" {
-				headline += " " + c
-			}
-		}
-	}
-	return headline, capitalise(firstPlain)
-}
-
 // crossover says at which core count one series first passes the other and
 // stays ahead, when the two lines cross.
 func crossover(a, b []Row, metric string) string {
@@ -659,8 +614,13 @@ func effectKnob(p planner.Plan, rows []Row) string {
 	return "pipeline"
 }
 
-func effectText(rows []Row, metric, knob string) (headline, plain string) {
-	if knob == "ratio" {
+// curveText says what one knob does to each series: the figure at its
+// lowest and highest measured value, and the multiple between them. A
+// scaling curve reads over cores and says where two to four series cross;
+// an effect names the knob's two ends (the workload mix has its own words:
+// mixEffectText).
+func curveText(rows []Row, metric, knob string, scaling bool) (headline, plain string) {
+	if knob == "ratio" && !scaling {
 		if h, pl, ok := mixEffectText(rows, metric); ok {
 			return h, pl
 		}
@@ -668,7 +628,8 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 	groups := seriesGroups(rows, knob)
 	others := otherVarying(rows, knob)
 	var parts []string
-	for _, g := range groups {
+	ceilingPlain := false
+	for i, g := range groups {
 		if len(g) < 2 {
 			continue
 		}
@@ -678,15 +639,25 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 		if !ok1 || !ok2 || vlo == 0 {
 			continue
 		}
-		fl := lo.floorFor(metric)
-		if len(parts) < 4 {
-			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", groupLabel(g, others)+singleRunsTag(g),
-				formatMetric(metric, vlo, fl), formatMetric(metric, vhi, fl), FormatRatio(vhi/vlo)))
+		from, to, q := formatMetric(metric, vlo, lo.floorFor(metric)), formatMetric(metric, vhi, lo.floorFor(metric)), FormatRatio(vhi/vlo)
+		label := groupLabel(g, others) + singleRunsTag(g)
+		change := fmt.Sprintf("going from %d to %d cores", lo.Cores, hi.Cores)
+		if !scaling {
+			change = fmt.Sprintf("changing only %s from %s to %s", knobName(knob),
+				strings.TrimPrefix(knobWords(lo, knob), knobName(knob)+" "), strings.TrimPrefix(knobWords(hi, knob), knobName(knob)+" "))
 		}
-		if plain == "" {
-			plain = fmt.Sprintf("changing only %s from %s to %s, the %s of %s %s.", knobName(knob),
-				strings.TrimPrefix(knobWords(lo, knob), knobName(knob)+" "), strings.TrimPrefix(knobWords(hi, knob), knobName(knob)+" "),
-				metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
+		switch {
+		case scaling && i < 4:
+			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", label, from, lo.Cores, to, hi.Cores, q))
+		case !scaling && len(parts) < 4:
+			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", label, from, to, q))
+		}
+		// Plain words describe what an ordinary client sees: over cores,
+		// the first series that is not the fully driven ceiling, else the
+		// first; for an effect, the first series.
+		if plain == "" || scaling && ceilingPlain && lo.Mode != "cluster-sat" {
+			plain = fmt.Sprintf("%s, the %s of %s %s.", change, metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
+			ceilingPlain = lo.Mode == "cluster-sat"
 		}
 	}
 	if len(parts) == 0 {
@@ -695,8 +666,18 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 	first := groups[0]
 	headline = fmt.Sprintf("Effect of %s on %s (%s → %s): %s.", knobName(knob), metricWords(metric),
 		knobWords(first[0], knob), knobWords(first[len(first)-1], knob), strings.Join(parts, "; "))
+	if scaling {
+		headline = capitalise(metricWords(metric)) + " by cores: " + strings.Join(parts, "; ") + "."
+	}
 	if len(groups) > 4 {
 		headline += " The table has every series."
+	}
+	if scaling && len(groups) >= 2 && len(groups) <= 4 && !lowerIsBetter(metric) {
+		for _, other := range groups[1:] {
+			if c := crossover(groups[0], other, metric); c != "" {
+				headline += " " + c
+			}
+		}
 	}
 	return headline, capitalise(plain)
 }
