@@ -539,35 +539,10 @@ func crossover(a, b []Row, metric string) string {
 			}
 		}
 	}
-	at := map[int][2]float64{}
-	var cores []int
-	for _, r := range a {
-		v, _ := r.Metric(metric)
-		x := at[r.Cores]
-		x[0] = v
-		at[r.Cores] = x
-		cores = addUnique(cores, r.Cores)
-	}
-	both := map[int]bool{}
-	for _, r := range b {
-		v, _ := r.Metric(metric)
-		if x, ok := at[r.Cores]; ok {
-			x[1] = v
-			at[r.Cores] = x
-			both[r.Cores] = true
-		}
-	}
-	var common []int
-	for _, c := range cores {
-		if both[c] {
-			common = append(common, c)
-		}
-	}
-	slices.Sort(common)
+	common, _, _, lead := coreLeads(a, b, metric)
 	if len(common) < 2 {
 		return ""
 	}
-	lead := func(c int) int { return cmp.Compare(at[c][0], at[c][1]) }
 	first := lead(common[0])
 	always := true
 	for _, c := range common {
