@@ -60,9 +60,9 @@ func countText(rows []Row, p planner.Plan, where string) string {
 	}
 	var head string
 	if p.Search != nil && p.Search.Over == "runs" {
-		head = fmt.Sprintf("%s measured%s (%s)", plural(runs, "run"), where, plural(cells, "cell"))
+		head = fmt.Sprintf("%s measured%s (%s)", countWord(runs, "run", "runs"), where, countWord(cells, "cell", "cells"))
 	} else {
-		head = fmt.Sprintf("%s%s%s (%s)", plural(cells, "cell"), once, where, plural(runs, "run"))
+		head = fmt.Sprintf("%s%s%s (%s)", countWord(cells, "cell", "cells"), once, where, countWord(runs, "run", "runs"))
 	}
 	if cells == 0 {
 		return "None: no measured " + map[bool]string{true: "run", false: "cell"}[p.Search != nil && p.Search.Over == "runs"] + once + where + "."
@@ -103,7 +103,7 @@ func distinctText(rows []Row, field, where string) string {
 	if len(values) == 0 {
 		return "None: no measured cell" + where + "."
 	}
-	return fmt.Sprintf("%s measured%s: %s (%s).", distinctWords(field, len(values)), where, joinAnd(values), plural(len(rows), "cell"))
+	return fmt.Sprintf("%s measured%s: %s (%s).", distinctWords(field, len(values)), where, joinAnd(values), countWord(len(rows), "cell", "cells"))
 }
 
 func fieldValue(r Row, field string) string {
@@ -120,13 +120,6 @@ func distinctWords(field string, n int) string {
 	words := map[string]string{"cores": "core counts", "pipeline": "pipeline depths", "value_bytes": "value sizes",
 		"ratio": "workloads", "session": "sessions", "mode": "modes", "engine": "engines"}[field]
 	return capitalise(strconv.Itoa(n) + " " + words)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 func timesWord(n int) string {

@@ -33,7 +33,7 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	if sp.Over == "runs" {
 		matchFilter := p.Queries[len(p.Queries)-1].Filter
 		ranked, err := b.rankRuns(ctx, matchFilter, analytics.RunRanking{Field: rankField(sp.Metric), Ascending: sp.Order == planner.OrderAsc,
-			Limit: sp.Limit, Keep: func(v float64) bool { return passes(v, sp) }})
+			Limit: sp.Limit, Keep: func(v float64) bool { return crossesBound(sp.Op, v, sp.Value) }})
 		if err != nil {
 			return Answer{}, err
 		}
@@ -56,7 +56,7 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	for _, c := range cells {
 		r := RowFromCell(c)
 		v, ok := r.Metric(sp.Metric)
-		if !ok || !passes(v, sp) {
+		if !ok || !crossesBound(sp.Op, v, sp.Value) {
 			continue
 		}
 		rows = append(rows, r)
@@ -224,18 +224,20 @@ func firstInt(ns []int) int {
 	return ns[0]
 }
 
-func passes(v float64, sp planner.Search) bool {
-	switch sp.Op {
+// crossesBound reports whether v is across a bound (op ">", ">=", "<" or
+// "<="); with no op, every value is.
+func crossesBound(op string, v, bound float64) bool {
+	switch op {
 	case ">=":
-		return v >= sp.Value
+		return v >= bound
 	case ">":
-		return v > sp.Value
+		return v > bound
 	case "<=":
-		return v <= sp.Value
+		return v <= bound
 	case "<":
-		return v < sp.Value
+		return v < bound
 	}
-	return true
+	return op == ""
 }
 
 func rankSearchRows(rows []Row, sp planner.Search) {

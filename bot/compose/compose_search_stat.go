@@ -121,13 +121,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 	t := &Table{Columns: []string{"Series", "Session", "Runs kept", "Median " + metricHeader(sp.Metric), "Lowest", "Highest", "Cores kept", "Sample runs", "Filter (lists them all)"}}
 	var rows []Row
 	for _, ss := range series {
-		floor := ss.row.floorFor(sp.Metric)
-		cell := func(v float64) string {
-			if floor {
-				return "≥" + metricCell(sp.Metric, v)
-			}
-			return metricCell(sp.Metric, v)
-		}
+		cell := func(v float64) string { return cellValue(ss.row, sp.Metric, v) }
 		t.Rows = append(t.Rows, []string{ss.row.Series, strconv.Itoa(ss.key.Session), countWord(ss.kept, "run", "runs"), cell(ss.median), cell(ss.lo), cell(ss.hi),
 			coreList(slices.Sorted(slices.Values(ss.cores))), runIDList(ss.ids), "`" + ss.filter + "`"})
 		s.filter(ss.filter)

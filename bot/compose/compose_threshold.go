@@ -14,19 +14,7 @@ import (
 // core counts is inferred: the answer is a measured count or "never".
 func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 	metric := b.Metric
-	crosses := func(v float64) bool {
-		switch b.Op {
-		case ">":
-			return v > b.Value
-		case ">=":
-			return v >= b.Value
-		case "<":
-			return v < b.Value
-		case "<=":
-			return v <= b.Value
-		}
-		return false
-	}
+	crosses := func(v float64) bool { return crossesBound(b.Op, v, b.Value) }
 	// Near the bound, one decimal can print a crossing and a miss alike
 	// ("5.0M" both): figures are shown to the precision the bound needs.
 	show := func(r Row, v float64) string {
@@ -79,7 +67,7 @@ func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 		}
 		reached = append(reached, item)
 	}
-	bound := metricWords(metric) + " " + map[string]string{">": "above", ">=": "of at least", "<": "below", "<=": "of at most"}[b.Op] + " " + formatMetric(metric, b.Value, false)
+	bound := metricWords(metric) + " " + thresholdOpWords[b.Op] + " " + formatMetric(metric, b.Value, false)
 	switch {
 	case len(reached) == 0:
 		headline = fmt.Sprintf("Never measured: no series reached a %s at any measured core count — %s.", bound, strings.Join(never, "; "))
