@@ -55,7 +55,7 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 	case planner.IntentClaim:
 		return b.composeClaim(ctx, p)
 	case planner.IntentNoData:
-		return b.composeNoData(ctx, p)
+		return b.composeQuery(ctx, p)
 	case planner.IntentMemory:
 		return b.composeMemory(p)
 	case planner.IntentFailover:

@@ -74,16 +74,6 @@ func measuredAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResult
 	return evidence{rows: rows, caveats: caveatsFor(rows, metric), terms: termsFor(rows, metric), maxTerms: 3}
 }
 
-// noRowsAnswer is the honest answer when the plan's filters matched no run
-// (the planner should have said no_data; this is the backstop).
-func (b *Composer) noRowsAnswer(p planner.Plan, s *sourcer) Answer {
-	s.entry("caveat:not-measured")
-	return Answer{Kind: KindNoData, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{},
-		Headline: "No measured run matches that combination, so there is no figure to give.",
-		Body:     []string{"Nothing is interpolated between measured combinations. Ask “what was measured?” to see the grid, or change one setting."},
-		Sources:  s.sources()}
-}
-
 func joinSentences(ss ...string) string {
 	var out []string
 	for _, s := range ss {

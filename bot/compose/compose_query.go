@@ -19,12 +19,12 @@ type evidence struct {
 // composeQuery is the one composer for query answers: lookups,
 // comparisons, positions and multiples, scaling curves, crossovers and
 // thresholds, knob effects, counts and distinct values, repetitions,
-// recommendations and yes/no checks. It runs the plan's filters, lets the
+// recommendations, yes/no checks and refusals of what was never measured,
+// with the nearest measured rows. It runs the plan's filters, lets the
 // plan's shape write line 1 and the rows that prove it, and applies the
 // rest once for all of them: the filters verbatim, the caveats the rows
 // carry (Garnet floors, cross-session, single runs), the terms, and the
-// run IDs of every row shown. A filter that matched nothing is refused
-// here, never answered with a default.
+// run IDs of every row shown.
 func (b *Composer) composeQuery(ctx context.Context, p planner.Plan) (Answer, error) {
 	rows, results, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
@@ -42,8 +42,8 @@ func (b *Composer) composeQuery(ctx context.Context, p planner.Plan) (Answer, er
 	case p.Premise != nil:
 		// A yes/no check says itself when no pair was measured.
 		ev = premiseAnswer(&a, p, results)
-	case len(rows) == 0:
-		return b.noRowsAnswer(p, s), nil
+	case p.Intent == planner.IntentNoData || len(rows) == 0:
+		ev = b.noDataAnswer(&a, p, rows, s)
 	case p.Intent == planner.IntentSpread:
 		if ev, err = b.spreadAnswer(ctx, &a, p, rows); err != nil {
 			return Answer{}, err
