@@ -53,8 +53,15 @@ func (b *Composer) composeQuery(ctx context.Context, p planner.Plan) (Answer, er
 	default:
 		ev = measuredAnswer(&a, p, rows, results)
 	}
-	b.applyCaveatsAndTerms(&a, s, ev.caveats, ev.terms, ev.maxTerms)
+	b.cite(&a, s, ev)
+	return a, nil
+}
+
+// cite applies an answer's evidence, once: the caveats its rows carry
+// and the terms it explains, each with its knowledge entry, then the run
+// IDs of every row it shows.
+func (b *Composer) cite(a *Answer, s *sourcer, ev evidence) {
+	b.applyCaveatsAndTerms(a, s, ev.caveats, ev.terms, ev.maxTerms)
 	s.rows(ev.rows)
 	a.Sources = s.sources()
-	return a, nil
 }
