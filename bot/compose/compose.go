@@ -42,20 +42,51 @@ func withUnboundReading(a *Answer, p planner.Plan) {
 	a.Headline = p.UnboundReading + ". " + a.Headline
 }
 
+// composeKind picks the composer of a plan: the query composer for every
+// question the measured runs answer, a search, setup or provenance
+// answer, the claim check, the measured tables, and the kinds that answer
+// from the knowledge base alone. Units, corrections and extrapolation
+// refusals adjust the answer their ordinary composer writes.
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
-	if p.Aggregate == "count" || p.Aggregate == "distinct" {
+	switch {
+	case p.Aggregate == "count" || p.Aggregate == "distinct":
 		return b.composeQuery(ctx, p)
-	}
-	if a, ok, err := b.composeNewKind(ctx, p); ok {
-		return a, err
+	case p.Intent == planner.IntentChatter:
+		return composeChatter(p), nil
+	case p.Intent == planner.IntentCompound:
+		return b.composeCompound(ctx, p)
+	case p.Intent == planner.IntentSearch:
+		return b.composeSearch(ctx, p)
+	case p.Intent == planner.IntentRecommend, p.Intent == planner.IntentSpread:
+		return b.composeQuery(ctx, p)
+	case isSetupPlan(p):
+		return b.composeSetup(p), nil // what the setup entries answer whole
+	case p.Intent == planner.IntentProvenance:
+		return b.composeProvenance(ctx, p)
+	case p.Premise != nil:
+		return b.composeQuery(ctx, p)
+	case p.Units != nil:
+		base := p
+		base.Units = nil
+		a, err := b.composeKind(ctx, base)
+		if err != nil {
+			return a, err
+		}
+		return withUnits(p, a), nil
+	case p.Prediction != nil:
+		base := p
+		base.Prediction = nil
+		a, err := b.composeKind(ctx, base)
+		if err != nil {
+			return a, err
+		}
+		return withTrend(p, a), nil
 	}
 	switch p.Intent {
-	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect:
+	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect, planner.IntentNoData:
 		return b.composeQuery(ctx, p)
 	case planner.IntentClaim:
 		return b.composeClaim(ctx, p)
-	case planner.IntentNoData:
-		return b.composeQuery(ctx, p)
 	case planner.IntentMemory:
 		return b.composeMemory(p)
 	case planner.IntentFailover:
@@ -65,9 +96,6 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 	case planner.IntentOutOfScope:
 		return composeOutOfScope(p), nil
 	case planner.IntentHelp:
-		if isSetupPlan(p) {
-			return b.composeSetup(p), nil
-		}
 		return composeHelp(p), nil
 	case planner.IntentClarify:
 		return composeClarify(p), nil
