@@ -332,13 +332,7 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 			}
 		} else if ref, name, okr := claimReference(subj, r, shown, rows); ok && okr && !lowerIsBetter(metric) && v != 0 {
 			sv, _ := ref.Metric(metric)
-			bound := ""
-			switch {
-			case ref.floorFor(metric) && !r.floorFor(metric):
-				bound = "at least "
-			case r.floorFor(metric) && !ref.floorFor(metric):
-				bound = "at most "
-			}
+			bound := multipleBound(ref, r, metric)
 			if q := sv / v; q >= 1 {
 				part += fmt.Sprintf(" — %s is %s%s this", name, bound, FormatRatio(q))
 			} else {
@@ -415,11 +409,8 @@ func claimPlain(engines []string, rows []Row, metric string) string {
 			continue
 		}
 		about := "about"
-		switch {
-		case subj.floorFor(metric) && !r.floorFor(metric) && sv/v >= 1:
-			about = "at least"
-		case r.floorFor(metric) && !subj.floorFor(metric) && sv/v >= 1:
-			about = "at most"
+		if bound := multipleBound(subj, r, metric); bound != "" && sv/v >= 1 {
+			about = strings.TrimSpace(bound)
 		}
 		parts = append(parts, fmt.Sprintf("%s %s the work of %s", about, FormatRatio(sv/v), plainSeries(r)))
 	}

@@ -153,11 +153,8 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 	// Plain words describe what an application sees: the first series that
 	// is not the fully driven ceiling.
 	r := rows[0]
-	for _, x := range rows {
-		if x.Mode != "cluster-sat" {
-			r = x
-			break
-		}
+	if o := ordinaryRows(rows); len(o) > 0 {
+		r = o[0]
 	}
 	v, _ := r.Metric(metric)
 	return headline, plainFor(r, metric, v)
@@ -302,22 +299,20 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 		return lookupText(rows, metric)
 	}
 	mw := metricWords(metric)
-	fl := func(r Row) bool { return r.floorFor(metric) }
-	figure := func(r Row, v float64) string { return formatMetric(metric, v, fl(r)) + singleRunTag(r) }
 	lower := order == planner.OrderAsc || (order == "" && lowerIsBetter(metric))
 	superlative := "the highest " + mw
 	if lower {
 		superlative = "the lowest " + mw
 	}
 	headline = fmt.Sprintf("%s has %s: %s, against %s for %s", rowLabel(best, varying), superlative,
-		figure(best, vb), figure(second, vs), rowLabel(second, varying))
+		figure(best, metric), figure(second, metric), rowLabel(second, varying))
 	if vs != 0 && vb != 0 {
 		q := vb / vs
 		if lower {
 			q = vs / vb
 		}
 		switch {
-		case FormatRatio(q) == "1.0×" && fl(best):
+		case FormatRatio(q) == "1.0×" && best.floorFor(metric):
 			headline += " (at least about the same)"
 		case FormatRatio(q) == "1.0×":
 			headline += " (about the same)"
@@ -325,65 +320,40 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 			headline += fmt.Sprintf(" (%s lower)", FormatRatio(vs/vb))
 		case lower:
 			headline += fmt.Sprintf(" (%s of it)", FormatRatio(vb/vs))
-		case fl(best) && !fl(second):
-			headline += fmt.Sprintf(" (at least %s)", FormatRatio(vb/vs))
-		case fl(second) && !fl(best):
-			// The runner-up is a floor: the lead may be smaller.
-			headline += fmt.Sprintf(" (at most %s)", FormatRatio(vb/vs))
-		case fl(best):
+		case best.floorFor(metric) && second.floorFor(metric):
 			headline += fmt.Sprintf(" (%s, both floors)", FormatRatio(vb/vs))
 		default:
-			headline += fmt.Sprintf(" (%s)", FormatRatio(vb/vs))
+			headline += fmt.Sprintf(" (%s%s)", multipleBound(best, second, metric), FormatRatio(vb/vs))
 		}
 	}
 	headline += "."
 	// A fully driven ceiling on top is not what an application sees: name
 	// the best series an ordinary client gets too.
-	if best.Mode == "cluster-sat" {
-		var ordinary []Row
-		for _, r := range ranked[1:] {
-			if r.Mode != "cluster-sat" {
-				ordinary = append(ordinary, r)
-			}
+	ordinary := ordinaryRows(ranked)
+	if best.Mode == "cluster-sat" && len(ordinary) > 0 {
+		r := ordinary[0]
+		v, _ := r.Metric(metric)
+		verb := "leads with"
+		if lower {
+			verb = "has the lowest,"
 		}
-		if len(ordinary) > 0 {
-			r := ordinary[0]
-			v, _ := r.Metric(metric)
-			verb := "leads with"
-			if lower {
-				verb = "has the lowest,"
-			}
-			if len(ordinary) == 1 {
-				headline += fmt.Sprintf(" What an ordinary client sees is %s: %s", rowLabel(r, varying), figure(r, v))
-			} else {
-				headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, figure(r, v))
-			}
-			if len(ordinary) > 1 && !lower {
-				if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
-					atLeast := ""
-					switch {
-					case fl(r) && !fl(ordinary[1]):
-						atLeast = "at least "
-					case fl(ordinary[1]) && !fl(r):
-						atLeast = "at most "
-					}
-					mult := atLeast + FormatRatio(v/v2)
-					if FormatRatio(v/v2) == "1.0×" {
-						mult = "about the same as"
-					}
-					headline += fmt.Sprintf(", %s %s (%s)", mult, rowLabel(ordinary[1], varying), figure(ordinary[1], v2))
+		if len(ordinary) == 1 {
+			headline += fmt.Sprintf(" What an ordinary client sees is %s: %s", rowLabel(r, varying), figure(r, metric))
+		} else {
+			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, figure(r, metric))
+		}
+		if len(ordinary) > 1 && !lower {
+			if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
+				mult := multipleBound(r, ordinary[1], metric) + FormatRatio(v/v2)
+				if FormatRatio(v/v2) == "1.0×" {
+					mult = "about the same as"
 				}
+				headline += fmt.Sprintf(", %s %s (%s)", mult, rowLabel(ordinary[1], varying), figure(ordinary[1], metric))
 			}
-			headline += "."
 		}
+		headline += "."
 	}
 	// Plain words compare the two best series an ordinary client sees.
-	var ordinary []Row
-	for _, r := range ranked {
-		if r.Mode != "cluster-sat" {
-			ordinary = append(ordinary, r)
-		}
-	}
 	if len(ordinary) >= 2 {
 		best, second = ordinary[0], ordinary[1]
 		vb, _ = best.Metric(metric)
@@ -431,6 +401,33 @@ func plainComparison(a, b Row, va, vb float64, metric string) string {
 		return fmt.Sprintf("%s did at most %s the work of %s, whose figure is only a floor", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
 	}
 	return fmt.Sprintf("%s did about %s the work of %s", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
+}
+
+// figure is a row's figure of metric as every answer writes it: the
+// median, "at least" where it is a floor (Garnet's, client-limited), and
+// marked where it is a single run.
+func figure(r Row, metric string) string {
+	v, _ := r.Metric(metric)
+	return formatMetric(metric, v, r.floorFor(metric)) + singleRunTag(r)
+}
+
+// multipleBound says how far the multiple a ÷ b of two figures holds when
+// one of them is a floor: "at least " when only a is (the true multiple
+// may be larger), "at most " when only b is (the lead may be smaller).
+func multipleBound(a, b Row, metric string) string {
+	switch af, bf := a.floorFor(metric), b.floorFor(metric); {
+	case af && !bf:
+		return "at least "
+	case bf && !af:
+		return "at most "
+	}
+	return ""
+}
+
+// ordinaryRows are the rows an ordinary client sees: all but the fully
+// driven cluster ceilings.
+func ordinaryRows(rows []Row) []Row {
+	return slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return r.Mode == "cluster-sat" })
 }
 
 // singleRunTag marks a figure that is one run, not a median: " (single run)".

@@ -16,11 +16,6 @@ func positionText(rows []Row, metric string, p planner.Plan) (headline, plain st
 	ranked := rankRows(rows, metric, p.Order)
 	varying := varyingKnobs(rows)
 	mw := metricWords(metric)
-	fl := func(r Row) bool { return r.floorFor(metric) }
-	figure := func(r Row) string {
-		v, _ := r.Metric(metric)
-		return formatMetric(metric, v, fl(r)) + singleRunTag(r)
-	}
 	lower := p.Order == planner.OrderAsc || p.Order == "" && lowerIsBetter(metric)
 	dir := "highest"
 	if lower {
@@ -38,7 +33,7 @@ func positionText(rows []Row, metric string, p planner.Plan) (headline, plain st
 		n := min(p.Limit, len(ranked))
 		items := make([]string, n)
 		for i, r := range ranked[:n] {
-			items[i] = fmt.Sprintf("%d. %s — %s", i+1, rowLabel(r, varying), figure(r))
+			items[i] = fmt.Sprintf("%d. %s — %s", i+1, rowLabel(r, varying), figure(r, metric))
 		}
 		head := fmt.Sprintf("The %d series with the %s %s: %s.", n, dir, mw, strings.Join(items, "; "))
 		if p.Limit > len(ranked) {
@@ -50,12 +45,12 @@ func positionText(rows []Row, metric string, p planner.Plan) (headline, plain st
 	if n > len(ranked) {
 		all := make([]string, len(ranked))
 		for i, r := range ranked {
-			all[i] = fmt.Sprintf("%d. %s — %s", i+1, rowLabel(r, varying), figure(r))
+			all[i] = fmt.Sprintf("%d. %s — %s", i+1, rowLabel(r, varying), figure(r, metric))
 		}
 		return fmt.Sprintf("There is no %s: only %d series were measured under these conditions (%s).", ordinalWord(n), len(ranked), strings.Join(all, "; ")), ""
 	}
 	r, above := ranked[n-1], ranked[n-2]
-	head := fmt.Sprintf("%s has the %s %s %s: %s, after %s (%s).", rowLabel(r, varying), ordinalWord(n), dir, mw, figure(r), rowLabel(above, varying), figure(above))
+	head := fmt.Sprintf("%s has the %s %s %s: %s, after %s (%s).", rowLabel(r, varying), ordinalWord(n), dir, mw, figure(r, metric), rowLabel(above, varying), figure(above, metric))
 	return head + ceilingNote(ranked[:n]), ""
 }
 

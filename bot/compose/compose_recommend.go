@@ -103,12 +103,5 @@ func recommendHeadline(ranked []Row, metric string) string {
 	if lowerIsBetter(metric) {
 		r = nv / tv
 	}
-	lead := FormatRatio(r)
-	switch {
-	case next.floorFor(metric) && !lowerIsBetter(metric):
-		lead = "at most " + lead
-	case top.floorFor(metric) && !lowerIsBetter(metric):
-		lead = "at least " + lead
-	}
-	return head + ", " + lead + " the next, " + next.Series + " (" + formatMetric(metric, nv, next.floorFor(metric)) + ")."
+	return head + ", " + multipleBound(top, next, metric) + FormatRatio(r) + " the next, " + next.Series + " (" + formatMetric(metric, nv, next.floorFor(metric)) + ")."
 }
