@@ -53,13 +53,7 @@ func chartFor(p planner.Plan, rows []Row) *Chart {
 	default:
 		return nil
 	}
-	metric := p.Slots.Metric
-	if metric == "" && len(p.Queries) > 0 {
-		metric = p.Queries[0].Metric
-	}
-	if metric == "" {
-		metric = "ops_per_sec"
-	}
+	metric := planMetric(p)
 	c := buildChart(chartRequest{intent: p.Intent, metric: metric, knob: p.Slots.Knob}, rows)
 	if m, _ := chartMetricNamed(metric); c != nil && p.Intent == planner.IntentEffect && m.throughput {
 		c.Cost = costChart(c, chartRequest{intent: p.Intent, metric: chartCostMetric, knob: p.Slots.Knob}, rows)
@@ -258,20 +252,13 @@ func chartX(r Row, knob string) float64 {
 
 // chartTick is how the x value of a row is shown under the axis.
 func chartTick(r Row, knob string, kind ChartKind) string {
-	switch knob {
-	case "cores":
-		if kind == ChartBar {
-			return strconv.Itoa(r.Cores) + " cores"
-		}
-		return strconv.Itoa(r.Cores)
-	case "value_bytes":
-		return formatValueBytes(r.ValueBytes)
-	case "pipeline":
-		return strconv.Itoa(r.Pipeline)
-	case "ratio":
+	switch {
+	case knob == "cores" && kind == ChartBar:
+		return knobWords(r, knob)
+	case knob == "ratio":
 		return chartRatio(r.Ratio)
 	}
-	return ""
+	return knobValue(r, knob)
 }
 
 // chartAxisLabel names the x axis for a knob.

@@ -153,8 +153,9 @@ func premiseAnswer(a *Answer, p planner.Plan, results []queryResult) evidence {
 		}
 		t.Rows = append(t.Rows, []string{strconv.Itoa(pp.subject.Cores), ratioShort(pp.subject.Ratio), formatValueBytes(pp.subject.ValueBytes), strconv.Itoa(pp.subject.Pipeline),
 			shortSeries(pp.subject.Engine, pp.subject.Mode), cellValue(pp.subject, metric, vx), shortSeries(pp.object.Engine, pp.object.Mode), cellValue(pp.object, metric, vy), mark})
-		rows = appendRow(appendRow(rows, pp.subject), pp.object)
+		rows = append(rows, pp.subject, pp.object)
 	}
+	rows = dedupeRows(rows)
 	a.Body = append(a.Body, "The statement checked: "+pr.Statement+" — "+holds+".")
 	a.Body = append(a.Body, "Pairs measured under the same cores, workload, value size and pipeline, where the premise fails first (medians across repetitions; single run where there was one):")
 	if len(ordered) > len(shown) {

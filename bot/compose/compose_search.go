@@ -143,7 +143,7 @@ func (b *Composer) searchRuns(ctx context.Context, a *Answer, p planner.Plan, sp
 			if m, ok := cell.Metric(sp.Metric); ok {
 				median = metricCell(sp.Metric, m)
 			}
-			rows = appendRow(rows, cell)
+			rows = append(rows, cell)
 		}
 		row := append(runCells(r), metricCell(sp.Metric, v), median)
 		for _, c := range sp.Conditions {
@@ -152,6 +152,7 @@ func (b *Composer) searchRuns(ctx context.Context, a *Answer, p planner.Plan, sp
 		t.Rows = append(t.Rows, row)
 		s.runs(r.ID)
 	}
+	rows = dedupeRows(rows)
 	first := ranked.Top[0]
 	v, _ := runMetric(first, sp.Metric)
 	lead := searchLead(sp)
@@ -206,15 +207,6 @@ func cellRows(res analytics.Result) map[analytics.CellKey]Row {
 		cells[c.CellKey] = RowFromCell(c)
 	}
 	return cells
-}
-
-func appendRow(rows []Row, r Row) []Row {
-	for _, x := range rows {
-		if x.key() == r.key() {
-			return rows
-		}
-	}
-	return append(rows, r)
 }
 
 // runScopeWords counts the runs a result covers: "all 478 runs (254
@@ -517,11 +509,12 @@ func (b *Composer) closestRuns(a *Answer, none string, sp planner.Search, near [
 	var rows []Row
 	for _, r := range near {
 		if cell, ok := cells[r.Key()]; ok {
-			rows = appendRow(rows, cell)
+			rows = append(rows, cell)
 		}
 		t.Rows = append(t.Rows, append(runCells(r), runField(r, field)))
 		s.runs(r.ID)
 	}
+	rows = dedupeRows(rows)
 	a.Body = append(a.Body, "Nothing crossed it; the runs nearest it, each with its own value:")
 	a.Table = t
 	a.Rows = rows

@@ -25,10 +25,9 @@ func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 		return f
 	}
 	groups := seriesGroups(rows, "cores")
-	varying := varyingKnobs(rows)
 	var reached, never []string
 	for _, g := range groups {
-		label := rowLabel(g[0], without(varying, "cores"))
+		label := rowLabel(g[0], otherVarying(rows, "cores"))
 		first := -1
 		for i, r := range g {
 			if v, ok := r.Metric(metric); ok && crosses(v) {
@@ -94,13 +93,3 @@ func preciseMetric(metric string, v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-// without is ks less k.
-func without(ks []string, k string) []string {
-	var out []string
-	for _, x := range ks {
-		if x != k {
-			out = append(out, x)
-		}
-	}
-	return out
-}
