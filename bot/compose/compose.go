@@ -83,10 +83,8 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 		return withTrend(p, a), nil
 	}
 	switch p.Intent {
-	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect, planner.IntentNoData:
+	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect, planner.IntentNoData, planner.IntentClaim:
 		return b.composeQuery(ctx, p)
-	case planner.IntentClaim:
-		return b.composeClaim(ctx, p)
 	case planner.IntentMemory:
 		return b.composeMemory(p)
 	case planner.IntentFailover:

@@ -19,8 +19,8 @@ type evidence struct {
 // composeQuery is the one composer for query answers: lookups,
 // comparisons, positions and multiples, scaling curves, crossovers and
 // thresholds, knob effects, counts and distinct values, repetitions,
-// recommendations, yes/no checks and refusals of what was never measured,
-// with the nearest measured rows. It runs the plan's filters, lets the
+// recommendations, yes/no checks, claim checks, and refusals of what was
+// never measured with the nearest measured rows. It runs the plan's filters, lets the
 // plan's shape write line 1 and the rows that prove it, and applies the
 // rest once for all of them: the filters verbatim, the caveats the rows
 // carry (Garnet floors, cross-session, single runs), the terms, and the
@@ -39,6 +39,8 @@ func (b *Composer) composeQuery(ctx context.Context, p planner.Plan) (Answer, er
 	switch {
 	case p.Aggregate == "count" || p.Aggregate == "distinct":
 		ev = countAnswer(&a, p, rows)
+	case p.Intent == planner.IntentClaim:
+		ev = b.claimAnswer(&a, p, rows, results, s)
 	case p.Premise != nil:
 		// A yes/no check says itself when no pair was measured.
 		ev = premiseAnswer(&a, p, results)
