@@ -92,4 +92,3 @@ func preciseMetric(metric string, v float64) string {
 	}
 	return fmt.Sprintf("%.2f", v)
 }
-

@@ -47,6 +47,7 @@ func withTrend(p planner.Plan, a Answer) Answer {
 	}
 	return a
 }
+
 // knobShort is a knob's value in a trend step: "48 cores", "pipeline 16",
 // "1 KB".
 func knobShort(r Row, knob string) string {
