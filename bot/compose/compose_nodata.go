@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memdb-oracle/memdb-oracle/analytics"
-	"github.com/memdb-oracle/memdb-oracle/knowledge"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
@@ -76,28 +74,15 @@ func (b *Composer) memoryNearest(s *sourcer) string {
 	t := b.cfg.Knowledge.MemoryTable()
 	s.entry(t.ID)
 	s.entry("caveat:no-memory")
-	var parts []string
-	for _, r := range t.Rows {
-		parts = append(parts, analytics.EngineName(r.Engine)+" "+formatExact(r.BytesPerKey))
-	}
 	return fmt.Sprintf("Measured instead (bytes per key, %s keys of %s values): %s.", formatExact(float64(t.Keys)),
-		formatValueBytes(t.ValueBytes), strings.Join(parts, "; "))
+		formatValueBytes(t.ValueBytes), memoryFigures(t.Rows))
 }
 
 // failoverNearest lists what the failover lab did measure.
 func (b *Composer) failoverNearest(s *sourcer) string {
 	var parts []string
-	seen := map[string]bool{}
-	for _, t := range []knowledge.FailoverTable{b.cfg.Knowledge.FailoverSweep(), b.cfg.Knowledge.FailoverEngines()} {
-		s.entry(t.ID)
-		for _, g := range t.Groups {
-			k := fmt.Sprint(g.Engine, g.DownAfterMs)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
-		}
+	for _, g := range failoverGroups(s, b.cfg.Knowledge.FailoverSweep(), b.cfg.Knowledge.FailoverEngines()) {
+		parts = append(parts, failoverFigure(g))
 	}
 	return "Measured instead (Sentinel failover outage, median of the kills): " + strings.Join(parts, "; ") + "."
 }
