@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
@@ -35,14 +36,12 @@ func measuredAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResult
 	case p.Intent == planner.IntentCompare && p.Multiple:
 		var ok bool
 		if a.Headline, multiples, plain, ok = multipleText(results, rows, metric); !ok {
-			a.Headline, plain = compareText(rows, metric, p.Order)
+			a.Headline, plain = rankingText(rows, metric, p.Order, 0, 0)
 		} else if plain == "" {
-			_, plain = compareText(rows, metric, p.Order)
+			_, plain = rankingText(rows, metric, p.Order, 0, 0)
 		}
-	case p.Intent == planner.IntentCompare && (p.Position > 1 || p.Limit > 0) && len(rows) > 1:
-		a.Headline, plain = positionText(rows, metric, p)
 	case p.Intent == planner.IntentCompare:
-		a.Headline, plain = compareText(rows, metric, p.Order)
+		a.Headline, plain = rankingText(rows, metric, p.Order, p.Position, p.Limit)
 	case p.Intent == planner.IntentScaling && p.Crossover:
 		var ok bool
 		if a.Headline, plain, ok = crossoverText(results, metric); !ok {
@@ -278,12 +277,48 @@ func extremes(rows []Row, metric string) (lo, hi Row) {
 	return r[0], r[len(r)-1]
 }
 
-func compareText(rows []Row, metric string, order planner.Order) (headline, plain string) {
+// rankingText answers a place in the ranking of rows on metric: the
+// first, with the runner-up and how far it leads; the n-th ("the second
+// fastest", "second worst"), with the one above it for context; or the
+// first n ("top 3"). A place or a list counts every series measured, the
+// fully driven ceilings too, and says so when one is among those named.
+func rankingText(rows []Row, metric string, order planner.Order, position, limit int) (headline, plain string) {
 	if len(rows) == 1 {
 		return lookupText(rows, metric)
 	}
 	ranked := rankRows(rows, metric, order)
 	varying := varyingKnobs(rows)
+	mw := metricWords(metric)
+	lower := order == planner.OrderAsc || (order == "" && lowerIsBetter(metric))
+	dir := "highest"
+	if lower {
+		dir = "lowest"
+	}
+	places := func(rs []Row) string {
+		items := make([]string, len(rs))
+		for i, r := range rs {
+			items[i] = fmt.Sprintf("%d. %s — %s", i+1, rowLabel(r, varying), figure(r, metric))
+		}
+		return strings.Join(items, "; ")
+	}
+	ceilingNote := func(shown []Row) string {
+		if len(ordinaryRows(shown)) < len(shown) {
+			return " The ranking counts every series measured, the fully driven cluster ceilings too."
+		}
+		return ""
+	}
+	switch n := min(limit, len(ranked)); {
+	case limit > len(ranked):
+		return fmt.Sprintf("Only %d series were measured under these conditions, ranked by %s: %s.", len(ranked), mw, places(ranked)) + ceilingNote(ranked), ""
+	case limit > 0:
+		return fmt.Sprintf("The %d series with the %s %s: %s.", n, dir, mw, places(ranked[:n])) + ceilingNote(ranked[:n]), ""
+	case position > len(ranked):
+		return fmt.Sprintf("There is no %s: only %d series were measured under these conditions (%s).", ordinalWord(position), len(ranked), places(ranked)), ""
+	case position > 1:
+		r, above := ranked[position-1], ranked[position-2]
+		return fmt.Sprintf("%s has the %s %s %s: %s, after %s (%s).", rowLabel(r, varying), ordinalWord(position), dir, mw, figure(r, metric),
+			rowLabel(above, varying), figure(above, metric)) + ceilingNote(ranked[:position]), ""
+	}
 	// The runner-up is the best row of another engine when there is one: a
 	// question about engines is not answered by one engine's two series.
 	best, second := ranked[0], ranked[1]
@@ -298,13 +333,7 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 	if !okb || !oks {
 		return lookupText(rows, metric)
 	}
-	mw := metricWords(metric)
-	lower := order == planner.OrderAsc || (order == "" && lowerIsBetter(metric))
-	superlative := "the highest " + mw
-	if lower {
-		superlative = "the lowest " + mw
-	}
-	headline = fmt.Sprintf("%s has %s: %s, against %s for %s", rowLabel(best, varying), superlative,
+	headline = fmt.Sprintf("%s has the %s %s: %s, against %s for %s", rowLabel(best, varying), dir, mw,
 		figure(best, metric), figure(second, metric), rowLabel(second, varying))
 	if vs != 0 && vb != 0 {
 		q := vb / vs
@@ -422,6 +451,15 @@ func multipleBound(a, b Row, metric string) string {
 		return "at most "
 	}
 	return ""
+}
+
+// ordinalWord spells a place: "second", "third", "11th".
+func ordinalWord(n int) string {
+	words := []string{"", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n > 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n) + "th"
 }
 
 // ordinaryRows are the rows an ordinary client sees: all but the fully
