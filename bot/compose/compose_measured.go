@@ -549,20 +549,8 @@ func otherVarying(rows []Row, knob string) []string {
 func crossover(a, b []Row, metric string) string {
 	// A floor (Garnet) that trails somewhere may not really trail: say
 	// nothing about who leads unless the floor leads everywhere.
-	if a[0].floorFor(metric) != b[0].floorFor(metric) {
-		floor, other := a, b
-		if b[0].floorFor(metric) {
-			floor, other = b, a
-		}
-		for _, f := range floor {
-			for _, o := range other {
-				vf, _ := f.Metric(metric)
-				vo, _ := o.Metric(metric)
-				if f.Cores == o.Cores && vf <= vo {
-					return ""
-				}
-			}
-		}
+	if a[0].floorFor(metric) != b[0].floorFor(metric) && floorTrails(a, b, metric) {
+		return ""
 	}
 	common, _, _, lead := coreLeads(a, b, metric)
 	if len(common) < 2 {
