@@ -36,14 +36,7 @@ func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 			}
 		}
 		if first < 0 {
-			best := g[0]
-			for _, r := range g[1:] {
-				vb, _ := best.Metric(metric)
-				v, _ := r.Metric(metric)
-				if crosses(v) || (lowerIsBetter(metric) && v < vb) || (!lowerIsBetter(metric) && v > vb) {
-					best = r
-				}
-			}
+			best := rankRows(g, metric, "")[0] // its best figure, which still misses the bound
 			v, _ := best.Metric(metric)
 			floor := ""
 			if best.floorFor(metric) {
