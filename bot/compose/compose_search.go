@@ -68,7 +68,10 @@ func (b *Composer) searchCells(ctx context.Context, a *Answer, p planner.Plan, s
 		}
 		rows = append(rows, r)
 	}
-	rankSearchRows(rows, sp)
+	rows = rankRows(rows, sp.Metric, sp.Order)
+	if sp.FewestCores {
+		slices.SortStableFunc(rows, func(x, y Row) int { return cmp.Compare(x.Cores, y.Cores) })
+	}
 	top := rows[:min(len(rows), sp.Limit)]
 	kept := ""
 	if len(p.Queries) > 1 {
@@ -253,21 +256,6 @@ func crossesBound(op string, v, bound float64) bool {
 		return v < bound
 	}
 	return op == ""
-}
-
-func rankSearchRows(rows []Row, sp planner.Search) {
-	slices.SortStableFunc(rows, func(x, y Row) int {
-		vx, _ := x.Metric(sp.Metric)
-		vy, _ := y.Metric(sp.Metric)
-		byValue := cmp.Compare(vy, vx)
-		if sp.Order == planner.OrderAsc {
-			byValue = cmp.Compare(vx, vy)
-		}
-		if sp.FewestCores {
-			return cmp.Or(cmp.Compare(x.Cores, y.Cores), byValue)
-		}
-		return byValue
-	})
 }
 
 // thresholdWords says the threshold a search applied, in the question's
