@@ -307,10 +307,7 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 		if crossSession {
 			part += " (session " + strconv.Itoa(r.Session) + ")"
 		}
-		part += " " + formatMetric(metric, v, r.floorFor(metric))
-		if r.Reps == 1 {
-			part += " (single run)"
-		}
+		part += " " + figure(r, metric)
 		if other, okp := singlePeer(subj, r, shown); ok && okp && !lowerIsBetter(metric) && v != 0 {
 			// The claimant engine's other series (its ceiling) against the
 			// single process it is compared with.

@@ -772,10 +772,7 @@ func pivotTable(rows []Row, metric, knob string) *Table {
 			for _, r := range g {
 				if knobValue(r, knob) == knobValue(k, knob) {
 					if v, ok := r.Metric(metric); ok {
-						cell = tableValue(metric, v, r.Floor)
-						if r.Reps == 1 {
-							cell += " (single run)"
-						}
+						cell = tableValue(metric, v, r.Floor) + singleRunTag(r)
 					}
 				}
 			}
