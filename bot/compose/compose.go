@@ -49,7 +49,8 @@ func withUnboundReading(a *Answer, p planner.Plan) {
 // refusals adjust the answer their ordinary composer writes.
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
 	switch {
-	case p.Aggregate == "count" || p.Aggregate == "distinct":
+	case p.Aggregate == "count" || p.Aggregate == "distinct", p.Intent == planner.IntentRecommend,
+		p.Intent == planner.IntentSpread, p.Premise != nil:
 		return b.composeQuery(ctx, p)
 	case p.Intent == planner.IntentChatter:
 		return composeChatter(p), nil
@@ -57,14 +58,10 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 		return b.composeCompound(ctx, p)
 	case p.Intent == planner.IntentSearch:
 		return b.composeSearch(ctx, p)
-	case p.Intent == planner.IntentRecommend, p.Intent == planner.IntentSpread:
-		return b.composeQuery(ctx, p)
 	case isSetupPlan(p):
 		return b.composeSetup(p), nil // what the setup entries answer whole
 	case p.Intent == planner.IntentProvenance:
 		return b.composeProvenance(ctx, p)
-	case p.Premise != nil:
-		return b.composeQuery(ctx, p)
 	case p.Units != nil:
 		base := p
 		base.Units = nil

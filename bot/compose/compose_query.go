@@ -20,11 +20,11 @@ type evidence struct {
 // comparisons, positions and multiples, scaling curves, crossovers and
 // thresholds, knob effects, counts and distinct values, repetitions,
 // recommendations, yes/no checks, claim checks, and refusals of what was
-// never measured with the nearest measured rows. It runs the plan's filters, lets the
-// plan's shape write line 1 and the rows that prove it, and applies the
-// rest once for all of them: the filters verbatim, the caveats the rows
-// carry (Garnet floors, cross-session, single runs), the terms, and the
-// run IDs of every row shown.
+// never measured with the nearest measured rows. It runs the plan's
+// filters, lets the plan's shape write line 1 and the rows that prove it,
+// and applies the rest once for all of them: the filters verbatim, the
+// caveats the rows carry (Garnet floors, cross-session, single runs), the
+// terms, and the run IDs of every row shown.
 func (b *Composer) composeQuery(ctx context.Context, p planner.Plan) (Answer, error) {
 	rows, results, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
