@@ -65,19 +65,11 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 	case p.Units != nil:
 		base := p
 		base.Units = nil
-		a, err := b.composeKind(ctx, base)
-		if err != nil {
-			return a, err
-		}
-		return withUnits(p, a), nil
+		return b.adjusted(ctx, p, base, withUnits)
 	case p.Prediction != nil:
 		base := p
 		base.Prediction = nil
-		a, err := b.composeKind(ctx, base)
-		if err != nil {
-			return a, err
-		}
-		return withTrend(p, a), nil
+		return b.adjusted(ctx, p, base, withTrend)
 	}
 	switch p.Intent {
 	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect, planner.IntentNoData, planner.IntentClaim:
@@ -98,6 +90,16 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 	return Answer{}, fmt.Errorf("composing plan for %q: %w %q", p.Question, errUnknownIntent, p.Intent)
 }
 
+// adjusted composes base, the plan without one of its adjustments, and
+// applies that adjustment, which reads the whole plan p, to the answer.
+func (b *Composer) adjusted(ctx context.Context, p, base planner.Plan, adjust func(planner.Plan, Answer) Answer) (Answer, error) {
+	a, err := b.composeKind(ctx, base)
+	if err != nil {
+		return a, err
+	}
+	return adjust(p, a), nil
+}
+
 // errUnknownIntent is a planner/bot mismatch: a plan the bot cannot compose.
 var errUnknownIntent = errors.New("unknown intent")
 
@@ -108,15 +110,18 @@ type queryResult struct {
 }
 
 // runQueries runs every query of the plan and returns the rows (deduplicated,
-// in analytics order) and each query's own rows.
-func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, []queryResult, error) {
+// in analytics order), each query's own rows, and the answer's sources
+// started with every filter run.
+func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, []queryResult, *sourcer, error) {
 	var all []Row
 	var results []queryResult
+	s := newSourcer(b.cfg.Knowledge)
 	for _, q := range qs {
 		res, err := b.query(ctx, q.Filter)
 		if err != nil {
-			return nil, nil, fmt.Errorf("query %q: %w", q.Filter, err)
+			return nil, nil, nil, fmt.Errorf("query %q: %w", q.Filter, err)
 		}
+		s.filter(q.Filter)
 		qr := queryResult{query: q}
 		for _, c := range res.Cells {
 			qr.rows = append(qr.rows, rowFromCellOf(q.Filter, c))
@@ -126,7 +131,7 @@ func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, [
 	}
 	all = dedupeRows(all)
 	sortRows(all)
-	return all, results, nil
+	return all, results, s, nil
 }
 
 // sourcer collects an answer's sources in order, without duplicates.

@@ -23,13 +23,9 @@ func (b *Composer) composeEngine(ctx context.Context, p planner.Plan) (Answer, e
 		a.Headline = "That engine is not in the knowledge base, so I won't describe it from memory."
 		return a, nil
 	}
-	rows, _, err := b.runQueries(ctx, p.Queries)
+	rows, _, s, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
 		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
 	}
 	a := Answer{Kind: KindDefinition, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{},
 		Headline: e.Name}

@@ -26,13 +26,9 @@ type evidence struct {
 // caveats the rows carry (Garnet floors, cross-session, single runs), the
 // terms, and the run IDs of every row shown.
 func (b *Composer) composeQuery(ctx context.Context, p planner.Plan) (Answer, error) {
-	rows, results, err := b.runQueries(ctx, p.Queries)
+	rows, results, s, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
 		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
 	}
 	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
 	var ev evidence
