@@ -34,20 +34,18 @@ func measuredAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResult
 	var multiples []string
 	switch {
 	case p.Intent == planner.IntentCompare && p.Multiple:
-		var ok bool
-		if a.Headline, multiples, plain, ok = multipleText(results, rows, metric); !ok {
-			a.Headline, plain = rankingText(rows, metric, p.Order, 0, 0)
-		} else if plain == "" {
-			_, plain = rankingText(rows, metric, p.Order, 0, 0)
+		// The ranking answers where no multiple can be drawn, and lends
+		// its plain words where the multiples have none.
+		a.Headline, plain = rankingText(rows, metric, p.Order, 0, 0)
+		if h, lines, pl, ok := multipleText(results, rows, metric); ok {
+			a.Headline, multiples, plain = h, lines, cmp.Or(pl, plain)
 		}
 	case p.Intent == planner.IntentCompare:
 		a.Headline, plain = rankingText(rows, metric, p.Order, p.Position, p.Limit)
 	case p.Intent == planner.IntentScaling && p.Crossover:
-		var ok bool
-		if a.Headline, plain, ok = crossoverText(results, metric); !ok {
-			a.Headline, plain = curveText(rows, metric, "cores", true)
-		} else if plain == "" {
-			_, plain = curveText(rows, metric, "cores", true)
+		a.Headline, plain = curveText(rows, metric, "cores", true)
+		if h, pl, ok := crossoverText(results, metric); ok {
+			a.Headline, plain = h, cmp.Or(pl, plain)
 		}
 	case p.Intent == planner.IntentScaling && p.Aggregate == "threshold" && p.Bound != nil:
 		a.Headline, plain = thresholdText(rows, *p.Bound)
