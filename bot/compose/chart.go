@@ -53,13 +53,7 @@ func chartFor(p planner.Plan, rows []Row) *Chart {
 	default:
 		return nil
 	}
-	metric := p.Slots.Metric
-	if metric == "" && len(p.Queries) > 0 {
-		metric = p.Queries[0].Metric
-	}
-	if metric == "" {
-		metric = "ops_per_sec"
-	}
+	metric := planMetric(p)
 	c := buildChart(chartRequest{intent: p.Intent, metric: metric, knob: p.Slots.Knob}, rows)
 	if m, _ := chartMetricNamed(metric); c != nil && p.Intent == planner.IntentEffect && m.throughput {
 		c.Cost = costChart(c, chartRequest{intent: p.Intent, metric: chartCostMetric, knob: p.Slots.Knob}, rows)
@@ -129,7 +123,7 @@ func buildChart(req chartRequest, rows []Row) *Chart {
 	x := chartXKnob(req, used)
 	var split []string // non-x knobs that vary: named in each series
 	for _, k := range chartKnobs {
-		if k != x && chartVaries(used, k) {
+		if k != x && len(distinct(used, k)) > 1 {
 			split = append(split, k)
 		}
 	}
@@ -138,7 +132,7 @@ func buildChart(req chartRequest, rows []Row) *Chart {
 	}
 
 	kind := ChartBar
-	if x == "cores" && (req.intent != planner.IntentCompare || chartDistinct(used, x) >= 3) {
+	if x == "cores" && (req.intent != planner.IntentCompare || len(distinct(used, x)) >= 3) {
 		kind = ChartLine
 	}
 
@@ -176,7 +170,7 @@ func chartSeries(rows []Row, m chartMetric, x string, kind ChartKind, split []st
 		if len(split) > 0 {
 			var conds []string
 			for _, k := range split {
-				conds = append(conds, chartCondition(r, k))
+				conds = append(conds, knobWords(r, k))
 			}
 			name += " · " + strings.Join(conds, ", ")
 		}
@@ -219,27 +213,11 @@ func chartXKnob(req chartRequest, rows []Row) string {
 		return "cores"
 	}
 	for _, k := range chartKnobs {
-		if chartVaries(rows, k) {
+		if len(distinct(rows, k)) > 1 {
 			return k
 		}
 	}
 	return ""
-}
-
-// chartVaries reports whether the rows hold more than one value of knob.
-func chartVaries(rows []Row, knob string) bool {
-	return chartDistinct(rows, knob) > 1
-}
-
-// chartDistinct counts the distinct values of knob in rows.
-func chartDistinct(rows []Row, knob string) int {
-	var seen []string
-	for _, r := range rows {
-		if v := chartKnobValue(r, knob); !slices.Contains(seen, v) {
-			seen = append(seen, v)
-		}
-	}
-	return len(seen)
 }
 
 // chartSessionsMix reports whether one series name appears in more than
@@ -254,23 +232,6 @@ func chartSessionsMix(rows []Row) bool {
 		first[name] = r.Session
 	}
 	return false
-}
-
-// chartKnobValue is a comparable form of one knob of a row.
-func chartKnobValue(r Row, knob string) string {
-	switch knob {
-	case "cores":
-		return strconv.Itoa(r.Cores)
-	case "ratio":
-		return r.Ratio
-	case "value_bytes":
-		return strconv.Itoa(r.ValueBytes)
-	case "pipeline":
-		return strconv.Itoa(r.Pipeline)
-	case "session":
-		return strconv.Itoa(r.Session)
-	}
-	return ""
 }
 
 // chartX is the x value of a row: the knob's number, or the workload's
@@ -291,20 +252,13 @@ func chartX(r Row, knob string) float64 {
 
 // chartTick is how the x value of a row is shown under the axis.
 func chartTick(r Row, knob string, kind ChartKind) string {
-	switch knob {
-	case "cores":
-		if kind == ChartBar {
-			return strconv.Itoa(r.Cores) + " cores"
-		}
-		return strconv.Itoa(r.Cores)
-	case "value_bytes":
-		return formatValueBytes(r.ValueBytes)
-	case "pipeline":
-		return strconv.Itoa(r.Pipeline)
-	case "ratio":
+	switch {
+	case knob == "cores" && kind == ChartBar:
+		return knobWords(r, knob)
+	case knob == "ratio":
 		return chartRatio(r.Ratio)
 	}
-	return ""
+	return knobValue(r, knob)
 }
 
 // chartAxisLabel names the x axis for a knob.
@@ -318,24 +272,6 @@ func chartAxisLabel(knob string) string {
 		return "Pipeline depth"
 	case "ratio":
 		return "Workload"
-	}
-	return ""
-}
-
-// chartCondition states one knob of a row in words ("48 cores",
-// "SET:GET 1:10", "100 B values", "pipeline 16", "session 2").
-func chartCondition(r Row, knob string) string {
-	switch knob {
-	case "cores":
-		return strconv.Itoa(r.Cores) + " cores"
-	case "ratio":
-		return ratioWords(r.Ratio)
-	case "value_bytes":
-		return formatValueBytes(r.ValueBytes) + " values"
-	case "pipeline":
-		return "pipeline " + strconv.Itoa(r.Pipeline)
-	case "session":
-		return "session " + strconv.Itoa(r.Session)
 	}
 	return ""
 }

@@ -2,10 +2,11 @@ package compose
 
 import (
 	"cmp"
-	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
@@ -68,7 +69,7 @@ func chartSharedConditions(rows []Row, x string, split []string) []string {
 	var conds []string
 	for _, k := range chartKnobs {
 		if k != x && !slices.Contains(split, k) {
-			conds = append(conds, chartCondition(rows[0], k))
+			conds = append(conds, knobWords(rows[0], k))
 		}
 	}
 	return conds
@@ -140,7 +141,7 @@ func chartSessions(rows []Row) []string {
 	slices.Sort(order)
 	var out []string
 	for _, s := range order {
-		out = append(out, "session "+chartKnobValue(Row{RowCell: RowCell{Session: s}}, "session")+" ("+strings.Join(engines[s], ", ")+")")
+		out = append(out, "session "+strconv.Itoa(s)+" ("+strings.Join(engines[s], ", ")+")")
 	}
 	return out
 }

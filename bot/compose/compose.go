@@ -42,20 +42,38 @@ func withUnboundReading(a *Answer, p planner.Plan) {
 	a.Headline = p.UnboundReading + ". " + a.Headline
 }
 
+// composeKind picks the composer of a plan: the query composer for every
+// question the measured runs answer, a search, setup or provenance
+// answer, the claim check, the measured tables, and the kinds that answer
+// from the knowledge base alone. Units, corrections and extrapolation
+// refusals adjust the answer their ordinary composer writes.
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
-	if p.Aggregate == "count" || p.Aggregate == "distinct" {
-		return b.composeAggregate(ctx, p)
-	}
-	if a, ok, err := b.composeNewKind(ctx, p); ok {
-		return a, err
+	switch {
+	case p.Aggregate == "count" || p.Aggregate == "distinct", p.Intent == planner.IntentRecommend,
+		p.Intent == planner.IntentSpread, p.Premise != nil && p.Intent != planner.IntentFailover:
+		return b.composeQuery(ctx, p)
+	case p.Intent == planner.IntentChatter:
+		return composeChatter(p), nil
+	case p.Intent == planner.IntentCompound:
+		return b.composeCompound(ctx, p)
+	case p.Intent == planner.IntentSearch:
+		return b.composeSearch(ctx, p)
+	case isSetupPlan(p):
+		return b.composeSetup(p), nil // what the setup entries answer whole
+	case p.Intent == planner.IntentProvenance:
+		return b.composeProvenance(ctx, p)
+	case p.Units != nil:
+		base := p
+		base.Units = nil
+		return b.adjusted(ctx, p, base, withUnits)
+	case p.Prediction != nil:
+		base := p
+		base.Prediction = nil
+		return b.adjusted(ctx, p, base, withTrend)
 	}
 	switch p.Intent {
-	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect:
-		return b.composeMeasured(ctx, p)
-	case planner.IntentClaim:
-		return b.composeClaim(ctx, p)
-	case planner.IntentNoData:
-		return b.composeNoData(ctx, p)
+	case planner.IntentLookup, planner.IntentCompare, planner.IntentScaling, planner.IntentEffect, planner.IntentNoData, planner.IntentClaim:
+		return b.composeQuery(ctx, p)
 	case planner.IntentMemory:
 		return b.composeMemory(p)
 	case planner.IntentFailover:
@@ -65,14 +83,21 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 	case planner.IntentOutOfScope:
 		return composeOutOfScope(p), nil
 	case planner.IntentHelp:
-		if isSetupPlan(p) {
-			return b.composeSetup(p), nil
-		}
 		return composeHelp(p), nil
 	case planner.IntentClarify:
 		return composeClarify(p), nil
 	}
 	return Answer{}, fmt.Errorf("composing plan for %q: %w %q", p.Question, errUnknownIntent, p.Intent)
+}
+
+// adjusted composes base, the plan without one of its adjustments, and
+// applies that adjustment, which reads the whole plan p, to the answer.
+func (b *Composer) adjusted(ctx context.Context, p, base planner.Plan, adjust func(planner.Plan, Answer) Answer) (Answer, error) {
+	a, err := b.composeKind(ctx, base)
+	if err != nil {
+		return a, err
+	}
+	return adjust(p, a), nil
 }
 
 // errUnknownIntent is a planner/bot mismatch: a plan the bot cannot compose.
@@ -85,15 +110,18 @@ type queryResult struct {
 }
 
 // runQueries runs every query of the plan and returns the rows (deduplicated,
-// in analytics order) and each query's own rows.
-func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, []queryResult, error) {
+// in analytics order), each query's own rows, and the answer's sources
+// started with every filter run.
+func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, []queryResult, *sourcer, error) {
 	var all []Row
 	var results []queryResult
+	s := newSourcer(b.cfg.Knowledge)
 	for _, q := range qs {
 		res, err := b.query(ctx, q.Filter)
 		if err != nil {
-			return nil, nil, fmt.Errorf("query %q: %w", q.Filter, err)
+			return nil, nil, nil, fmt.Errorf("query %q: %w", q.Filter, err)
 		}
+		s.filter(q.Filter)
 		qr := queryResult{query: q}
 		for _, c := range res.Cells {
 			qr.rows = append(qr.rows, rowFromCellOf(q.Filter, c))
@@ -103,7 +131,7 @@ func (b *Composer) runQueries(ctx context.Context, qs []planner.Query) ([]Row, [
 	}
 	all = dedupeRows(all)
 	sortRows(all)
-	return all, results, nil
+	return all, results, s, nil
 }
 
 // sourcer collects an answer's sources in order, without duplicates.

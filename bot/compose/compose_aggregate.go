@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,25 +9,19 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// composeAggregate answers a count ("how many runs of KeyDB") or a list of
+// countAnswer answers a count ("how many runs of KeyDB") or a list of
 // the values a dimension took ("which pipeline depths did session 2
 // use"): line 1 is the count or the list, per series where several were
 // measured, with the filter that reproduces it.
-func (b *Composer) composeAggregate(ctx context.Context, p planner.Plan) (Answer, error) {
-	rows, _, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
+func countAnswer(a *Answer, p planner.Plan, rows []Row) evidence {
 	filter := ""
 	for _, q := range p.Queries {
-		s.filter(q.Filter)
-		filter = q.Filter
+		filter = q.Filter // the last query's filter lists every row counted
 	}
 	if p.CellReps > 0 {
 		rows = slices.DeleteFunc(rows, func(r Row) bool { return r.Reps != p.CellReps })
 	}
-	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
+	a.Rows = rows
 	where := ""
 	if filter != "true" {
 		where = " where `" + filter + "`"
@@ -41,9 +34,7 @@ func (b *Composer) composeAggregate(ctx context.Context, p planner.Plan) (Answer
 	}
 	a.Body = append(a.Body, "Counted from the measured runs the import kept (the diagnostics runs are not among them); `runs '"+filter+"'` lists every one.")
 	a.Table = countTable(rows)
-	s.rows(rows)
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{rows: rows}
 }
 
 // countText says how many runs or cells matched, and how they split by
@@ -69,9 +60,9 @@ func countText(rows []Row, p planner.Plan, where string) string {
 	}
 	var head string
 	if p.Search != nil && p.Search.Over == "runs" {
-		head = fmt.Sprintf("%s measured%s (%s)", plural(runs, "run"), where, plural(cells, "cell"))
+		head = fmt.Sprintf("%s measured%s (%s)", countWord(runs, "run", "runs"), where, countWord(cells, "cell", "cells"))
 	} else {
-		head = fmt.Sprintf("%s%s%s (%s)", plural(cells, "cell"), once, where, plural(runs, "run"))
+		head = fmt.Sprintf("%s%s%s (%s)", countWord(cells, "cell", "cells"), once, where, countWord(runs, "run", "runs"))
 	}
 	if cells == 0 {
 		return "None: no measured " + map[bool]string{true: "run", false: "cell"}[p.Search != nil && p.Search.Over == "runs"] + once + where + "."
@@ -112,7 +103,7 @@ func distinctText(rows []Row, field, where string) string {
 	if len(values) == 0 {
 		return "None: no measured cell" + where + "."
 	}
-	return fmt.Sprintf("%s measured%s: %s (%s).", distinctWords(field, len(values)), where, joinList(values), plural(len(rows), "cell"))
+	return fmt.Sprintf("%s measured%s: %s (%s).", distinctWords(field, len(values)), where, joinAnd(values), countWord(len(rows), "cell", "cells"))
 }
 
 func fieldValue(r Row, field string) string {
@@ -129,20 +120,6 @@ func distinctWords(field string, n int) string {
 	words := map[string]string{"cores": "core counts", "pipeline": "pipeline depths", "value_bytes": "value sizes",
 		"ratio": "workloads", "session": "sessions", "mode": "modes", "engine": "engines"}[field]
 	return capitalise(strconv.Itoa(n) + " " + words)
-}
-
-func joinList(xs []string) string {
-	if len(xs) <= 1 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 func timesWord(n int) string {

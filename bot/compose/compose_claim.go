@@ -1,37 +1,30 @@
 package compose
 
 import (
-	"context"
 	"fmt"
-	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// composeClaim puts a vendor or third-party claim, labelled as the
+// claimAnswer puts a vendor or third-party claim, labelled as the
 // claimant's statement with its source and setup, next to what the runs
 // give (the ground truth here), the multiples the data gives, why the two
-// differ and a plain-words line.
-func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, error) {
+// differ and a plain-words line. A claim the knowledge base has no source
+// for is answered with the measurements alone, and says so.
+func (b *Composer) claimAnswer(a *Answer, p planner.Plan, planRows []Row, results []queryResult, s *sourcer) evidence {
 	c, ok := b.cfg.Knowledge.Claim(p.Slots.ClaimID)
-	if !ok {
-		a, err := b.composeMeasured(ctx, p)
-		if err == nil && a.Kind == KindAnswer {
-			a.Body = append([]string{"I have no recorded source for that claim, so only the measurements are shown."}, a.Body...)
-		}
-		return a, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	planRows, _, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
+	switch {
+	case !ok && len(planRows) == 0:
+		return b.noDataAnswer(a, p, planRows, s)
+	case !ok:
+		ev := measuredAnswer(a, p, planRows, results)
+		a.Body = append([]string{"I have no recorded source for that claim, so only the measurements are shown."}, a.Body...)
+		return ev
 	}
 	// The claim's own counter-measures join the table; a measure's filter
 	// is cited only when it adds a cell the plan's filters did not select,
@@ -78,7 +71,7 @@ func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, er
 	metric := claimMetric(c, p)
 	engines := claimEngines(c, p, headRows)
 
-	a := Answer{Kind: KindClaim, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
+	a.Kind, a.Rows = KindClaim, rows
 	a.Claim = &ClaimContext{
 		ID:        c.ID,
 		Claimant:  c.Claimant,
@@ -156,10 +149,7 @@ func (b *Composer) composeClaim(ctx context.Context, p planner.Plan) (Answer, er
 	if len(rows) > 0 {
 		termIDs = termsFor(rows, metric)
 	}
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termIDs, 3)
-	s.rows(rows)
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{rows: rows, caveats: caveatsFor(rows, metric), terms: termIDs, maxTerms: 3}
 }
 
 // claimIsStatus reports a status note (engine-status:keydb) answered
@@ -317,10 +307,7 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 		if crossSession {
 			part += " (session " + strconv.Itoa(r.Session) + ")"
 		}
-		part += " " + formatMetric(metric, v, r.floorFor(metric))
-		if r.Reps == 1 {
-			part += " (single run)"
-		}
+		part += " " + figure(r, metric)
 		if other, okp := singlePeer(subj, r, shown); ok && okp && !lowerIsBetter(metric) && v != 0 {
 			// The claimant engine's other series (its ceiling) against the
 			// single process it is compared with.
@@ -332,13 +319,7 @@ func claimHeadline(engines []string, rows []Row, metric string) string {
 			}
 		} else if ref, name, okr := claimReference(subj, r, shown, rows); ok && okr && !lowerIsBetter(metric) && v != 0 {
 			sv, _ := ref.Metric(metric)
-			bound := ""
-			switch {
-			case ref.floorFor(metric) && !r.floorFor(metric):
-				bound = "at least "
-			case r.floorFor(metric) && !ref.floorFor(metric):
-				bound = "at most "
-			}
+			bound := multipleBound(ref, r, metric)
 			if q := sv / v; q >= 1 {
 				part += fmt.Sprintf(" — %s is %s%s this", name, bound, FormatRatio(q))
 			} else {
@@ -415,11 +396,8 @@ func claimPlain(engines []string, rows []Row, metric string) string {
 			continue
 		}
 		about := "about"
-		switch {
-		case subj.floorFor(metric) && !r.floorFor(metric) && sv/v >= 1:
-			about = "at least"
-		case r.floorFor(metric) && !subj.floorFor(metric) && sv/v >= 1:
-			about = "at most"
+		if bound := multipleBound(subj, r, metric); bound != "" && sv/v >= 1 {
+			about = strings.TrimSpace(bound)
 		}
 		parts = append(parts, fmt.Sprintf("%s %s the work of %s", about, FormatRatio(sv/v), plainSeries(r)))
 	}

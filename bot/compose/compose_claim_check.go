@@ -109,11 +109,7 @@ func measureLabeller(c knowledge.Claim, names []string) func(knowledge.Measure) 
 		if w, ok := latencyShort[m.Metric]; ok {
 			s += " " + w
 		}
-		s += " " + formatMetric(m.Metric, m.Value, r.floorFor(m.Metric))
-		if r.Reps == 1 {
-			s += " (single run)"
-		}
-		return s
+		return s + " " + formatMetric(m.Metric, m.Value, r.floorFor(m.Metric)) + singleRunTag(r)
 	}
 }
 

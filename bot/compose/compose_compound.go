@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,9 +44,11 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 		}
 		out.Rows = append(out.Rows, a.Rows...)
 		out.Nearest = append(out.Nearest, a.Nearest...)
-		out.Caveats = appendAllUnique(out.Caveats, a.Caveats)
+		for _, c := range a.Caveats {
+			out.Caveats = addUnique(out.Caveats, c)
+		}
 		for _, t := range a.Terms {
-			if !containsTerm(out.Terms, t.ID) {
+			if !slices.ContainsFunc(out.Terms, func(g TermGist) bool { return g.ID == t.ID }) {
 				out.Terms = append(out.Terms, t)
 			}
 		}
@@ -72,22 +75,6 @@ func (b *Composer) composeCompound(ctx context.Context, p planner.Plan) (Answer,
 	out.PlainWords = strings.Join(plain, " ")
 	out.Sources = s.sources()
 	return out, nil
-}
-
-func appendAllUnique(list, more []string) []string {
-	for _, m := range more {
-		list = addUnique(list, m)
-	}
-	return list
-}
-
-func containsTerm(ts []TermGist, id string) bool {
-	for _, t := range ts {
-		if t.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // partLine is one ask's answer in a line: its headline, and for a

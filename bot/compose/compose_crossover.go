@@ -46,36 +46,12 @@ func crossoverText(results []queryResult, metric string) (headline, plain string
 
 // crossSentence compares two series core count by core count.
 func crossSentence(a, b []Row, metric string) (sentence, plain string) {
-	at := func(g []Row) map[int]Row {
-		m := map[int]Row{}
-		for _, r := range g {
-			if _, ok := r.Metric(metric); ok {
-				m[r.Cores] = r
-			}
-		}
-		return m
-	}
-	ra, rb := at(a), at(b)
-	var common []int
-	for c := range ra {
-		if _, ok := rb[c]; ok {
-			common = append(common, c)
-		}
-	}
-	slices.Sort(common)
+	common, ra, rb, lead := coreLeads(a, b, metric)
 	an, bn := a[0].Series, b[0].Series
 	if len(common) == 0 {
 		return fmt.Sprintf("%s and %s were never measured at the same core count, so their lines cannot be compared.", an, bn), ""
 	}
 	lower := lowerIsBetter(metric)
-	lead := func(c int) int {
-		va, _ := ra[c].Metric(metric)
-		vb, _ := rb[c].Metric(metric)
-		if lower {
-			return cmp.Compare(vb, va)
-		}
-		return cmp.Compare(va, vb)
-	}
 	vals := func(c int) string {
 		va, _ := ra[c].Metric(metric)
 		vb, _ := rb[c].Metric(metric)
@@ -157,6 +133,38 @@ func crossSentence(a, b []Row, metric string) (sentence, plain string) {
 	}
 	plain = fmt.Sprintf("as cores are added, %s first %s %s at %d cores.", pa, did(true), pb, common[i])
 	return s + cross, plain
+}
+
+// coreLeads sets two series side by side at the core counts both were
+// measured at (common, in order): their rows there, and whether a leads
+// (1), trails (−1) or ties (0) b at a core count, in the metric's better
+// direction.
+func coreLeads(a, b []Row, metric string) (common []int, ra, rb map[int]Row, lead func(int) int) {
+	at := func(g []Row) map[int]Row {
+		m := map[int]Row{}
+		for _, r := range g {
+			if _, ok := r.Metric(metric); ok {
+				m[r.Cores] = r
+			}
+		}
+		return m
+	}
+	ra, rb = at(a), at(b)
+	for c := range ra {
+		if _, ok := rb[c]; ok {
+			common = append(common, c)
+		}
+	}
+	slices.Sort(common)
+	lead = func(c int) int {
+		va, _ := ra[c].Metric(metric)
+		vb, _ := rb[c].Metric(metric)
+		if lowerIsBetter(metric) {
+			return cmp.Compare(vb, va)
+		}
+		return cmp.Compare(va, vb)
+	}
+	return common, ra, rb, lead
 }
 
 // floorTrails reports whether a floor series (Garnet) is below the other

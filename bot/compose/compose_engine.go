@@ -23,13 +23,9 @@ func (b *Composer) composeEngine(ctx context.Context, p planner.Plan) (Answer, e
 		a.Headline = "That engine is not in the knowledge base, so I won't describe it from memory."
 		return a, nil
 	}
-	rows, _, err := b.runQueries(ctx, p.Queries)
+	rows, _, s, err := b.runQueries(ctx, p.Queries)
 	if err != nil {
 		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
 	}
 	a := Answer{Kind: KindDefinition, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{},
 		Headline: e.Name}
@@ -49,13 +45,14 @@ func (b *Composer) composeEngine(ctx context.Context, p planner.Plan) (Answer, e
 	}
 	if len(rows) > 0 {
 		metric := planMetric(p)
-		head, _ := lookupText(rows, metric)
+		head, plain := lookupText(rows, metric)
 		how := joinSentences(conditionsLine(rows), repsLine(rows))
 		if len(rows) == 1 {
 			how = conditionsLine(rows) // the headline already says how the figure was formed
 		}
 		a.Body = append(a.Body, "**Measured headline:** "+head+" "+how)
 		a.Table = rowsTable(rows, metric, false)
+		a.PlainWords = capitalise(plain)
 		b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termsFor(rows, metric), 2)
 		s.rows(rows)
 	}
@@ -77,7 +74,6 @@ func (b *Composer) composeEngine(ctx context.Context, p planner.Plan) (Answer, e
 	a.Caveats = append(append([]string(nil), e.Caveats...), a.Caveats...)
 	a.Body = append(a.Body, p.Notes...)
 	a.Body = append(a.Body, "_Everything in this answer is from the knowledge base's entry "+e.ID+" and the measured runs in the sources; nothing is added from general knowledge._")
-	a.PlainWords = engineHeadlinePlain(rows, planMetric(p))
 	src := s.sources()
 	// The engine's own entry is the first source.
 	if ent, ok := lookupEntry(b.cfg.Knowledge, e.ID); ok {
@@ -98,23 +94,6 @@ func (b *Composer) engineMemory(e knowledge.Engine, s *sourcer) string {
 		return "**Bytes per key:** " + e.MemoryNote
 	}
 	return ""
-}
-
-// engineHeadlinePlain is the newcomer's line for the measured headline:
-// what an ordinary client sees.
-func engineHeadlinePlain(rows []Row, metric string) string {
-	if len(rows) == 0 {
-		return ""
-	}
-	r := rows[0]
-	for _, x := range rows {
-		if x.Mode != "cluster-sat" {
-			r = x
-			break
-		}
-	}
-	v, _ := r.Metric(metric)
-	return capitalise(plainFor(r, metric, v))
 }
 
 // withoutFigures keeps the clauses of an entry's "measured" sentence that

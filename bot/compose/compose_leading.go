@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -21,19 +20,11 @@ type premisePair struct {
 	tied            bool // within the 5% that rounds to 1.0×: neither ahead
 }
 
-// composeLeading answers a leading yes/no question: "Yes", "No" or "Partly"
+// premiseAnswer answers a leading yes/no question: "Yes", "No" or "Partly"
 // first, then the cells that contradict the premise, then those that
 // confirm it. A lead over Garnet's floor is not counted either way.
-func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, error) {
+func premiseAnswer(a *Answer, p planner.Plan, results []queryResult) evidence {
 	pr := *p.Premise
-	_, results, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
-	}
 	var subj, obj []Row
 	for _, r := range results {
 		for _, row := range r.rows {
@@ -74,13 +65,11 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 			pairs = append(pairs, pp)
 		}
 	}
-	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Nearest: []Row{}}
 	if len(pairs) == 0 {
 		a.Headline = "Neither yes nor no: the two were never measured under the same conditions there, so the data cannot compare them."
 		a.Rows = []Row{}
 		a.PlainWords = "There is no pair of measurements to settle it."
-		a.Sources = s.sources()
-		return a, nil
+		return evidence{}
 	}
 	var against, pro, unsure, tied []premisePair
 	for _, pp := range pairs {
@@ -164,8 +153,9 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 		}
 		t.Rows = append(t.Rows, []string{strconv.Itoa(pp.subject.Cores), ratioShort(pp.subject.Ratio), formatValueBytes(pp.subject.ValueBytes), strconv.Itoa(pp.subject.Pipeline),
 			shortSeries(pp.subject.Engine, pp.subject.Mode), cellValue(pp.subject, metric, vx), shortSeries(pp.object.Engine, pp.object.Mode), cellValue(pp.object, metric, vy), mark})
-		rows = appendRow(appendRow(rows, pp.subject), pp.object)
+		rows = append(rows, pp.subject, pp.object)
 	}
+	rows = dedupeRows(rows)
 	a.Body = append(a.Body, "The statement checked: "+pr.Statement+" — "+holds+".")
 	a.Body = append(a.Body, "Pairs measured under the same cores, workload, value size and pipeline, where the premise fails first (medians across repetitions; single run where there was one):")
 	if len(ordered) > len(shown) {
@@ -173,11 +163,8 @@ func (b *Composer) composeLeading(ctx context.Context, p planner.Plan) (Answer, 
 	}
 	a.Table = t
 	a.Rows = rows
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), nil, 0)
-	s.rows(rows)
 	a.PlainWords = sameWord(answerWord(verdict, ", "), pr.Same) + ": the measurements " + map[string]string{"Yes": "back the statement wherever both were measured", "No": "contradict the statement", "Partly": "back the statement in some settings and contradict it in others", "About the same": "show no real difference (within 5%)", "Undecided": "cannot settle it"}[verdict] + "."
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{rows: rows, caveats: caveatsFor(rows, metric)}
 }
 
 // answerWord is the verdict as the first words of the answer. The

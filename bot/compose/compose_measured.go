@@ -2,12 +2,12 @@ package compose
 
 import (
 	"cmp"
-	"context"
 	"fmt"
-	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
@@ -25,49 +25,34 @@ func planMetric(p planner.Plan) string {
 	return "ops_per_sec"
 }
 
-// composeMeasured answers lookup, compare, scaling and effect plans from the
-// runs: headline, conditions, table, caveats, terms, plain words, sources.
-func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer, error) {
-	rows, results, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
-	}
-	if len(rows) == 0 {
-		return b.noRowsAnswer(p, s), nil
-	}
+// measuredAnswer writes a lookup, comparison, position, multiple,
+// scaling, crossover, threshold or knob-effect answer over rows: line 1
+// for the plan's shape, then the conditions, the table and the chart.
+func measuredAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResult) evidence {
 	metric := planMetric(p)
-	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: rows, Nearest: []Row{}}
 	var plain string
 	var multiples []string
 	switch {
 	case p.Intent == planner.IntentCompare && p.Multiple:
-		var ok bool
-		if a.Headline, multiples, plain, ok = multipleText(results, rows, metric); !ok {
-			a.Headline, plain = compareText(rows, metric, p.Order)
-		} else if plain == "" {
-			_, plain = compareText(rows, metric, p.Order)
+		// The ranking answers where no multiple can be drawn, and lends
+		// its plain words where the multiples have none.
+		a.Headline, plain = rankingText(rows, metric, p.Order, 0, 0)
+		if h, lines, pl, ok := multipleText(results, rows, metric); ok {
+			a.Headline, multiples, plain = h, lines, cmp.Or(pl, plain)
 		}
-	case p.Intent == planner.IntentCompare && (p.Position > 1 || p.Limit > 0) && len(rows) > 1:
-		a.Headline, plain = positionText(rows, metric, p)
 	case p.Intent == planner.IntentCompare:
-		a.Headline, plain = compareText(rows, metric, p.Order)
+		a.Headline, plain = rankingText(rows, metric, p.Order, p.Position, p.Limit)
 	case p.Intent == planner.IntentScaling && p.Crossover:
-		var ok bool
-		if a.Headline, plain, ok = crossoverText(results, metric); !ok {
-			a.Headline, plain = scalingText(rows, metric)
-		} else if plain == "" {
-			_, plain = scalingText(rows, metric)
+		a.Headline, plain = curveText(rows, metric, "cores", true)
+		if h, pl, ok := crossoverText(results, metric); ok {
+			a.Headline, plain = h, cmp.Or(pl, plain)
 		}
 	case p.Intent == planner.IntentScaling && p.Aggregate == "threshold" && p.Bound != nil:
 		a.Headline, plain = thresholdText(rows, *p.Bound)
 	case p.Intent == planner.IntentScaling:
-		a.Headline, plain = scalingText(rows, metric)
+		a.Headline, plain = curveText(rows, metric, "cores", true)
 	case p.Intent == planner.IntentEffect:
-		a.Headline, plain = effectText(rows, metric, effectKnob(p, rows))
+		a.Headline, plain = curveText(rows, metric, effectKnob(p, rows), false)
 	default:
 		a.Headline, plain = lookupText(rows, metric)
 	}
@@ -83,20 +68,7 @@ func (b *Composer) composeMeasured(ctx context.Context, p planner.Plan) (Answer,
 	}
 	a.PlainWords = capitalise(plain)
 	a.Chart = chartFor(p, rows)
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, metric), termsFor(rows, metric), 3)
-	s.rows(rows)
-	a.Sources = s.sources()
-	return a, nil
-}
-
-// noRowsAnswer is the honest answer when the plan's filters matched no run
-// (the planner should have said no_data; this is the backstop).
-func (b *Composer) noRowsAnswer(p planner.Plan, s *sourcer) Answer {
-	s.entry("caveat:not-measured")
-	return Answer{Kind: KindNoData, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{},
-		Headline: "No measured run matches that combination, so there is no figure to give.",
-		Body:     []string{"Nothing is interpolated between measured combinations. Ask “what was measured?” to see the grid, or change one setting."},
-		Sources:  s.sources()}
+	return evidence{rows: rows, caveats: caveatsFor(rows, metric), terms: termsFor(rows, metric), maxTerms: 3}
 }
 
 func joinSentences(ss ...string) string {
@@ -178,11 +150,8 @@ func lookupText(rows []Row, metric string) (headline, plain string) {
 	// Plain words describe what an application sees: the first series that
 	// is not the fully driven ceiling.
 	r := rows[0]
-	for _, x := range rows {
-		if x.Mode != "cluster-sat" {
-			r = x
-			break
-		}
+	if o := ordinaryRows(rows); len(o) > 0 {
+		r = o[0]
 	}
 	v, _ := r.Metric(metric)
 	return headline, plainFor(r, metric, v)
@@ -306,12 +275,48 @@ func extremes(rows []Row, metric string) (lo, hi Row) {
 	return r[0], r[len(r)-1]
 }
 
-func compareText(rows []Row, metric string, order planner.Order) (headline, plain string) {
+// rankingText answers a place in the ranking of rows on metric: the
+// first, with the runner-up and how far it leads; the n-th ("the second
+// fastest", "second worst"), with the one above it for context; or the
+// first n ("top 3"). A place or a list counts every series measured, the
+// fully driven ceilings too, and says so when one is among those named.
+func rankingText(rows []Row, metric string, order planner.Order, position, limit int) (headline, plain string) {
 	if len(rows) == 1 {
 		return lookupText(rows, metric)
 	}
 	ranked := rankRows(rows, metric, order)
 	varying := varyingKnobs(rows)
+	mw := metricWords(metric)
+	lower := order == planner.OrderAsc || (order == "" && lowerIsBetter(metric))
+	dir := "highest"
+	if lower {
+		dir = "lowest"
+	}
+	places := func(rs []Row) string {
+		items := make([]string, len(rs))
+		for i, r := range rs {
+			items[i] = fmt.Sprintf("%d. %s — %s", i+1, rowLabel(r, varying), figure(r, metric))
+		}
+		return strings.Join(items, "; ")
+	}
+	ceilingNote := func(shown []Row) string {
+		if len(ordinaryRows(shown)) < len(shown) {
+			return " The ranking counts every series measured, the fully driven cluster ceilings too."
+		}
+		return ""
+	}
+	switch n := min(limit, len(ranked)); {
+	case limit > len(ranked):
+		return fmt.Sprintf("Only %d series were measured under these conditions, ranked by %s: %s.", len(ranked), mw, places(ranked)) + ceilingNote(ranked), ""
+	case limit > 0:
+		return fmt.Sprintf("The %d series with the %s %s: %s.", n, dir, mw, places(ranked[:n])) + ceilingNote(ranked[:n]), ""
+	case position > len(ranked):
+		return fmt.Sprintf("There is no %s: only %d series were measured under these conditions (%s).", ordinalWord(position), len(ranked), places(ranked)), ""
+	case position > 1:
+		r, above := ranked[position-1], ranked[position-2]
+		return fmt.Sprintf("%s has the %s %s %s: %s, after %s (%s).", rowLabel(r, varying), ordinalWord(position), dir, mw, figure(r, metric),
+			rowLabel(above, varying), figure(above, metric)) + ceilingNote(ranked[:position]), ""
+	}
 	// The runner-up is the best row of another engine when there is one: a
 	// question about engines is not answered by one engine's two series.
 	best, second := ranked[0], ranked[1]
@@ -326,23 +331,15 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 	if !okb || !oks {
 		return lookupText(rows, metric)
 	}
-	mw := metricWords(metric)
-	fl := func(r Row) bool { return r.floorFor(metric) }
-	figure := func(r Row, v float64) string { return formatMetric(metric, v, fl(r)) + singleRunTag(r) }
-	lower := order == planner.OrderAsc || (order == "" && lowerIsBetter(metric))
-	superlative := "the highest " + mw
-	if lower {
-		superlative = "the lowest " + mw
-	}
-	headline = fmt.Sprintf("%s has %s: %s, against %s for %s", rowLabel(best, varying), superlative,
-		figure(best, vb), figure(second, vs), rowLabel(second, varying))
+	headline = fmt.Sprintf("%s has the %s %s: %s, against %s for %s", rowLabel(best, varying), dir, mw,
+		figure(best, metric), figure(second, metric), rowLabel(second, varying))
 	if vs != 0 && vb != 0 {
 		q := vb / vs
 		if lower {
 			q = vs / vb
 		}
 		switch {
-		case FormatRatio(q) == "1.0×" && fl(best):
+		case FormatRatio(q) == "1.0×" && best.floorFor(metric):
 			headline += " (at least about the same)"
 		case FormatRatio(q) == "1.0×":
 			headline += " (about the same)"
@@ -350,65 +347,40 @@ func compareText(rows []Row, metric string, order planner.Order) (headline, plai
 			headline += fmt.Sprintf(" (%s lower)", FormatRatio(vs/vb))
 		case lower:
 			headline += fmt.Sprintf(" (%s of it)", FormatRatio(vb/vs))
-		case fl(best) && !fl(second):
-			headline += fmt.Sprintf(" (at least %s)", FormatRatio(vb/vs))
-		case fl(second) && !fl(best):
-			// The runner-up is a floor: the lead may be smaller.
-			headline += fmt.Sprintf(" (at most %s)", FormatRatio(vb/vs))
-		case fl(best):
+		case best.floorFor(metric) && second.floorFor(metric):
 			headline += fmt.Sprintf(" (%s, both floors)", FormatRatio(vb/vs))
 		default:
-			headline += fmt.Sprintf(" (%s)", FormatRatio(vb/vs))
+			headline += fmt.Sprintf(" (%s%s)", multipleBound(best, second, metric), FormatRatio(vb/vs))
 		}
 	}
 	headline += "."
 	// A fully driven ceiling on top is not what an application sees: name
 	// the best series an ordinary client gets too.
-	if best.Mode == "cluster-sat" {
-		var ordinary []Row
-		for _, r := range ranked[1:] {
-			if r.Mode != "cluster-sat" {
-				ordinary = append(ordinary, r)
-			}
+	ordinary := ordinaryRows(ranked)
+	if best.Mode == "cluster-sat" && len(ordinary) > 0 {
+		r := ordinary[0]
+		v, _ := r.Metric(metric)
+		verb := "leads with"
+		if lower {
+			verb = "has the lowest,"
 		}
-		if len(ordinary) > 0 {
-			r := ordinary[0]
-			v, _ := r.Metric(metric)
-			verb := "leads with"
-			if lower {
-				verb = "has the lowest,"
-			}
-			if len(ordinary) == 1 {
-				headline += fmt.Sprintf(" What an ordinary client sees is %s: %s", rowLabel(r, varying), figure(r, v))
-			} else {
-				headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, figure(r, v))
-			}
-			if len(ordinary) > 1 && !lower {
-				if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
-					atLeast := ""
-					switch {
-					case fl(r) && !fl(ordinary[1]):
-						atLeast = "at least "
-					case fl(ordinary[1]) && !fl(r):
-						atLeast = "at most "
-					}
-					mult := atLeast + FormatRatio(v/v2)
-					if FormatRatio(v/v2) == "1.0×" {
-						mult = "about the same as"
-					}
-					headline += fmt.Sprintf(", %s %s (%s)", mult, rowLabel(ordinary[1], varying), figure(ordinary[1], v2))
+		if len(ordinary) == 1 {
+			headline += fmt.Sprintf(" What an ordinary client sees is %s: %s", rowLabel(r, varying), figure(r, metric))
+		} else {
+			headline += fmt.Sprintf(" Of the series an ordinary client sees, %s %s %s", rowLabel(r, varying), verb, figure(r, metric))
+		}
+		if len(ordinary) > 1 && !lower {
+			if v2, ok := ordinary[1].Metric(metric); ok && v2 != 0 {
+				mult := multipleBound(r, ordinary[1], metric) + FormatRatio(v/v2)
+				if FormatRatio(v/v2) == "1.0×" {
+					mult = "about the same as"
 				}
+				headline += fmt.Sprintf(", %s %s (%s)", mult, rowLabel(ordinary[1], varying), figure(ordinary[1], metric))
 			}
-			headline += "."
 		}
+		headline += "."
 	}
 	// Plain words compare the two best series an ordinary client sees.
-	var ordinary []Row
-	for _, r := range ranked {
-		if r.Mode != "cluster-sat" {
-			ordinary = append(ordinary, r)
-		}
-	}
 	if len(ordinary) >= 2 {
 		best, second = ordinary[0], ordinary[1]
 		vb, _ = best.Metric(metric)
@@ -456,6 +428,42 @@ func plainComparison(a, b Row, va, vb float64, metric string) string {
 		return fmt.Sprintf("%s did at most %s the work of %s, whose figure is only a floor", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
 	}
 	return fmt.Sprintf("%s did about %s the work of %s", plainSeries(a), FormatRatio(va/vb), plainSeries(b))
+}
+
+// figure is a row's figure of metric as every answer writes it: the
+// median, "at least" where it is a floor (Garnet's, client-limited), and
+// marked where it is a single run.
+func figure(r Row, metric string) string {
+	v, _ := r.Metric(metric)
+	return formatMetric(metric, v, r.floorFor(metric)) + singleRunTag(r)
+}
+
+// multipleBound says how far the multiple a ÷ b of two figures holds when
+// one of them is a floor: "at least " when only a is (the true multiple
+// may be larger), "at most " when only b is (the lead may be smaller).
+func multipleBound(a, b Row, metric string) string {
+	switch af, bf := a.floorFor(metric), b.floorFor(metric); {
+	case af && !bf:
+		return "at least "
+	case bf && !af:
+		return "at most "
+	}
+	return ""
+}
+
+// ordinalWord spells a place: "second", "third", "11th".
+func ordinalWord(n int) string {
+	words := []string{"", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n > 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n) + "th"
+}
+
+// ordinaryRows are the rows an ordinary client sees: all but the fully
+// driven cluster ceilings.
+func ordinaryRows(rows []Row) []Row {
+	return slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return r.Mode == "cluster-sat" })
 }
 
 // singleRunTag marks a figure that is one run, not a median: " (single run)".
@@ -534,100 +542,18 @@ func otherVarying(rows []Row, knob string) []string {
 	return out
 }
 
-func scalingText(rows []Row, metric string) (headline, plain string) {
-	groups := seriesGroups(rows, "cores")
-	others := otherVarying(rows, "cores")
-	var parts []string
-	var firstPlain string
-	ceilingPlain := false
-	for i, g := range groups {
-		if len(g) < 2 {
-			continue
-		}
-		lo, hi := g[0], g[len(g)-1]
-		vlo, ok1 := lo.Metric(metric)
-		vhi, ok2 := hi.Metric(metric)
-		if !ok1 || !ok2 || vlo == 0 {
-			continue
-		}
-		fl := lo.floorFor(metric)
-		if i < 4 {
-			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", groupLabel(g, others)+singleRunsTag(g),
-				formatMetric(metric, vlo, fl), lo.Cores, formatMetric(metric, vhi, fl), hi.Cores, FormatRatio(vhi/vlo)))
-		}
-		// Plain words describe what an ordinary client sees: the first
-		// series that is not the fully driven ceiling, else the first.
-		if firstPlain == "" || ceilingPlain && lo.Mode != "cluster-sat" {
-			firstPlain = fmt.Sprintf("going from %d to %d cores, the %s of %s %s.", lo.Cores, hi.Cores, metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
-			ceilingPlain = lo.Mode == "cluster-sat"
-		}
-	}
-	if len(parts) == 0 {
-		return lookupText(rows, metric)
-	}
-	headline = capitalise(metricWords(metric)) + " by cores: " + strings.Join(parts, "; ") + "."
-	if len(groups) > 4 {
-		headline += " The table has every series."
-	}
-	if len(groups) >= 2 && len(groups) <= 4 && !lowerIsBetter(metric) {
-		for _, other := range groups[1:] {
-			if c := crossover(groups[0], other, metric); c != "" {
-				headline += " " + c
-			}
-		}
-	}
-	return headline, capitalise(firstPlain)
-}
-
 // crossover says at which core count one series first passes the other and
 // stays ahead, when the two lines cross.
 func crossover(a, b []Row, metric string) string {
 	// A floor (Garnet) that trails somewhere may not really trail: say
 	// nothing about who leads unless the floor leads everywhere.
-	if a[0].floorFor(metric) != b[0].floorFor(metric) {
-		floor, other := a, b
-		if b[0].floorFor(metric) {
-			floor, other = b, a
-		}
-		for _, f := range floor {
-			for _, o := range other {
-				vf, _ := f.Metric(metric)
-				vo, _ := o.Metric(metric)
-				if f.Cores == o.Cores && vf <= vo {
-					return ""
-				}
-			}
-		}
+	if a[0].floorFor(metric) != b[0].floorFor(metric) && floorTrails(a, b, metric) {
+		return ""
 	}
-	at := map[int][2]float64{}
-	var cores []int
-	for _, r := range a {
-		v, _ := r.Metric(metric)
-		x := at[r.Cores]
-		x[0] = v
-		at[r.Cores] = x
-		cores = addUnique(cores, r.Cores)
-	}
-	both := map[int]bool{}
-	for _, r := range b {
-		v, _ := r.Metric(metric)
-		if x, ok := at[r.Cores]; ok {
-			x[1] = v
-			at[r.Cores] = x
-			both[r.Cores] = true
-		}
-	}
-	var common []int
-	for _, c := range cores {
-		if both[c] {
-			common = append(common, c)
-		}
-	}
-	slices.Sort(common)
+	common, _, _, lead := coreLeads(a, b, metric)
 	if len(common) < 2 {
 		return ""
 	}
-	lead := func(c int) int { return cmp.Compare(at[c][0], at[c][1]) }
 	first := lead(common[0])
 	always := true
 	for _, c := range common {
@@ -674,8 +600,13 @@ func effectKnob(p planner.Plan, rows []Row) string {
 	return "pipeline"
 }
 
-func effectText(rows []Row, metric, knob string) (headline, plain string) {
-	if knob == "ratio" {
+// curveText says what one knob does to each series: the figure at its
+// lowest and highest measured value, and the multiple between them. A
+// scaling curve reads over cores and says where two to four series cross;
+// an effect names the knob's two ends (the workload mix has its own words:
+// mixEffectText).
+func curveText(rows []Row, metric, knob string, scaling bool) (headline, plain string) {
+	if knob == "ratio" && !scaling {
 		if h, pl, ok := mixEffectText(rows, metric); ok {
 			return h, pl
 		}
@@ -683,7 +614,8 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 	groups := seriesGroups(rows, knob)
 	others := otherVarying(rows, knob)
 	var parts []string
-	for _, g := range groups {
+	ceilingPlain := false
+	for i, g := range groups {
 		if len(g) < 2 {
 			continue
 		}
@@ -693,15 +625,25 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 		if !ok1 || !ok2 || vlo == 0 {
 			continue
 		}
-		fl := lo.floorFor(metric)
-		if len(parts) < 4 {
-			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", groupLabel(g, others)+singleRunsTag(g),
-				formatMetric(metric, vlo, fl), formatMetric(metric, vhi, fl), FormatRatio(vhi/vlo)))
+		from, to, q := formatMetric(metric, vlo, lo.floorFor(metric)), formatMetric(metric, vhi, lo.floorFor(metric)), FormatRatio(vhi/vlo)
+		label := groupLabel(g, others) + singleRunsTag(g)
+		change := fmt.Sprintf("going from %d to %d cores", lo.Cores, hi.Cores)
+		if !scaling {
+			change = fmt.Sprintf("changing only %s from %s to %s", knobName(knob),
+				strings.TrimPrefix(knobWords(lo, knob), knobName(knob)+" "), strings.TrimPrefix(knobWords(hi, knob), knobName(knob)+" "))
 		}
-		if plain == "" {
-			plain = fmt.Sprintf("changing only %s from %s to %s, the %s of %s %s.", knobName(knob),
-				strings.TrimPrefix(knobWords(lo, knob), knobName(knob)+" "), strings.TrimPrefix(knobWords(hi, knob), knobName(knob)+" "),
-				metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
+		switch {
+		case scaling && i < 4:
+			parts = append(parts, fmt.Sprintf("%s goes from %s at %d cores to %s at %d cores (%s)", label, from, lo.Cores, to, hi.Cores, q))
+		case !scaling && len(parts) < 4:
+			parts = append(parts, fmt.Sprintf("%s: %s → %s (%s)", label, from, to, q))
+		}
+		// Plain words describe what an ordinary client sees: over cores,
+		// the first series that is not the fully driven ceiling, else the
+		// first; for an effect, the first series.
+		if plain == "" || scaling && ceilingPlain && lo.Mode != "cluster-sat" {
+			plain = fmt.Sprintf("%s, the %s of %s %s.", change, metricWords(metric), plainSeries(lo), changeWords(vhi/vlo))
+			ceilingPlain = lo.Mode == "cluster-sat"
 		}
 	}
 	if len(parts) == 0 {
@@ -710,8 +652,18 @@ func effectText(rows []Row, metric, knob string) (headline, plain string) {
 	first := groups[0]
 	headline = fmt.Sprintf("Effect of %s on %s (%s → %s): %s.", knobName(knob), metricWords(metric),
 		knobWords(first[0], knob), knobWords(first[len(first)-1], knob), strings.Join(parts, "; "))
+	if scaling {
+		headline = capitalise(metricWords(metric)) + " by cores: " + strings.Join(parts, "; ") + "."
+	}
 	if len(groups) > 4 {
 		headline += " The table has every series."
+	}
+	if scaling && len(groups) >= 2 && len(groups) <= 4 && !lowerIsBetter(metric) {
+		for _, other := range groups[1:] {
+			if c := crossover(groups[0], other, metric); c != "" {
+				headline += " " + c
+			}
+		}
 	}
 	return headline, capitalise(plain)
 }
@@ -818,10 +770,7 @@ func pivotTable(rows []Row, metric, knob string) *Table {
 			for _, r := range g {
 				if knobValue(r, knob) == knobValue(k, knob) {
 					if v, ok := r.Metric(metric); ok {
-						cell = tableValue(metric, v, r.Floor)
-						if r.Reps == 1 {
-							cell += " (single run)"
-						}
+						cell = tableValue(metric, v, r.Floor) + singleRunTag(r)
 					}
 				}
 			}

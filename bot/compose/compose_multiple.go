@@ -110,11 +110,8 @@ func multipleText(results []queryResult, rows []Row, metric string) (headline st
 		vs, _ := s.Metric(metric)
 		vo, _ := o.Metric(metric)
 		bound := ""
-		switch {
-		case floorMetric && s.Floor && !o.Floor:
-			bound = "at least "
-		case floorMetric && o.Floor && !s.Floor:
-			bound = "at most "
+		if floorMetric {
+			bound = multipleBound(s, o, metric)
 		}
 		sl, ol := rowLabel(s, varying), rowLabel(o, varying)
 		r := FormatRatio(pr.q)

@@ -1,23 +1,20 @@
 package compose
 
 import (
-	"context"
 	"fmt"
-	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"slices"
 	"strings"
-
-	"github.com/memdb-oracle/memdb-oracle/knowledge"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// composeNoData says which requested part was never measured (and why,
+// noDataAnswer says which requested part was never measured (and why,
 // where the plan or the knowledge base knows), then lists the nearest
-// measured rows with their numbers and run IDs. It gives no other numbers
-// and never interpolates.
-func (b *Composer) composeNoData(ctx context.Context, p planner.Plan) (Answer, error) {
-	s := newSourcer(b.cfg.Knowledge)
+// measured rows with their numbers and run IDs: the plan's nearest cells,
+// and the rows of any filter it carries. It gives no other numbers and
+// never interpolates; a query whose filters matched no run is refused
+// the same way.
+func (b *Composer) noDataAnswer(a *Answer, p planner.Plan, rows []Row, s *sourcer) evidence {
 	var nearest []Row
 	for _, n := range p.Nearest {
 		r := RowFromCell(n.Cell)
@@ -31,16 +28,9 @@ func (b *Composer) composeNoData(ctx context.Context, p planner.Plan) (Answer, e
 	}
 	// Filters a no_data plan carries select its nearest cells; their rows
 	// join the nearest list so every row shown has a filter behind it.
-	extra, _, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
-	}
-	nearest = dedupeRows(append(nearest, extra...))
-
-	a := Answer{Kind: KindNoData, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: nearest}
+	nearest = dedupeRows(append(nearest, rows...))
+	a.Kind, a.Rows, a.Nearest = KindNoData, []Row{}, nearest
+	var ev evidence
 	switch len(p.Missing) {
 	case 0:
 		a.Headline = "That combination was never measured, so there is no figure for it."
@@ -67,8 +57,7 @@ func (b *Composer) composeNoData(ctx context.Context, p planner.Plan) (Answer, e
 		a.Body = append(a.Body, "The nearest measured rows (what differs from the question is named in each row):")
 		a.Table = rowsTable(nearest, planMetric(p), true)
 		a.Body = append(a.Body, joinSentences(conditionsLine(nearest), repsLine(nearest)))
-		b.applyCaveatsAndTerms(&a, s, caveatsFor(nearest, planMetric(p)), nil, 0)
-		s.rows(nearest)
+		ev = evidence{rows: nearest, caveats: caveatsFor(nearest, planMetric(p))}
 	}
 	switch p.Slots.Metric {
 	case "bytes_per_key":
@@ -76,8 +65,7 @@ func (b *Composer) composeNoData(ctx context.Context, p planner.Plan) (Answer, e
 	case "outage_s":
 		a.Body = append(a.Body, b.failoverNearest(s))
 	}
-	a.Sources = s.sources()
-	return a, nil
+	return ev
 }
 
 // memoryNearest lists the engines the memory table did measure, for a
@@ -86,28 +74,15 @@ func (b *Composer) memoryNearest(s *sourcer) string {
 	t := b.cfg.Knowledge.MemoryTable()
 	s.entry(t.ID)
 	s.entry("caveat:no-memory")
-	var parts []string
-	for _, r := range t.Rows {
-		parts = append(parts, analytics.EngineName(r.Engine)+" "+formatExact(r.BytesPerKey))
-	}
 	return fmt.Sprintf("Measured instead (bytes per key, %s keys of %s values): %s.", formatExact(float64(t.Keys)),
-		formatValueBytes(t.ValueBytes), strings.Join(parts, "; "))
+		formatValueBytes(t.ValueBytes), memoryFigures(t.Rows))
 }
 
 // failoverNearest lists what the failover lab did measure.
 func (b *Composer) failoverNearest(s *sourcer) string {
 	var parts []string
-	seen := map[string]bool{}
-	for _, t := range []knowledge.FailoverTable{b.cfg.Knowledge.FailoverSweep(), b.cfg.Knowledge.FailoverEngines()} {
-		s.entry(t.ID)
-		for _, g := range t.Groups {
-			k := fmt.Sprint(g.Engine, g.DownAfterMs)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
-		}
+	for _, g := range failoverGroups(s, b.cfg.Knowledge.FailoverSweep(), b.cfg.Knowledge.FailoverEngines()) {
+		parts = append(parts, failoverFigure(g))
 	}
 	return "Measured instead (Sentinel failover outage, median of the kills): " + strings.Join(parts, "; ") + "."
 }

@@ -30,7 +30,7 @@ func (b *Composer) composeProvenance(ctx context.Context, p planner.Plan) (Answe
 			continue
 		}
 		s.entry(ss.ID)
-		who := enginesWordsNames(engineNames(ss.Engines))
+		who := enginesWords(ss.Engines)
 		if has("client") {
 			lines = append(lines, "Session "+strconv.Itoa(n)+" ("+who+"): the client machine was an "+strings.TrimPrefix(ss.Client, "an ")+" ("+ss.ID+").")
 		}

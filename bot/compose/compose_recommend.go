@@ -2,36 +2,26 @@ package compose
 
 import (
 	"cmp"
-	"context"
 	"slices"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
 )
 
-// composeRecommend answers "what should we run for …": every series
+// recommendAnswer answers "what should we run for …": every series
 // measured under the stated conditions, ranked on the metric that matters,
 // each with a one-line trade-off; engines not measured there appear as
 // their nearest measured cells, named. It says which series the
 // measurements favour and why, and leaves the decision to the reader.
-func (b *Composer) composeRecommend(ctx context.Context, p planner.Plan) (Answer, error) {
+// The evidence is that of the comparison (or the kind the question asked
+// for), with the nearest cells' runs cited too.
+func recommendAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResult) evidence {
 	base := p
 	base.Intent = cmp.Or(p.Requested, planner.IntentCompare)
 	base.Nearest = nil
-	a, err := b.composeMeasured(ctx, base)
-	if err != nil || len(a.Rows) == 0 {
-		return a, err
-	}
+	ev := measuredAnswer(a, base, rows, results)
 	metric := planMetric(p)
-	ranked := slices.Clone(a.Rows)
-	slices.SortStableFunc(ranked, func(x, y Row) int {
-		vx, _ := x.Metric(metric)
-		vy, _ := y.Metric(metric)
-		if lowerIsBetter(metric) {
-			return cmp.Compare(vx, vy)
-		}
-		return cmp.Compare(vy, vx)
-	})
+	ranked := rankRows(rows, metric, "")
 	a.Headline = recommendHeadline(ranked, metric)
 	var lines []string
 	for _, r := range ranked {
@@ -39,7 +29,6 @@ func (b *Composer) composeRecommend(ctx context.Context, p planner.Plan) (Answer
 		lines = append(lines, "**"+r.Series+"** — "+formatMetric(metric, v, r.floorFor(metric))+"; "+tradeOff(r, metric))
 	}
 	body := []string{"Every series measured under these conditions, ranked best first on " + metricWords(metric) + " (medians across repetitions):\n" + bullets(lines)}
-	s := sourcerFrom(b.cfg.Knowledge, a.Sources)
 	if len(p.Nearest) > 0 {
 		var near []Row
 		var nl []string
@@ -51,13 +40,12 @@ func (b *Composer) composeRecommend(ctx context.Context, p planner.Plan) (Answer
 			nl = append(nl, r.Series+" was not measured under these conditions; its nearest measured cell is "+rowConditions(r)+" (differs in "+strings.Join(r.Differs, ", ")+"): "+formatMetric(metric, v, r.floorFor(metric))+", "+repsWords(r)+".")
 		}
 		a.Nearest = near
-		s.rows(near)
+		ev.rows = append(slices.Clone(ev.rows), near...)
 		body = append(body, "Not measured under these conditions (shown at their nearest measured conditions, not ranked with the rest):\n"+bullets(nl))
 	}
 	body = append(body, "This ranks what was measured; cost, operations, features and licences are not in the data, so the choice stays yours.")
 	a.Body = append(body, a.Body...)
-	a.Sources = s.sources()
-	return a, nil
+	return ev
 }
 
 // tradeOff is a series' one-line trade-off: the other side of the
@@ -90,22 +78,6 @@ func tradeOff(r Row, metric string) string {
 	return strings.Join(parts, "; ") + "."
 }
 
-// sourcerFrom continues an answer's sources.
-func sourcerFrom(k Knowledge, src Sources) *sourcer {
-	s := newSourcer(k)
-	for _, f := range src.Filters {
-		s.filter(f)
-	}
-	s.merge(src)
-	for _, e := range src.Entries {
-		if !s.entry(e.ID) {
-			s.src.Entries = append(s.src.Entries, e)
-			s.seen[e.ID] = true
-		}
-	}
-	return s
-}
-
 // recommendHeadline says which series the measurements favour, and by
 // how much over the next; two within 5% of each other (the yes/no
 // comparisons' "about the same") are said to be level, never "1.0×".
@@ -131,12 +103,5 @@ func recommendHeadline(ranked []Row, metric string) string {
 	if lowerIsBetter(metric) {
 		r = nv / tv
 	}
-	lead := FormatRatio(r)
-	switch {
-	case next.floorFor(metric) && !lowerIsBetter(metric):
-		lead = "at most " + lead
-	case top.floorFor(metric) && !lowerIsBetter(metric):
-		lead = "at least " + lead
-	}
-	return head + ", " + lead + " the next, " + next.Series + " (" + formatMetric(metric, nv, next.floorFor(metric)) + ")."
+	return head + ", " + multipleBound(top, next, metric) + FormatRatio(r) + " the next, " + next.Series + " (" + formatMetric(metric, nv, next.floorFor(metric)) + ")."
 }

@@ -26,20 +26,27 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	s := newSourcer(b.cfg.Knowledge)
 	s.filter(q.Filter)
 	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: []Row{}, Nearest: []Row{}}
+	var ev evidence
+	switch {
+	case sp.Stat != "":
+		ev, err = b.searchStat(ctx, &a, p, sp, res, s)
+	case sp.Over == "runs":
+		ev, err = b.searchRuns(ctx, &a, p, sp, res, s)
+	default:
+		ev, err = b.searchCells(ctx, &a, p, sp, res, s)
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	b.cite(&a, s, ev)
+	return a, nil
+}
+
+// searchCells answers a search over cells: the extreme medians, each
+// with its conditions and repetitions.
+func (b *Composer) searchCells(ctx context.Context, a *Answer, p planner.Plan, sp planner.Search, res analytics.Result, s *sourcer) (evidence, error) {
+	q := p.Queries[0]
 	scope := scopeWords(res)
-	if sp.Stat != "" {
-		return b.searchStat(ctx, a, p, sp, res, s)
-	}
-	if sp.Over == "runs" {
-		matchFilter := p.Queries[len(p.Queries)-1].Filter
-		ranked, err := b.rankRuns(ctx, matchFilter, analytics.RunRanking{Field: rankField(sp.Metric), Ascending: sp.Order == planner.OrderAsc,
-			Limit: sp.Limit, Keep: func(v float64) bool { return passes(v, sp) }})
-		if err != nil {
-			return Answer{}, err
-		}
-		s.filter(matchFilter)
-		return b.searchRuns(ctx, a, p, sp, ranked, res, s), nil
-	}
 	cells := res.Cells
 	if len(p.Queries) > 1 {
 		// Conditions on the runs' own fields: the cells of the runs they
@@ -47,7 +54,7 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 		matchFilter := p.Queries[1].Filter
 		m, err := b.query(ctx, matchFilter)
 		if err != nil {
-			return Answer{}, err
+			return evidence{}, err
 		}
 		s.filter(matchFilter)
 		cells = m.Cells
@@ -56,12 +63,15 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	for _, c := range cells {
 		r := RowFromCell(c)
 		v, ok := r.Metric(sp.Metric)
-		if !ok || !passes(v, sp) {
+		if !ok || !crossesBound(sp.Op, v, sp.Value) {
 			continue
 		}
 		rows = append(rows, r)
 	}
-	rankSearchRows(rows, sp)
+	rows = rankRows(rows, sp.Metric, sp.Order)
+	if sp.FewestCores {
+		slices.SortStableFunc(rows, func(x, y Row) int { return cmp.Compare(x.Cores, y.Cores) })
+	}
 	top := rows[:min(len(rows), sp.Limit)]
 	kept := ""
 	if len(p.Queries) > 1 {
@@ -70,100 +80,84 @@ func (b *Composer) composeSearch(ctx context.Context, p planner.Plan) (Answer, e
 	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+kept+thresholdWords(sp)+"; each figure is a cell's median across its repetitions.")
 	if len(top) == 0 {
 		a.Headline = "No measured cell " + strings.TrimPrefix(thresholdWords(sp), ", keeping ") + " — searched " + scope + "."
-		if thresholded(sp) {
-			none := "None of the " + strconv.Itoa(len(res.Cells)) + " cells searched " + matchWords(sp, false)
-			a.Headline = none + " — searched " + scope + "."
-			if near, err := b.nearestRuns(ctx, q.Filter, sp); err == nil && len(near) > 0 {
-				return b.closestRuns(a, none, sp, near, res, s), nil
-			}
+		if ev, ok := b.noneSearched(ctx, a, p, len(res.Cells), "cells", scope, res, s); ok {
+			return ev, nil
 		}
 		a.PlainWords = "Nothing in the measurements reaches that; no figure is extrapolated."
-		a.Sources = s.sources()
-		return a, nil
+		return evidence{}, nil
 	}
 	first := top[0]
 	v, _ := first.Metric(sp.Metric)
-	a.Headline = searchLead(sp) + ": " + formatMetric(sp.Metric, v, first.floorFor(sp.Metric)) + " — " + first.Series + ", " + rowConditions(first) + " (" + repsWords(first) + ")."
+	lead := searchLead(sp)
 	if thresholded(sp) {
-		a.Headline = countLead(len(rows), len(res.Cells), "cells", sp) + ": " + formatMetric(sp.Metric, v, first.floorFor(sp.Metric)) + " — " + first.Series + ", " + rowConditions(first) + " (" + repsWords(first) + ")."
+		lead = countLead(len(rows), len(res.Cells), "cells", sp)
 	}
+	a.Headline = lead + ": " + formatMetric(sp.Metric, v, first.floorFor(sp.Metric)) + " — " + first.Series + ", " + rowConditions(first) + " (" + repsWords(first) + ")."
 	if sp.Note != "" {
 		a.Body = append(a.Body, capitalise(sp.Note)+".")
 	}
 	a.Body = append(a.Body, "The most extreme cells, in order:")
 	a.Rows = top
 	a.Table = rowsTable(top, sp.Metric, false)
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(top, sp.Metric), nil, 0)
-	s.rows(top)
 	a.PlainWords = "Over everything measured, the extreme is " + first.Series + " at " + rowConditions(first) + "; other conditions give other figures."
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{rows: top, caveats: caveatsFor(top, sp.Metric)}, nil
 }
 
 // searchRuns answers a search over single runs: each extreme run with its
-// own value and run ID, next to its cell's median. ranked holds the few
-// best runs the search kept and how many it kept.
-func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp planner.Search, ranked analytics.RankedRuns, res analytics.Result, s *sourcer) Answer {
+// own value and run ID, next to its cell's median; the ranking holds only
+// the few best runs the search kept, and counts them all.
+func (b *Composer) searchRuns(ctx context.Context, a *Answer, p planner.Plan, sp planner.Search, res analytics.Result, s *sourcer) (evidence, error) {
 	q := p.Queries[0]
+	matchFilter := p.Queries[len(p.Queries)-1].Filter
+	ranked, err := b.rankRuns(ctx, matchFilter, analytics.RunRanking{Field: rankField(sp.Metric), Ascending: sp.Order == planner.OrderAsc,
+		Limit: sp.Limit, Keep: func(v float64) bool { return crossesBound(sp.Op, v, sp.Value) }})
+	if err != nil {
+		return evidence{}, err
+	}
+	s.filter(matchFilter)
 	scope := runScopeWords(res)
 	match := ""
 	if len(p.Queries) > 1 {
 		match = " and kept the runs of `" + p.Queries[1].Filter + "`"
 	}
-	type hit struct {
-		run analytics.Run
-		v   float64
-	}
-	var top []hit
-	for _, r := range ranked.Top {
-		v, _ := runMetric(r, sp.Metric)
-		top = append(top, hit{r, v})
-	}
 	a.Body = append(a.Body, "Searched "+scope+" with the filter `"+q.Filter+"`"+match+"; each figure below is one run's own value, not a median.")
 	if ranked.Kept == 0 {
 		a.Headline = "No: no measured run matches — searched " + scope + "."
-		if thresholded(sp) {
-			none := "None of the " + strconv.Itoa(res.Runs) + " runs searched " + matchWords(sp, true)
-			a.Headline = none + " — searched " + scope + "."
-			if near, err := b.nearestRuns(ctx, q.Filter, sp); err == nil && len(near) > 0 {
-				return b.closestRuns(a, none, sp, near, res, s)
-			}
+		if ev, ok := b.noneSearched(ctx, a, p, res.Runs, "runs", scope, res, s); ok {
+			return ev, nil
 		}
 		if missesOnly(sp) {
 			a.Headline = "No — no run recorded a cache miss: every run with reads had a hit rate of 100% (searched " + scope + ")."
 		}
 		a.PlainWords = "Nothing in the measured runs matches that."
-		a.Sources = s.sources()
-		return a
+		return evidence{}, nil
 	}
-	cells := map[analytics.CellKey]Row{}
-	for _, c := range res.Cells {
-		cells[c.CellKey] = RowFromCell(c)
-	}
-	t := &Table{Columns: []string{"Run", "Series", "Session", "Cores", "SET:GET", "Value", "Pipeline", metricHeader(sp.Metric), "Cell median"}}
+	cells := cellRows(res)
+	t := &Table{Columns: append(slices.Clone(runColumns), metricHeader(sp.Metric), "Cell median")}
 	for _, c := range sp.Conditions {
 		t.Columns = append(t.Columns, c.Field)
 	}
 	var rows []Row
-	for _, h := range top {
-		r := h.run
+	for _, r := range ranked.Top {
+		v, _ := runMetric(r, sp.Metric)
 		cell, ok := cells[r.Key()]
 		median := "—"
 		if ok {
 			if m, ok := cell.Metric(sp.Metric); ok {
 				median = metricCell(sp.Metric, m)
 			}
-			rows = appendRow(rows, cell)
+			rows = append(rows, cell)
 		}
-		row := []string{"`" + r.ID + "`", shortSeries(r.Engine, r.Mode), strconv.Itoa(r.Session), strconv.Itoa(r.Cores),
-			ratioShort(r.Ratio), formatValueBytes(r.ValueBytes), strconv.Itoa(r.Pipeline), metricCell(sp.Metric, h.v), median}
+		row := append(runCells(r), metricCell(sp.Metric, v), median)
 		for _, c := range sp.Conditions {
 			row = append(row, runField(r, c.Field))
 		}
 		t.Rows = append(t.Rows, row)
 		s.runs(r.ID)
 	}
-	first := top[0]
+	rows = dedupeRows(rows)
+	first := ranked.Top[0]
+	v, _ := runMetric(first, sp.Metric)
 	lead := searchLead(sp)
 	switch {
 	case missesOnly(sp) && len(sp.Conditions) == 0:
@@ -171,27 +165,51 @@ func (b *Composer) searchRuns(ctx context.Context, a Answer, p planner.Plan, sp 
 	case thresholded(sp):
 		lead = countLead(ranked.Kept, res.Runs, "runs", sp)
 	}
-	a.Headline = lead + ": " + metricCell(sp.Metric, first.v) + unitAfter(sp.Metric) + " — " + shortSeries(first.run.Engine, first.run.Mode) + ", " + runConditions(first.run) + ", one run (`" + first.run.ID + "`)."
+	a.Headline = lead + ": " + metricCell(sp.Metric, v) + unitAfter(sp.Metric) + " — " + shortSeries(first.Engine, first.Mode) + ", " + runConditions(first) + ", one run (`" + first.ID + "`)."
 	if sp.Note != "" {
 		a.Body = append(a.Body, capitalise(sp.Note)+".")
 	}
 	a.Body = append(a.Body, "The most extreme runs, with their cell's median for comparison (a median is across that cell's repetitions, single run where there was one):")
 	a.Table = t
 	a.Rows = rows
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, sp.Metric), nil, 0)
-	s.rows(rows)
-	a.PlainWords = "The most extreme single run is " + shortSeries(first.run.Engine, first.run.Mode) + " at " + runConditions(first.run) + "; one run can sit away from its cell's median."
-	a.Sources = s.sources()
-	return a
+	a.PlainWords = "The most extreme single run is " + shortSeries(first.Engine, first.Mode) + " at " + runConditions(first) + "; one run can sit away from its cell's median."
+	return evidence{rows: rows, caveats: caveatsFor(rows, sp.Metric)}, nil
 }
 
-func appendRow(rows []Row, r Row) []Row {
-	for _, x := range rows {
-		if x.key() == r.key() {
-			return rows
-		}
+// noneSearched says, for a threshold search that kept nothing, how many
+// of the n cells or runs searched crossed it (none), and completes the
+// answer with the runs nearest the threshold (closestRuns); ok is false
+// when there are no such runs to show.
+func (b *Composer) noneSearched(ctx context.Context, a *Answer, p planner.Plan, n int, unit, scope string, res analytics.Result, s *sourcer) (ev evidence, ok bool) {
+	sp := *p.Search
+	if !thresholded(sp) {
+		return evidence{}, false
 	}
-	return append(rows, r)
+	none := "None of the " + strconv.Itoa(n) + " " + unit + " searched " + matchWords(sp, unit == "runs")
+	a.Headline = none + " — searched " + scope + "."
+	near, err := b.nearestRuns(ctx, p.Queries[0].Filter, sp)
+	if err != nil || len(near) == 0 {
+		return evidence{}, false
+	}
+	return b.closestRuns(a, none, sp, near, res, s), true
+}
+
+// runColumns head a table of single runs; runCells are one run's cells
+// under them.
+var runColumns = []string{"Run", "Series", "Session", "Cores", "SET:GET", "Value", "Pipeline"}
+
+func runCells(r analytics.Run) []string {
+	return []string{"`" + r.ID + "`", shortSeries(r.Engine, r.Mode), strconv.Itoa(r.Session), strconv.Itoa(r.Cores),
+		ratioShort(r.Ratio), formatValueBytes(r.ValueBytes), strconv.Itoa(r.Pipeline)}
+}
+
+// cellRows are the rows of a result's cells, by cell.
+func cellRows(res analytics.Result) map[analytics.CellKey]Row {
+	cells := map[analytics.CellKey]Row{}
+	for _, c := range res.Cells {
+		cells[c.CellKey] = RowFromCell(c)
+	}
+	return cells
 }
 
 // runScopeWords counts the runs a result covers: "all 478 runs (254
@@ -214,16 +232,7 @@ func sessionsWords(res analytics.Result) string {
 
 // scopeWords counts what a result covers: "254 cells in both sessions".
 func scopeWords(res analytics.Result) string {
-	var sessions []int
-	for _, c := range res.Cells {
-		sessions = addUnique(sessions, c.Session)
-	}
-	slices.Sort(sessions)
-	where := "session " + strconv.Itoa(firstInt(sessions))
-	if len(sessions) > 1 {
-		where = "both sessions"
-	}
-	return "all " + strconv.Itoa(len(res.Cells)) + " measured cells (" + strconv.Itoa(res.Runs) + " runs) in " + where
+	return "all " + strconv.Itoa(len(res.Cells)) + " measured cells (" + strconv.Itoa(res.Runs) + " runs) in " + sessionsWords(res)
 }
 
 func firstInt(ns []int) int {
@@ -233,33 +242,20 @@ func firstInt(ns []int) int {
 	return ns[0]
 }
 
-func passes(v float64, sp planner.Search) bool {
-	switch sp.Op {
+// crossesBound reports whether v is across a bound (op ">", ">=", "<" or
+// "<="); with no op, every value is.
+func crossesBound(op string, v, bound float64) bool {
+	switch op {
 	case ">=":
-		return v >= sp.Value
+		return v >= bound
 	case ">":
-		return v > sp.Value
+		return v > bound
 	case "<=":
-		return v <= sp.Value
+		return v <= bound
 	case "<":
-		return v < sp.Value
+		return v < bound
 	}
-	return true
-}
-
-func rankSearchRows(rows []Row, sp planner.Search) {
-	slices.SortStableFunc(rows, func(x, y Row) int {
-		vx, _ := x.Metric(sp.Metric)
-		vy, _ := y.Metric(sp.Metric)
-		byValue := cmp.Compare(vy, vx)
-		if sp.Order == planner.OrderAsc {
-			byValue = cmp.Compare(vx, vy)
-		}
-		if sp.FewestCores {
-			return cmp.Or(cmp.Compare(x.Cores, y.Cores), byValue)
-		}
-		return byValue
-	})
+	return op == ""
 }
 
 // thresholdWords says the threshold a search applied, in the question's
@@ -488,7 +484,7 @@ func rankField(field string) string {
 // closestRuns completes the answer of a search that kept nothing with the
 // runs nearest its threshold, each with its own value and run ID: what
 // was measured instead, nothing extrapolated.
-func (b *Composer) closestRuns(a Answer, none string, sp planner.Search, near []analytics.Run, res analytics.Result, s *sourcer) Answer {
+func (b *Composer) closestRuns(a *Answer, none string, sp planner.Search, near []analytics.Run, res analytics.Result, s *sourcer) evidence {
 	field, op := nearestField(sp)
 	first := near[0]
 	ext := "the highest "
@@ -496,27 +492,22 @@ func (b *Composer) closestRuns(a Answer, none string, sp planner.Search, near []
 		ext = "the lowest "
 	}
 	a.Headline = none + "; " + ext + fieldWords(field) + " of any run searched: " + runField(first, field) + " — " + shortSeries(first.Engine, first.Mode) + ", " + runConditions(first) + ", one run (`" + first.ID + "`)."
-	t := &Table{Columns: []string{"Run", "Series", "Session", "Cores", "SET:GET", "Value", "Pipeline", fieldHeader(field)}}
-	cells := map[analytics.CellKey]Row{}
-	for _, c := range res.Cells {
-		cells[c.CellKey] = RowFromCell(c)
-	}
+	t := &Table{Columns: append(slices.Clone(runColumns), fieldHeader(field))}
+	cells := cellRows(res)
 	var rows []Row
 	for _, r := range near {
 		if cell, ok := cells[r.Key()]; ok {
-			rows = appendRow(rows, cell)
+			rows = append(rows, cell)
 		}
-		t.Rows = append(t.Rows, []string{"`" + r.ID + "`", shortSeries(r.Engine, r.Mode), strconv.Itoa(r.Session), strconv.Itoa(r.Cores),
-			ratioShort(r.Ratio), formatValueBytes(r.ValueBytes), strconv.Itoa(r.Pipeline), runField(r, field)})
+		t.Rows = append(t.Rows, append(runCells(r), runField(r, field)))
 		s.runs(r.ID)
 	}
+	rows = dedupeRows(rows)
 	a.Body = append(a.Body, "Nothing crossed it; the runs nearest it, each with its own value:")
 	a.Table = t
 	a.Rows = rows
-	s.rows(rows)
 	a.PlainWords = "Nothing in the measured runs crosses that; the nearest measured values are shown, no figure is extrapolated."
-	a.Sources = s.sources()
-	return a
+	return evidence{rows: rows}
 }
 
 // runValue is one run's value of a field a search may rank or keep.

@@ -38,12 +38,12 @@ type statSeries struct {
 // the kept runs, per series and session. A pooled median over engines,
 // modes and both capture sessions would answer with a figure no setup
 // has, and mixes the two sessions; the question's own series narrow it.
-func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp planner.Search, res analytics.Result, s *sourcer) (Answer, error) {
+func (b *Composer) searchStat(ctx context.Context, a *Answer, p planner.Plan, sp planner.Search, res analytics.Result, s *sourcer) (evidence, error) {
 	q := p.Queries[0]
 	match := p.Queries[len(p.Queries)-1].Filter
 	kept, err := b.query(ctx, match)
 	if err != nil {
-		return Answer{}, err
+		return evidence{}, err
 	}
 	s.filter(match)
 	var series []*statSeries
@@ -59,7 +59,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 	}
 	for _, ss := range series {
 		if err := b.statOfRuns(ctx, ss, sp); err != nil {
-			return Answer{}, err
+			return evidence{}, err
 		}
 	}
 	series = slices.DeleteFunc(series, func(ss *statSeries) bool { return ss.kept == 0 })
@@ -73,8 +73,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 	if len(series) == 0 {
 		a.Headline = "No measured run has " + cond + " — searched " + runScopeWords(res) + ", so there is no " + what + " to take the median of."
 		a.PlainWords = "Nothing in the measured runs matches that condition; no figure is extrapolated."
-		a.Sources = s.sources()
-		return a, nil
+		return evidence{}, nil
 	}
 	total := 0
 	for _, ss := range series {
@@ -103,7 +102,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 			// what it mixes said on the same line.
 			all := &statSeries{filter: match}
 			if err := b.statOfRuns(ctx, all, sp); err != nil {
-				return Answer{}, err
+				return evidence{}, err
 			}
 			floor := slices.ContainsFunc(series, func(ss *statSeries) bool { return ss.row.floorFor(sp.Metric) })
 			mixes := strconv.Itoa(len(series)) + " series"
@@ -121,13 +120,7 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 	t := &Table{Columns: []string{"Series", "Session", "Runs kept", "Median " + metricHeader(sp.Metric), "Lowest", "Highest", "Cores kept", "Sample runs", "Filter (lists them all)"}}
 	var rows []Row
 	for _, ss := range series {
-		floor := ss.row.floorFor(sp.Metric)
-		cell := func(v float64) string {
-			if floor {
-				return "≥" + metricCell(sp.Metric, v)
-			}
-			return metricCell(sp.Metric, v)
-		}
+		cell := func(v float64) string { return cellValue(ss.row, sp.Metric, v) }
 		t.Rows = append(t.Rows, []string{ss.row.Series, strconv.Itoa(ss.key.Session), countWord(ss.kept, "run", "runs"), cell(ss.median), cell(ss.lo), cell(ss.hi),
 			coreList(slices.Sorted(slices.Values(ss.cores))), runIDList(ss.ids), "`" + ss.filter + "`"})
 		s.filter(ss.filter)
@@ -136,11 +129,9 @@ func (b *Composer) searchStat(ctx context.Context, a Answer, p planner.Plan, sp 
 	}
 	a.Body = append(a.Body, "Each series, with how many runs it kept, the median and the spread across them, and a few of its run IDs (the series' filter lists every one):")
 	a.Table = t
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(rows, sp.Metric), nil, 0)
 	first := series[0]
 	a.PlainWords = "Among the runs with " + cond + ", " + first.row.Series + " has a median " + what + " of " + formatMetric(sp.Metric, first.median, first.row.floorFor(sp.Metric)) + " across " + countWord(first.kept, "run", "runs") + "; the runs kept differ in cores and workload, so the median summarises them, it is no single setup's figure."
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{caveats: caveatsFor(rows, sp.Metric)}, nil
 }
 
 // narrowed adds to a filter the clauses it does not hold already.

@@ -13,22 +13,11 @@ import (
 // maxSpreadCells bounds how many cells a repetitions answer lists.
 const maxSpreadCells = 8
 
-// composeSpread answers "how consistent were the repetitions?": for each
+// spreadAnswer answers "how consistent were the repetitions?": for each
 // cell the plan selects, every repetition's own values and run ID, the
 // lowest and highest, and the spread between them (highest ÷ lowest − 1,
 // arithmetic shown), plus each run's recorded duration.
-func (b *Composer) composeSpread(ctx context.Context, p planner.Plan) (Answer, error) {
-	rows, _, err := b.runQueries(ctx, p.Queries)
-	if err != nil {
-		return Answer{}, err
-	}
-	s := newSourcer(b.cfg.Knowledge)
-	for _, q := range p.Queries {
-		s.filter(q.Filter)
-	}
-	if len(rows) == 0 {
-		return b.noRowsAnswer(p, s), nil
-	}
+func (b *Composer) spreadAnswer(ctx context.Context, a *Answer, p planner.Plan, rows []Row) (evidence, error) {
 	metric := planMetric(p)
 	if metric == "hit_rate" || metric == "" {
 		metric = "ops_per_sec"
@@ -37,14 +26,14 @@ func (b *Composer) composeSpread(ctx context.Context, p planner.Plan) (Answer, e
 	for _, q := range p.Queries {
 		runs, err := b.matchRuns(ctx, q.Filter)
 		if err != nil {
-			return Answer{}, err
+			return evidence{}, err
 		}
 		for _, r := range runs {
 			byCell[r.Key()] = append(byCell[r.Key()], r)
 		}
 	}
 	shown := rows[:min(len(rows), maxSpreadCells)]
-	a := Answer{Kind: KindAnswer, Interpretation: p.Interpretation, Rows: shown, Nearest: []Row{}}
+	a.Rows = shown
 	t := &Table{Columns: []string{"Run", "Series", "Cores", metricHeader(metric), "p99 ms", "Test time"}}
 	var lines []string
 	for _, row := range shown {
@@ -71,11 +60,8 @@ func (b *Composer) composeSpread(ctx context.Context, p planner.Plan) (Answer, e
 	}
 	a.Body = append(a.Body, "Each repetition's own values and its recorded test time (the run's test_time_s field); the answers elsewhere show the median across these repetitions.")
 	a.Table = t
-	b.applyCaveatsAndTerms(&a, s, caveatsFor(shown, metric), []string{"term:repetitions"}, 1)
-	s.rows(shown)
 	a.PlainWords = "The repetitions of " + first.Series + " at " + rowConditions(first) + " are listed one by one; a small spread means the median is a steady figure."
-	a.Sources = s.sources()
-	return a, nil
+	return evidence{rows: shown, caveats: caveatsFor(shown, metric), terms: []string{"term:repetitions"}, maxTerms: 1}, nil
 }
 
 // spreadLine says one cell's repetitions: the values, min, max and spread.
@@ -96,12 +82,8 @@ func spreadLine(row Row, metric string, vals []float64) string {
 	if lo > 0 {
 		spread = "spread " + trimZeros(strconv.FormatFloat((hi/lo-1)*100, 'f', 1, 64)) + "% (" + exactMetric(metric, hi) + " ÷ " + exactMetric(metric, lo) + " − 1)"
 	}
-	return head + strconv.Itoa(len(vals)) + " repetitions, " + strings.Join(vs, " and ") + unitAfter(metric) + " — lowest " + exactMetric(metric, lo) + ", highest " + exactMetric(metric, hi) + ", " + spread + "; median " + exactMetric(metric, mustMetric(row, metric)) + "."
-}
-
-func mustMetric(r Row, metric string) float64 {
-	v, _ := r.Metric(metric)
-	return v
+	median, _ := row.Metric(metric)
+	return head + strconv.Itoa(len(vals)) + " repetitions, " + strings.Join(vs, " and ") + unitAfter(metric) + " — lowest " + exactMetric(metric, lo) + ", highest " + exactMetric(metric, hi) + ", " + spread + "; median " + exactMetric(metric, median) + "."
 }
 
 // exactMetric renders a value with its recorded digits (a repetition's

@@ -59,11 +59,7 @@ func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 		return a, nil
 	}
 
-	var parts []string
-	for _, r := range measured {
-		parts = append(parts, fmt.Sprintf("%s %s", analytics.EngineName(r.Engine), formatExact(r.BytesPerKey)))
-	}
-	a.Headline = "Memory per key (bytes, measured): " + strings.Join(parts, "; ") + "."
+	a.Headline = "Memory per key (bytes, measured): " + memoryFigures(measured) + "."
 	if len(measured) == 0 {
 		a.Headline = "No measured bytes-per-key figure exists for " + enginesWords(want) + "; only a quoted one (below, with its label)."
 	}
@@ -80,7 +76,7 @@ func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 	// The multiples the data gives, from the smallest measured figure.
 	if len(measured) > 1 {
 		sorted := slices.Clone(measured)
-		slices.SortFunc(sorted, func(x, y knowledge.MemoryRow) int { return cmpFloat(x.BytesPerKey, y.BytesPerKey) })
+		slices.SortFunc(sorted, func(x, y knowledge.MemoryRow) int { return cmp.Compare(x.BytesPerKey, y.BytesPerKey) })
 		lean := sorted[0]
 		var cmps []string
 		for _, r := range sorted[1:] {
@@ -107,6 +103,16 @@ func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 	return a, nil
 }
 
+// memoryFigures are the measured bytes per key of rows: "Dragonfly 146.1;
+// Redis 165.3".
+func memoryFigures(rows []knowledge.MemoryRow) string {
+	var parts []string
+	for _, r := range rows {
+		parts = append(parts, analytics.EngineName(r.Engine)+" "+formatExact(r.BytesPerKey))
+	}
+	return strings.Join(parts, "; ")
+}
+
 func memoryEngines(t knowledge.MemoryTable) string {
 	var es []string
 	for _, r := range t.Rows {
@@ -116,31 +122,14 @@ func memoryEngines(t knowledge.MemoryTable) string {
 }
 
 func enginesWords(es []string) string {
-	var names []string
-	for _, e := range es {
-		names = append(names, analytics.EngineName(e))
-	}
-	switch len(names) {
-	case 0:
+	if len(es) == 0 {
 		return "that engine"
-	case 1:
-		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return joinAnd(engineNames(es))
 }
 
 func pct1(f float64) string {
 	return trimZeros(strconv.FormatFloat(f*100, 'f', 1, 64)) + "%"
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // composeFailover answers Sentinel failover questions from the lab's two
@@ -159,18 +148,10 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 	if !onlyRedis && (len(engines) > 0 || p.Slots.DownAfterMs == 0) {
 		tables = append(tables, byEngine)
 	}
-	var t knowledge.FailoverTable
-	for _, x := range tables {
-		s.entry(x.ID)
-		for _, g := range x.Groups {
-			if !slices.ContainsFunc(t.Groups, func(h knowledge.FailoverGroup) bool { return h.Engine == g.Engine && h.DownAfterMs == g.DownAfterMs }) {
-				t.Groups = append(t.Groups, g)
-			}
-		}
-	}
+	measured := failoverGroups(s, tables...)
 	var groups []knowledge.FailoverGroup
 	var missing []string
-	for _, g := range t.Groups {
+	for _, g := range measured {
 		if len(engines) > 0 && !slices.Contains(engines, g.Engine) {
 			continue
 		}
@@ -180,7 +161,7 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 		groups = append(groups, g)
 	}
 	for _, e := range engines {
-		if !slices.ContainsFunc(t.Groups, func(g knowledge.FailoverGroup) bool { return g.Engine == e }) {
+		if !slices.ContainsFunc(measured, func(g knowledge.FailoverGroup) bool { return g.Engine == e }) {
 			missing = append(missing, analytics.EngineName(e))
 		}
 	}
@@ -189,7 +170,7 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 		a.Kind = KindNoData
 		a.Headline = "That failover setting was never measured."
 		var have []string
-		for _, g := range t.Groups {
+		for _, g := range measured {
 			have = append(have, fmt.Sprintf("%s with down-after-milliseconds %d", analytics.EngineName(g.Engine), g.DownAfterMs))
 		}
 		a.Body = append(a.Body, "The lab measured: "+strings.Join(have, "; ")+". Nothing is estimated in between.")
@@ -203,7 +184,7 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 		for _, r := range g.Reps {
 			reps = append(reps, formatSeconds(r.OutageS))
 		}
-		parts = append(parts, fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS)))
+		parts = append(parts, failoverFigure(g))
 		tbl.Rows = append(tbl.Rows, []string{analytics.EngineName(g.Engine), strconv.Itoa(g.DownAfterMs), strings.Join(reps, " / "),
 			formatSeconds(g.MedianOutageS), formatSeconds(g.MeanOutageS), formatSeconds(g.MinOverheadS) + "–" + formatSeconds(g.MaxOverheadS)})
 	}
@@ -220,7 +201,7 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 	a.Body = append(a.Body, p.Notes...)
 	a.Body = append(a.Body, "Outage is the time from killing the primary to the first write that succeeds on the promoted replica. Each setting was killed several times; every kill is in the table.")
 	if len(missing) > 0 {
-		a.Body = append(a.Body, enginesWordsNames(missing)+" never took part in the failover lab, so there is no figure for it.")
+		a.Body = append(a.Body, joinAnd(missing)+" never took part in the failover lab, so there is no figure for it.")
 	}
 	if line := b.failoverPeers(groups, engines, s); line != "" {
 		a.Body = append(a.Body, line)
@@ -284,6 +265,27 @@ func failoverVerdict(groups []knowledge.FailoverGroup, pr planner.Premise) (stri
 		verdict = "Yes"
 	}
 	return verdict + " — " + shorter + "'s failover outage was shorter: " + figures + ".", true
+}
+
+// failoverGroups are the groups of the lab's tables, each engine and
+// down-after setting once (the first table's), each table cited.
+func failoverGroups(s *sourcer, tables ...knowledge.FailoverTable) []knowledge.FailoverGroup {
+	var groups []knowledge.FailoverGroup
+	for _, t := range tables {
+		s.entry(t.ID)
+		for _, g := range t.Groups {
+			if !slices.ContainsFunc(groups, func(h knowledge.FailoverGroup) bool { return h.Engine == g.Engine && h.DownAfterMs == g.DownAfterMs }) {
+				groups = append(groups, g)
+			}
+		}
+	}
+	return groups
+}
+
+// failoverFigure is one group's median outage: "Redis at down-after 5000
+// ms: 5.82 s".
+func failoverFigure(g knowledge.FailoverGroup) string {
+	return fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS))
 }
 
 // failoverRanking answers "which failed over slowest / fastest" from the
@@ -357,13 +359,6 @@ func (b *Composer) failoverPeers(groups []knowledge.FailoverGroup, engines []str
 		}
 	}
 	return line
-}
-
-func enginesWordsNames(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // formatSeconds renders seconds with up to two decimals.

@@ -14,19 +14,7 @@ import (
 // core counts is inferred: the answer is a measured count or "never".
 func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 	metric := b.Metric
-	crosses := func(v float64) bool {
-		switch b.Op {
-		case ">":
-			return v > b.Value
-		case ">=":
-			return v >= b.Value
-		case "<":
-			return v < b.Value
-		case "<=":
-			return v <= b.Value
-		}
-		return false
-	}
+	crosses := func(v float64) bool { return crossesBound(b.Op, v, b.Value) }
 	// Near the bound, one decimal can print a crossing and a miss alike
 	// ("5.0M" both): figures are shown to the precision the bound needs.
 	show := func(r Row, v float64) string {
@@ -37,10 +25,9 @@ func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 		return f
 	}
 	groups := seriesGroups(rows, "cores")
-	varying := varyingKnobs(rows)
 	var reached, never []string
 	for _, g := range groups {
-		label := rowLabel(g[0], without(varying, "cores"))
+		label := rowLabel(g[0], otherVarying(rows, "cores"))
 		first := -1
 		for i, r := range g {
 			if v, ok := r.Metric(metric); ok && crosses(v) {
@@ -49,14 +36,7 @@ func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 			}
 		}
 		if first < 0 {
-			best := g[0]
-			for _, r := range g[1:] {
-				vb, _ := best.Metric(metric)
-				v, _ := r.Metric(metric)
-				if crosses(v) || (lowerIsBetter(metric) && v < vb) || (!lowerIsBetter(metric) && v > vb) {
-					best = r
-				}
-			}
+			best := rankRows(g, metric, "")[0] // its best figure, which still misses the bound
 			v, _ := best.Metric(metric)
 			floor := ""
 			if best.floorFor(metric) {
@@ -79,7 +59,7 @@ func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 		}
 		reached = append(reached, item)
 	}
-	bound := metricWords(metric) + " " + map[string]string{">": "above", ">=": "of at least", "<": "below", "<=": "of at most"}[b.Op] + " " + formatMetric(metric, b.Value, false)
+	bound := metricWords(metric) + " " + thresholdOpWords[b.Op] + " " + formatMetric(metric, b.Value, false)
 	switch {
 	case len(reached) == 0:
 		headline = fmt.Sprintf("Never measured: no series reached a %s at any measured core count — %s.", bound, strings.Join(never, "; "))
@@ -104,15 +84,4 @@ func preciseMetric(metric string, v float64) string {
 		return fmt.Sprintf("%.2fK ops/s", v/1e3)
 	}
 	return fmt.Sprintf("%.2f", v)
-}
-
-// without is ks less k.
-func without(ks []string, k string) []string {
-	var out []string
-	for _, x := range ks {
-		if x != k {
-			out = append(out, x)
-		}
-	}
-	return out
 }

@@ -2,7 +2,6 @@ package compose
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
@@ -25,7 +24,7 @@ func withTrend(p planner.Plan, a Answer) Answer {
 	var lines []string
 	for _, name := range order {
 		rows := bySeries[name]
-		slices.SortFunc(rows, func(x, y Row) int { return knobOf(x, pr.Knob) - knobOf(y, pr.Knob) })
+		slices.SortFunc(rows, func(x, y Row) int { return compareKnob(x, y, pr.Knob) })
 		var steps []string
 		for i := 1; i < len(rows); i++ {
 			v0, _ := rows[i-1].Metric(metric)
@@ -33,11 +32,11 @@ func withTrend(p planner.Plan, a Answer) Answer {
 			if v0 == 0 {
 				continue
 			}
-			steps = append(steps, knobShort(pr.Knob, knobOf(rows[i-1], pr.Knob))+" → "+knobShort(pr.Knob, knobOf(rows[i], pr.Knob))+": "+FormatRatio(v1/v0))
+			steps = append(steps, knobShort(rows[i-1], pr.Knob)+" → "+knobShort(rows[i], pr.Knob)+": "+FormatRatio(v1/v0))
 		}
 		last := rows[len(rows)-1]
 		lv, _ := last.Metric(metric)
-		line := name + ": " + formatMetric(metric, lv, last.floorFor(metric)) + " at " + knobShort(pr.Knob, knobOf(last, pr.Knob)) + ", the last measured point"
+		line := name + ": " + formatMetric(metric, lv, last.floorFor(metric)) + " at " + knobShort(last, pr.Knob) + ", the last measured point"
 		if len(steps) > 0 {
 			line += "; measured steps " + strings.Join(steps, ", ")
 		}
@@ -49,22 +48,8 @@ func withTrend(p planner.Plan, a Answer) Answer {
 	return a
 }
 
-func knobOf(r Row, knob string) int {
-	switch knob {
-	case "pipeline":
-		return r.Pipeline
-	case "value_bytes":
-		return r.ValueBytes
-	}
-	return r.Cores
-}
-
-func knobShort(knob string, v int) string {
-	switch knob {
-	case "pipeline":
-		return "pipeline " + strconv.Itoa(v)
-	case "value_bytes":
-		return formatValueBytes(v)
-	}
-	return strconv.Itoa(v) + " cores"
+// knobShort is a knob's value in a trend step: "48 cores", "pipeline 16",
+// "1 KB".
+func knobShort(r Row, knob string) string {
+	return strings.TrimSuffix(knobWords(r, knob), " values")
 }

@@ -125,7 +125,7 @@ func shareLine(p planner.Plan, rows []Row, metric string, u planner.Units) strin
 	}
 	cands := slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return r.Engine == ref })
 	slices.SortStableFunc(cands, func(x, y Row) int {
-		return cmp.Compare(btoi(x.Mode != whole.Mode), btoi(y.Mode != whole.Mode))
+		return cmp.Compare(boolRank(x.Mode != whole.Mode), boolRank(y.Mode != whole.Mode))
 	})
 	if len(cands) == 0 {
 		return ""
@@ -150,11 +150,4 @@ func shareLine(p planner.Plan, rows []Row, metric string, u planner.Units) strin
 	}
 	pct := trimZeros(strconv.FormatFloat(q*100, 'f', 1, 64))
 	return part.Series + " reaches " + pct + "% of " + whole.Series + "'s " + metricWords(metric) + ": " + nums + " = " + FormatRatio(q) + "."
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -86,47 +86,6 @@ func (b *Composer) matchRuns(ctx context.Context, filter string) ([]analytics.Ru
 	return runs, nil
 }
 
-// composeNewKind composes the plan kinds of issue 19; ok is false for the
-// others. Units, corrections and extrapolation refusals adjust the answer
-// their ordinary composer writes.
-func (b *Composer) composeNewKind(ctx context.Context, p planner.Plan) (a Answer, ok bool, err error) {
-	switch {
-	case p.Intent == planner.IntentChatter:
-		return composeChatter(p), true, nil
-	case p.Intent == planner.IntentCompound:
-		a, err = b.composeCompound(ctx, p)
-	case p.Intent == planner.IntentSearch:
-		a, err = b.composeSearch(ctx, p)
-	case p.Intent == planner.IntentRecommend:
-		a, err = b.composeRecommend(ctx, p)
-	case p.Intent == planner.IntentSpread:
-		a, err = b.composeSpread(ctx, p)
-	case p.Intent == planner.IntentProvenance && isSetupPlan(p):
-		a = b.composeSetup(p) // what the setup entries answer whole
-	case p.Intent == planner.IntentProvenance:
-		a, err = b.composeProvenance(ctx, p)
-	case p.Premise != nil && p.Intent != planner.IntentFailover:
-		a, err = b.composeLeading(ctx, p)
-	case p.Units != nil:
-		base := p
-		base.Units = nil
-		a, err = b.composeKind(ctx, base)
-		if err == nil {
-			a = withUnits(p, a)
-		}
-	case p.Prediction != nil:
-		base := p
-		base.Prediction = nil
-		a, err = b.composeKind(ctx, base)
-		if err == nil {
-			a = withTrend(p, a)
-		}
-	default:
-		return Answer{}, false, nil
-	}
-	return a, true, err
-}
-
 // composeChatter answers a greeting in one line.
 func composeChatter(p planner.Plan) Answer {
 	a := Answer{Kind: KindChatter, Rows: []Row{}, Nearest: []Row{}}

@@ -210,14 +210,7 @@ func replyThirdLine(a Answer, budget int) string {
 // throughput.
 func nearestWords(r Row) string {
 	return fmt.Sprintf("%s, %d cores, pipeline %d, SET:GET %s, %s — %s", ShortSeriesLabel(r.Engine, r.Mode),
-		r.Cores, r.Pipeline, r.Ratio, formatValueBytes(r.ValueBytes), boundOps(r))
-}
-
-func boundOps(r Row) string {
-	if r.Floor {
-		return "at least " + FormatOps(r.OpsPerSec)
-	}
-	return FormatOps(r.OpsPerSec)
+		r.Cores, r.Pipeline, r.Ratio, formatValueBytes(r.ValueBytes), formatMetric("ops_per_sec", r.OpsPerSec, r.Floor))
 }
 
 // details names what the evidence holds, for the reply's last line.
