@@ -102,6 +102,7 @@ type namesRead struct {
 
 // readNames writes each engine's key where a nickname names it.
 func (p *Planner) readNames(text string) namesRead {
+	text = imageNames(text)
 	if p.nicks == nil {
 		return namesRead{text: text}
 	}
@@ -131,6 +132,41 @@ func (p *Planner) readNames(text string) namesRead {
 		lower = lower[:at] + n.engines[0] + lower[at+len(n.phrase):]
 	}
 	return out
+}
+
+// imageNames writes a container image by its name and tag:
+// "ghcr.io/microsoft/garnet:1.0" is garnet 1.0, and the registry and the
+// organisation ("microsoft") are not words of the question. A word with
+// one slash and no registry ("redis/valkey") is left alone.
+func imageNames(text string) string {
+	if !strings.Contains(text, "/") {
+		return text
+	}
+	words := strings.Fields(text)
+	changed := false
+	for i, w := range words {
+		core := strings.Trim(w, "\"'`,;()")
+		parts := strings.Split(core, "/")
+		if len(parts) < 2 || strings.HasPrefix(core, "/") || strings.Contains(core, "://") {
+			continue
+		}
+		if !strings.Contains(parts[0], ".") && len(parts) < 3 {
+			continue
+		}
+		name, tag, _ := strings.Cut(parts[len(parts)-1], ":")
+		if name == "" {
+			continue
+		}
+		if tag != "" && tag != "latest" {
+			name += " " + strings.TrimPrefix(tag, "v") // the tag is the version asked about
+		}
+		words[i] = strings.Replace(w, core, name, 1)
+		changed = true
+	}
+	if !changed {
+		return text
+	}
+	return strings.Join(words, " ")
 }
 
 // madeThingAfter finds, within the three words after a vendor's name, the

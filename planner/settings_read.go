@@ -530,6 +530,9 @@ func expandPhrase(phrase, val string) string {
 	if !valueFits(phrase, val) {
 		return ""
 	}
+	if strings.HasPrefix(phrase, "SET:GET") && !strings.Contains(val, ":") {
+		return val // "ratio=mget10" is the multi-key workload, not a mix
+	}
 	return strings.ReplaceAll(phrase, "{v}", val)
 }
 
@@ -537,7 +540,7 @@ func expandPhrase(phrase, val string) string {
 // cores, sizes, depths and sessions, a mix for a ratio, a name otherwise.
 func valueFits(phrase, val string) bool {
 	switch {
-	case strings.HasPrefix(phrase, "ratio"):
+	case strings.HasPrefix(phrase, "SET:GET"):
 		return strings.Contains(val, ":") || strings.HasPrefix(val, "mget") || strings.HasPrefix(val, "mset")
 	case phrase == "{v}":
 		return val != "" && strings.Trim(val, "abcdefghijklmnopqrstuvwxyz0123456789.-") == ""
