@@ -23,7 +23,7 @@ func TestReadSettings(t *testing.T) {
 	}{
 		{"valkey cores_used=16 data_bytes: 1024", "valkey 16 cores 1024 byte values", nil},
 		{"where engine = 'valkey' and cores_used = 8", "where valkey and 8 cores", nil},
-		{"memtier_benchmark -s 10.0.0.1 -p 6379 -t 8 -c 50 --ratio=1:1 --pipeline=16 -d 1024", "ratio 1:1 pipeline 16 1024 byte values", []string{"-t 8", "-c 50"}},
+		{"memtier_benchmark -s 10.0.0.1 -p 6379 -t 8 -c 50 --ratio=1:1 --pipeline=16 -d 1024", "SET:GET 1:1 pipeline 16 1024 byte values", []string{"-t 8", "-c 50"}},
 		{"dragonfly -p 1 on 48 cores", "dragonfly -p 1 on 48 cores", nil},
 		{"docker run --cpuset-cpus=0-7 dragonfly", "run 8 cores dragonfly", nil},
 		{"docker run --cpuset-cpus 0,2,4,6 dragonfly", "run 4 cores dragonfly", nil},
@@ -35,6 +35,11 @@ func TestReadSettings(t *testing.T) {
 		{"appendonly no on valkey", "on valkey", nil},
 		{"redis mode=cluster-sat p999_ms", "redis cluster ceiling p99.9", nil},
 		{"which engine is fastest", "which engine is fastest", nil},
+		{"memtier --ratio=10:1 on redis", "SET:GET 10:1 on redis", nil},
+		{"engine=keydb ratio=mget10", "keydb mget10", nil},
+		{"dragonfly --snapshot_cron=\"\" --proactor_threads=8", "dragonfly 8 cores", []string{`--snapshot_cron=""`}},
+		{"redis.conf: activedefrag yes, hz 100, 16 shards on 16 cores", "redis.conf: , , 16 shards on 16 cores", []string{"activedefrag yes", "hz 100"}},
+		{"activedefrag yes on redis", "activedefrag yes on redis", nil}, // no config file pasted: the rules read it
 	} {
 		got := readSettings(tc.in)
 		if got.text != tc.text {
