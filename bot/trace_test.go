@@ -320,6 +320,19 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 				p.plain = append(p.plain, float64(g.DownAfterMs))
 			}
 		}
+		// The diagnostic runs and the cross-slot demo are measured
+		// tables too: each figure as recorded.
+		for _, r := range t.kb.Diagnostics().Runs {
+			p.ops = append(p.ops, r.OpsPerSec, r.HitsPerSec)
+			p.ms = append(p.ms, r.P50Ms, r.P99Ms, r.P999Ms)
+			p.plain = append(p.plain, float64(r.Cores), float64(r.ClientThreads), float64(r.ClientConns), float64(r.TestTimeS))
+		}
+		for _, sys := range t.kb.CrossSlot().Systems {
+			p.plain = append(p.plain, float64(sys.Shards))
+			for _, k := range sys.Slots {
+				p.plain = append(p.plain, float64(k.Slot))
+			}
+		}
 	}
 	for _, e := range a.Sources.Entries {
 		if t.kb == nil {

@@ -14,6 +14,7 @@ type Base struct {
 
 	memory      MemoryTable
 	crossSlot   CrossSlotDemo
+	diagnostics DiagnosticsTable
 	sweep       FailoverTable
 	failEngines FailoverTable
 
@@ -179,6 +180,9 @@ func (b *Base) FailoverEngines() FailoverTable { return b.failEngines }
 
 // CrossSlot is the recorded cross-slot behaviour demo.
 func (b *Base) CrossSlot() CrossSlotDemo { return b.crossSlot }
+
+// Diagnostics are the author's one-off checks, outside the dataset.
+func (b *Base) Diagnostics() DiagnosticsTable { return b.diagnostics }
 
 // Counts returns how many entries of each kind the base holds.
 func (b *Base) Counts() map[string]int {

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"fmt"
 	"github.com/memdb-oracle/memdb-oracle/analytics"
+	"strconv"
 	"strings"
 )
 
@@ -194,6 +195,7 @@ func (b *Base) buildEntries() {
 	}
 	add(Entry{ID: b.memory.ID, Kind: "table", Title: b.memory.Title, Gist: "Bytes per key for each engine, measured or labelled.", Text: memoryText(b.memory), Sources: b.memory.Sources})
 	add(Entry{ID: b.crossSlot.ID, Kind: "table", Title: b.crossSlot.Title, Gist: "Multi-key commands on one Dragonfly process vs a 3-shard Redis Cluster.", Text: crossSlotText(b.crossSlot), Sources: b.crossSlot.Sources})
+	add(Entry{ID: b.diagnostics.ID, Kind: "table", Title: b.diagnostics.Title, Gist: "The author's one-off checks, outside the dataset.", Text: diagnosticsText(b.diagnostics), Sources: b.diagnostics.Sources})
 	for _, n := range b.notes {
 		var d doc
 		d.para(n.Summary)
@@ -418,4 +420,18 @@ func failoverEngine(e string) string {
 		return "Valkey 8"
 	}
 	return analytics.EngineName(e)
+}
+
+func diagnosticsText(t DiagnosticsTable) string {
+	var d doc
+	d.para(t.Title + ".")
+	var items []string
+	for _, r := range t.Runs {
+		items = append(items, fmt.Sprintf("%s: %s %s, %d cores, %d client threads × %d connections, %d s, SET:GET %s, %d B, pipeline %d — %s ops/s (p50 %s / p99 %s / p99.9 %s ms)",
+			r.Label, analytics.EngineName(r.Engine), r.Mode, r.Cores, r.ClientThreads, r.ClientConns, r.TestTimeS, r.Ratio, r.ValueBytes, r.Pipeline,
+			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.P50Ms, 'f', -1, 64), strconv.FormatFloat(r.P99Ms, 'f', -1, 64), strconv.FormatFloat(r.P999Ms, 'f', -1, 64)))
+	}
+	d.bullets("Runs", items)
+	d.sources(t.Sources)
+	return d.String()
 }

@@ -64,6 +64,7 @@ const (
 	fileTables    = "tables.json"
 	fileMemory    = "memory-aws.txt"
 	fileCrossSlot = "crossslot-aws.txt"
+	fileDiag      = "runs-aws-diagnostics.csv"
 	fileSweep     = "failover/sweep-down-after.csv"
 	fileFailEng   = "failover/engines.csv"
 )
@@ -80,8 +81,9 @@ var noteFiles = []struct{ kind, file string }{
 // tablesFile is the JSON shape of data/tables.json: what the measured
 // table files do not say about themselves.
 type tablesFile struct {
-	Memory    MemoryTable   `json:"memory"`
-	CrossSlot CrossSlotDemo `json:"crossslot"`
+	Memory      MemoryTable      `json:"memory"`
+	CrossSlot   CrossSlotDemo    `json:"crossslot"`
+	Diagnostics DiagnosticsTable `json:"diagnostics"`
 }
 
 // loader collects problems while loading so one run reports all of them.

@@ -137,6 +137,7 @@ func (l *loader) resolveSources(b *Base, byID map[string]Source) {
 	}
 	resolve(b.memory.ID, b.memory.Sources)
 	resolve(b.crossSlot.ID, b.crossSlot.Sources)
+	resolve(b.diagnostics.ID, b.diagnostics.Sources)
 	b.sweep.Sources = b.noteSources("failover:sweep")
 	b.failEngines.Sources = b.noteSources("failover:engines")
 	if b.sweep.Title = b.noteTitle("failover:sweep"); b.sweep.Title == "" {
@@ -167,7 +168,7 @@ func (b *Base) noteTitle(id string) string {
 
 // allIDs lists every entry id.
 func (b *Base) allIDs() map[string]bool {
-	ids := map[string]bool{b.memory.ID: true, b.crossSlot.ID: true, "engine:summary": true}
+	ids := map[string]bool{b.memory.ID: true, b.crossSlot.ID: true, b.diagnostics.ID: true, "engine:summary": true}
 	for _, t := range b.terms {
 		ids[t.ID] = true
 	}

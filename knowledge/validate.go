@@ -36,6 +36,15 @@ func (l *loader) loadTables(b *Base, t tablesFile) {
 		b.crossSlot.Systems, b.crossSlot.Summary = systems, summary
 	}
 
+	b.diagnostics = t.Diagnostics
+	if data, err := fsRead(l.fsys, fileDiag); err != nil {
+		l.fail("%s: %w", fileDiag, err)
+	} else if runs, err := parseDiagnostics(data); err != nil {
+		l.fail("%s: %v: %w", fileDiag, err, ErrInvalid)
+	} else {
+		b.diagnostics.Runs = runs
+	}
+
 	var sweep, engines []FailoverRep
 	for _, f := range []struct {
 		name string

@@ -266,9 +266,10 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	var numbers []string
 	for _, n := range unreadNumbers(pl, words, p.curvePoints(pl)) {
 		// The failover lab's answer describes its own fixed topology (one
-		// primary, two replicas, three sentinels, three kills): a count of
-		// those is the lab's, not a setting.
-		if pl.Intent != IntentFailover && !read(n) {
+		// primary, two replicas, three sentinels, three kills), the demo
+		// its 3 keys and 3 shards: a count of those is the table's, not a
+		// setting.
+		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !read(n) {
 			numbers = append(numbers, "“"+n+"”")
 		}
 	}
@@ -475,7 +476,7 @@ func planMeaning(pl Plan) string {
 func accountable(in Intent) bool {
 	switch in {
 	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend,
-		IntentSpread, IntentNoData, IntentMemory, IntentFailover, IntentCompound:
+		IntentSpread, IntentNoData, IntentMemory, IntentFailover, IntentCompound, IntentCrossSlot, IntentDiagnostic:
 		return true
 	}
 	return false

@@ -17,7 +17,7 @@ import (
 // words, chatter and politeness ask nothing of a plan.
 var contentMeanings = map[meaning]bool{
 	mEngine: true, mMode: true, mSetting: true, mWorkload: true, mMetric: true, mRelation: true,
-	mKind: true, mClaimant: true, mFailover: true, mClaimTopic: true,
+	mKind: true, mClaimant: true, mFailover: true, mClaimTopic: true, mDataset: true,
 }
 
 // reason is one thing a token of the question may stand for.
@@ -44,6 +44,23 @@ func (p *Planner) reasons(r *reading) [][]reason {
 			out[i] = append(out[i], reason{number: true})
 		}
 	}
+	// A diagnostic run's label and a demo key name their table.
+	labels, keys := p.demoMentions(r.text)
+	for _, m := range []struct {
+		names   []string
+		dataset string
+	}{{labels, "diagnostics"}, {keys, "crossslot"}} {
+		for _, name := range m.names {
+			words := tokenize(strings.ToLower(name))
+			for i := 0; i+len(words) <= len(r.toks); i++ {
+				if tokensAt(r.toks, i, words) {
+					for j := i; j < i+len(words); j++ {
+						out[j] = append(out[j], reason{meaning: mDataset, value: m.dataset})
+					}
+				}
+			}
+		}
+	}
 	if id, alias := p.tix().find(r.text); id != "" {
 		words := strings.Fields(alias)
 		for i := 0; i+len(words) <= len(r.toks); i++ {
@@ -56,6 +73,16 @@ func (p *Planner) reasons(r *reading) [][]reason {
 		}
 	}
 	return out
+}
+
+// tokensAt reports whether the reading's tokens from i are words.
+func tokensAt(toks []token, i int, words []token) bool {
+	for k, w := range words {
+		if toks[i+k].text != w.text {
+			return false
+		}
+	}
+	return true
 }
 
 // wordsAt reports whether the tokens from i spell words.
@@ -111,6 +138,9 @@ func explains(pl *Plan, x reason) bool {
 	s := &pl.Slots
 	failover := pl.Intent == IntentFailover || pl.Requested == IntentFailover
 	define := pl.Intent == IntentDefine
+	if pl.Intent == IntentCrossSlot || pl.Intent == IntentDiagnostic {
+		return explainsDemo(pl, x)
+	}
 	switch {
 	case x.term != "":
 		return define && s.TermID == x.term
@@ -151,12 +181,51 @@ func explains(pl *Plan, x reason) bool {
 	return false
 }
 
+// explainsDemo is explains for the cross-slot demo and the diagnostic
+// runs: their own words, the engines they hold, and the settings and
+// measures of a diagnostic run's row.
+func explainsDemo(pl *Plan, x reason) bool {
+	diag := pl.Intent == IntentDiagnostic
+	switch {
+	case x.term != "":
+		return !diag // "which hash slot did bravo land in?": the demo's own subject
+	case x.number:
+		return true // "3 plain keys", "a 3-shard cluster", a diagnostic run's cores
+	}
+	switch x.meaning {
+	case mDataset:
+		return x.value == "diagnostics" == diag
+	case mEngine:
+		return slices.Contains(pl.Slots.Engines, x.value)
+	case mMode:
+		return true
+	case mWorkload:
+		return diag || x.value == "mget10" || x.value == "mset10"
+	case mSetting, mMetric:
+		return diag
+	}
+	return false
+}
+
 // rivals are the readings the question's words allow besides the rules'
-// plan: the glossary term it names, and the failover table its words are
-// about.
+// plan: the glossary term it names, the failover table its words are
+// about, and the cross-slot demo or the diagnostic runs they name.
 func (p *Planner) rivals(question string, prev *Plan, base *Plan) []Plan {
 	r := p.read(question)
 	var out []Plan
+	labels, keys := p.demoMentions(r.text)
+	if base.Intent == IntentOutOfScope {
+		// Out of scope by absence of domain words, but a diagnostic run's
+		// label or a demo key is the domain's own name ("what did
+		// shardcheck-48 do?").
+		if len(labels) > 0 {
+			out = append(out, p.diagnosticsPlan(question, r.engines(), labels, r.metric()))
+		}
+		if len(keys) > 0 {
+			out = append(out, p.crossSlotPlan(question, r.engines(), keys))
+		}
+		return out
+	}
 	// A definition is a reading only where the question is framed as one
 	// ("what's a …", "explain …", "… in the context of …").
 	if base.Intent != IntentDefine && p.kb != nil && (r.hasValue(mKind, "define") || r.hasValue(mKind, "define_ctx")) {
@@ -172,6 +241,12 @@ func (p *Planner) rivals(question string, prev *Plan, base *Plan) []Plan {
 		w.intent, w.metric = IntentFailover, "outage_s"
 		out = append(out, p.failoverPlan(w))
 	}
+	if base.Intent != IntentDiagnostic && (len(labels) > 0 || r.hasValue(mDataset, "diagnostics")) {
+		out = append(out, p.diagnosticsPlan(question, r.engines(), labels, r.metric()))
+	}
+	if base.Intent != IntentCrossSlot && (len(keys) > 0 || r.hasValue(mDataset, "crossslot")) {
+		out = append(out, p.crossSlotPlan(question, r.engines(), keys))
+	}
 	return out
 }
 
@@ -179,7 +254,7 @@ func (p *Planner) rivals(question string, prev *Plan, base *Plan) []Plan {
 // rules' plan and its rivals, and whether the choice is confident.
 func (p *Planner) chooseWhole(question string, prev *Plan, base Plan, confident bool) (Plan, bool) {
 	switch base.Intent {
-	case IntentCompound, IntentChatter, IntentHelp, IntentOutOfScope, IntentClaim:
+	case IntentCompound, IntentChatter, IntentHelp, IntentClaim:
 		return base, confident
 	}
 	if base.Explain || base.Premise != nil && base.Premise.Metric == "outage_s" {

@@ -31,6 +31,7 @@ const (
 	mFailover                      // value: "" — the failover event in other words ("the primary dies")
 	mHelp                          // value: "" — asks what the bot can do ("usage?", "halp")
 	mClaimTopic                    // value: claim id the content of the words points to ("memory efficiency")
+	mDataset                       // value: a measured table other than the runs ("crossslot", "diagnostics")
 )
 
 // entry is one synonym: a phrase (words separated by spaces, as the
@@ -59,7 +60,7 @@ var meaningNames = map[string]meaning{
 	"engine": mEngine, "mode": mMode, "setting": mSetting, "workload": mWorkload, "metric": mMetric,
 	"negation": mNegation, "relation": mRelation, "kind": mKind, "claimant": mClaimant, "domain": mDomain,
 	"chatter": mChatter, "polite": mPolite, "unit": mUnit, "followup": mFollowUp, "failover": mFailover,
-	"help": mHelp, "claimtopic": mClaimTopic,
+	"help": mHelp, "claimtopic": mClaimTopic, "dataset": mDataset,
 }
 
 // generatedTables are the tables built by crossing patterns with words.

@@ -16,6 +16,8 @@ const (
 	IntentEffect     Intent = "effect"       // what one knob (pipeline, value size, ratio) does
 	IntentMemory     Intent = "memory"       // bytes per key (measured table in knowledge)
 	IntentFailover   Intent = "failover"     // Sentinel outage (measured table in knowledge)
+	IntentCrossSlot  Intent = "crossslot"    // the cross-slot demo: multi-key commands accepted or rejected (table in knowledge)
+	IntentDiagnostic Intent = "diagnostics"  // the author's one-off runs, outside the dataset (table in knowledge)
 	IntentClaim      Intent = "claim"        // a vendor or third-party claim checked against runs
 	IntentDefine     Intent = "define"       // a glossary term
 	IntentHelp       Intent = "help"         // what the bot can answer
@@ -61,6 +63,10 @@ type Slots struct {
 	// TermID and ClaimID name knowledge entries ("term:pipelining", "claim:dragonfly-25x").
 	TermID  string `json:"term_id,omitempty"`
 	ClaimID string `json:"claim_id,omitempty"`
+	// Labels are the diagnostic runs asked about ("check48"); Keys the
+	// cross-slot demo's keys whose hash slot is asked ("bravo").
+	Labels []string `json:"labels,omitempty"`
+	Keys   []string `json:"keys,omitempty"`
 	// Versions are engine versions the user mentioned ("Redis 9"), which
 	// are not necessarily the versions tested.
 	Versions []string `json:"versions,omitempty"`

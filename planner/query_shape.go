@@ -26,6 +26,10 @@ func queryPlan(pl *Plan) *QueryPlan {
 		q.GroupBy, q.Aggregate, q.Measure = []string{"engine", "down_after_ms"}, "median of the kills", "outage_s"
 	case "memory":
 		q.GroupBy, q.Aggregate, q.Measure = []string{"engine"}, "measured table", "bytes_per_key"
+	case "crossslot":
+		q.GroupBy, q.Aggregate, q.Measure = []string{"system", "command"}, "recorded once", "accepted"
+	case "diagnostics":
+		q.GroupBy, q.Aggregate = []string{"label", "engine", "mode"}, "one run each (not part of the dataset's medians)"
 	default:
 		q.GroupBy, q.Aggregate = []string{"engine", "mode", "session"}, "median across repetitions"
 		if k := pl.Slots.Knob; k != "" {
@@ -54,6 +58,8 @@ func datasetOf(pl *Plan) string {
 		return "failover"
 	case IntentMemory:
 		return "memory"
+	case IntentCrossSlot, IntentDiagnostic:
+		return string(pl.Intent)
 	case IntentLookup, IntentCompare, IntentScaling, IntentEffect, IntentSearch, IntentRecommend, IntentSpread:
 		return "runs"
 	case IntentNoData:

@@ -23,6 +23,64 @@ type failoverTables interface {
 	FailoverEngines() knowledge.FailoverTable
 }
 
+// demoTables is implemented by knowledge bases that carry the cross-slot
+// demo and the author's diagnostic runs (*knowledge.Base does).
+type demoTables interface {
+	CrossSlot() knowledge.CrossSlotDemo
+	Diagnostics() knowledge.DiagnosticsTable
+}
+
+// demoMentions finds the diagnostic runs' labels ("check48", "sat-test")
+// and the cross-slot demo's keys ("bravo") a normalized text names.
+func (p *Planner) demoMentions(text string) (labels, keys []string) {
+	dt, ok := p.kb.(demoTables)
+	if !ok {
+		return nil, nil
+	}
+	for _, l := range dt.Diagnostics().Labels() {
+		if containsWords(text, strings.ToLower(l)) {
+			labels = append(labels, l)
+		}
+	}
+	for _, s := range dt.CrossSlot().Systems {
+		for _, k := range s.Slots {
+			if containsWords(text, strings.ToLower(k.Key)) && !slices.Contains(keys, k.Key) {
+				keys = append(keys, k.Key)
+			}
+		}
+	}
+	return labels, keys
+}
+
+// crossSlotPlan plans a question about the cross-slot demo: which
+// multi-key commands one Dragonfly process and a 3-shard Redis Cluster
+// accepted, and the hash slot of each demo key.
+func (p *Planner) crossSlotPlan(question string, engines, keys []string) Plan {
+	pl := Plan{Intent: IntentCrossSlot, Question: question, Source: "rules"}
+	pl.Slots = Slots{Engines: slices.Clone(engines), Keys: keys}
+	pl.Interpretation = "The cross-slot demo: the same multi-key commands (MGET, EVAL, hash-tagged keys) on one Dragonfly process and on a 3-shard Redis Cluster, accepted or rejected"
+	if len(keys) > 0 {
+		pl.Interpretation = "The cross-slot demo's hash slot of " + strings.Join(keys, ", ") + " in its 3-shard Redis Cluster"
+	}
+	return pl
+}
+
+// diagnosticsPlan plans a question about the author's one-off diagnostic
+// runs, which are outside the dataset and never part of its medians.
+func (p *Planner) diagnosticsPlan(question string, engines, labels []string, metric string) Plan {
+	pl := Plan{Intent: IntentDiagnostic, Question: question, Source: "rules"}
+	pl.Slots = Slots{Engines: slices.Clone(engines), Labels: labels, Metric: metric}
+	which := "every diagnostic run"
+	if len(labels) > 0 {
+		which = strings.Join(labels, ", ")
+	}
+	pl.Interpretation = "The author's diagnostic runs (one-off checks outside the dataset, never part of its medians): " + which
+	if len(engines) > 0 {
+		pl.Interpretation += ", " + joinMap(engines, engineName)
+	}
+	return pl
+}
+
 // memoryPlan plans a bytes-per-key question. The figures live in the
 // knowledge base's measured table, not in runs, so the plan has no filters.
 func (p *Planner) memoryPlan(w want) Plan {

@@ -78,6 +78,10 @@ func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, err
 		return b.composeMemory(p)
 	case planner.IntentFailover:
 		return b.composeFailover(p)
+	case planner.IntentCrossSlot:
+		return b.composeCrossSlot(p)
+	case planner.IntentDiagnostic:
+		return b.composeDiagnostics(p)
 	case planner.IntentDefine:
 		return b.composeDefinition(ctx, p)
 	case planner.IntentOutOfScope:
