@@ -24,6 +24,7 @@ type rx struct {
 	// then the one reduced to the alternatives left (reduced, by mask).
 	alts     []gate
 	altExpr  []string
+	altCaps  []bool // whether the alternative holds capture groups
 	all      uint64
 	reduced  sync.Map // uint64 mask of alternatives kept → *regexp.Regexp
 	nReduced atomic.Int32
@@ -68,6 +69,7 @@ func (r *rx) parse() {
 		for i, sub := range parsed.Sub {
 			r.alts = append(r.alts, rarestFirst(required(sub)))
 			r.altExpr = append(r.altExpr, sub.String())
+			r.altCaps = append(r.altCaps, captures(sub) > 0)
 			r.all |= 1 << i
 		}
 	})
@@ -133,18 +135,37 @@ func (r *rx) program(s string) *regexp.Regexp {
 	if r.nReduced.Load() >= maxReduced {
 		return r.compiled()
 	}
-	parts := make([]string, len(r.altExpr))
-	for i, e := range r.altExpr {
-		parts[i] = e
-		if mask&(1<<i) == 0 {
-			parts[i] = `[^\x00-\x{10FFFF}](?:` + e + `)`
-		}
-	}
-	p := regexp.MustCompile(strings.Join(parts, "|"))
+	p := regexp.MustCompile(r.reducedExpr(mask))
 	if _, loaded := r.reduced.LoadOrStore(mask, p); !loaded {
 		r.nReduced.Add(1)
 	}
 	return p
+}
+
+// reducedExpr spells the pattern with only the alternatives of mask
+// able to match. The others are dropped, unless they hold capture groups:
+// then each run of them stays as one branch that never matches (an empty
+// class first), so that the groups keep their numbers. Dropping them
+// rather than keeping every one as a dead branch matters to the matcher:
+// it tries each branch at each position of the text, and a pattern left
+// with one anchored branch ("^help$") is tried at the start only.
+func (r *rx) reducedExpr(mask uint64) string {
+	var parts, dead []string
+	for i, e := range r.altExpr {
+		if mask&(1<<i) != 0 {
+			if len(dead) > 0 {
+				parts = append(parts, `[^\x00-\x{10FFFF}](?:`+strings.Join(dead, "|")+`)`)
+				dead = dead[:0]
+			}
+			parts = append(parts, e)
+		} else if r.altCaps[i] {
+			dead = append(dead, e)
+		}
+	}
+	if len(dead) > 0 {
+		parts = append(parts, `[^\x00-\x{10FFFF}](?:`+strings.Join(dead, "|")+`)`)
+	}
+	return strings.Join(parts, "|")
 }
 
 // substrings spells out submatch indices, as regexp does.
