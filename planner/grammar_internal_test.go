@@ -22,6 +22,7 @@ func allPatterns(g *grammar) map[string]*rx {
 			}
 		}
 	}
+	out["compareRx"], out["orMoreRx"] = compareRx, orMoreRx
 	for _, f := range g.features {
 		out["feature "+f.key] = f.re
 	}
