@@ -116,6 +116,29 @@ func corpusQuestions(t testing.TB) []string {
 	return out
 }
 
+// withinOneEdit is osa's verdict at limit 1, over every pair of short
+// strings of a small alphabet (where swaps, repeats and shifts abound).
+func TestWithinOneEditAgreesWithOSA(t *testing.T) {
+	var all []string
+	var grow func(s string)
+	grow = func(s string) {
+		all = append(all, s)
+		if len(s) < 4 {
+			for _, c := range "abc" {
+				grow(s + string(c))
+			}
+		}
+	}
+	grow("")
+	for _, a := range all {
+		for _, b := range all {
+			if got, want := withinOneEdit(a, b), osa(a, b, 1) <= 1; got != want {
+				t.Errorf("withinOneEdit(%q, %q) = %v, osa says %v", a, b, got, want)
+			}
+		}
+	}
+}
+
 func TestOptimalStringAlignmentDistance(t *testing.T) {
 	for _, tt := range []struct {
 		a, b  string
