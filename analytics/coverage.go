@@ -57,12 +57,33 @@ type Neighbor struct {
 // caller may change.
 func (s *Store) Coverage() []SeriesCoverage {
 	cov := s.current().cov
+	// One backing array for each kind of value: the planner asks for the
+	// coverage once per question. Each slice is capped at its own length,
+	// so a caller appending to one cannot write into the next.
+	nInts, nRatios := 0, 0
+	for _, c := range cov {
+		nInts += len(c.Cores) + len(c.ValueBytes) + len(c.Pipelines)
+		nRatios += len(c.Ratios)
+	}
+	ints, ratios := make([]int, 0, nInts), make([]string, 0, nRatios)
+	cloneInts := func(v []int) []int {
+		if v == nil {
+			return nil
+		}
+		from := len(ints)
+		ints = append(ints, v...)
+		return ints[from:len(ints):len(ints)]
+	}
 	out := make([]SeriesCoverage, len(cov))
 	for i, c := range cov {
-		c.Cores = slices.Clone(c.Cores)
-		c.Ratios = slices.Clone(c.Ratios)
-		c.ValueBytes = slices.Clone(c.ValueBytes)
-		c.Pipelines = slices.Clone(c.Pipelines)
+		c.Cores = cloneInts(c.Cores)
+		if c.Ratios != nil {
+			from := len(ratios)
+			ratios = append(ratios, c.Ratios...)
+			c.Ratios = ratios[from:len(ratios):len(ratios)]
+		}
+		c.ValueBytes = cloneInts(c.ValueBytes)
+		c.Pipelines = cloneInts(c.Pipelines)
 		out[i] = c
 	}
 	return out
