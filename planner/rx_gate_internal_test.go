@@ -18,6 +18,13 @@ func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
 		{`(?:^|[^-])\bmemory\b|\bram\b`, "how much ram", true},
 		{`(?:^|[^-])\bmemory\b|\bram\b`, "how fast", false},
 		{`\bdown[- _]?after\s*(\d+)`, "after 5 seconds", false},
+		// Pieces side by side need their products: the parser factors
+		// "-d|--data-size" into "-" then "d|-data-size", each of which
+		// most questions hold.
+		{`(?:^|\s)(?:-d|--data-size(?:=|\s))\s*(\d+)\b`, "read-heavy dragonfly at 16 cores", false},
+		{`(?:^|\s)(?:-d|--data-size(?:=|\s))\s*(\d+)\b`, "memtier --data-size=1024", true},
+		{`\bs([12])\b`, "redis at 16 cores", false},
+		{`\bs([12])\b`, "redis in s2", true},
 		{`\bfoo\b|\bbar\b|x?`, "anything", true}, // an alternative that needs nothing
 		{`(?i)redis`, "REDIS", true},             // case-folded literals are not gated
 	} {
