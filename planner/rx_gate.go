@@ -113,6 +113,16 @@ func required(re *syntax.Regexp) literals {
 				run = product(run, set)
 				continue
 			}
+			if set, ok := repeatedSet(sub); ok {
+				// "at\s+(\d+)": the first of the repeats follows the
+				// piece before, the last precedes the piece after.
+				if len(run)*len(set) <= maxGroupLiterals {
+					run = product(run, set)
+				}
+				flush()
+				run = set
+				continue
+			}
 			flush()
 			if set, ok := exactSet(sub); ok {
 				run = set // too many products: start again from this piece
@@ -139,6 +149,22 @@ func required(re *syntax.Regexp) literals {
 		return literals{dropCovered(union)}
 	}
 	return nil
+}
+
+// repeatedSet is the exact set of a piece repeated at least once (x+,
+// x{2,}), maybe inside a group.
+func repeatedSet(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return repeatedSet(re.Sub[0])
+	case syntax.OpPlus:
+		return exactSet(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return exactSet(re.Sub[0])
+		}
+	}
+	return nil, false
 }
 
 // exactSet lists the strings a pattern matches when they are few (a

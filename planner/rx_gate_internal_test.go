@@ -25,6 +25,8 @@ func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
 		{`(?:^|\s)(?:-d|--data-size(?:=|\s))\s*(\d+)\b`, "memtier --data-size=1024", true},
 		{`\bs([12])\b`, "redis at 16 cores", false},
 		{`\bs([12])\b`, "redis in s2", true},
+		{`\bat\s+(\d+)\b`, "the latest, 16 cores", false}, // a repeat's first copy follows the piece before
+		{`\bat\s+(\d+)\b`, "and at 16?", true},
 		{`\bfoo\b|\bbar\b|x?`, "anything", true}, // an alternative that needs nothing
 		{`(?i)redis`, "REDIS", true},             // case-folded literals are not gated
 	} {
