@@ -77,9 +77,23 @@ func TestLiteralGatesNeverHideAMatch(t *testing.T) {
 		}
 		seen[text] = true
 		for name, p := range pats {
-			// MatchString runs the same reduced pattern as the Find methods.
-			if got, want := p.FindAllStringSubmatchIndex(text, -1), p.compiled().FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+			whole := p.compiled()
+			if got, want := p.FindAllStringSubmatchIndex(text, -1), whole.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s on %q: gated %v, plain %v", name, text, got, want)
+			}
+			// The other methods that skip to a match's first possible
+			// byte (rx_start.go).
+			if got, want := p.FindAllStringIndex(text, -1), whole.FindAllStringIndex(text, -1); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s on %q: FindAllStringIndex gated %v, plain %v", name, text, got, want)
+			}
+			if got, want := p.FindStringSubmatchIndex(text), whole.FindStringSubmatchIndex(text); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s on %q: FindStringSubmatchIndex gated %v, plain %v", name, text, got, want)
+			}
+			if got, want := p.FindStringIndex(text), whole.FindStringIndex(text); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s on %q: FindStringIndex gated %v, plain %v", name, text, got, want)
+			}
+			if got, want := p.MatchString(text), whole.MatchString(text); got != want {
+				t.Errorf("%s on %q: MatchString gated %v, plain %v", name, text, got, want)
 			}
 		}
 	}

@@ -31,6 +31,8 @@ type rx struct {
 	// words matches the pattern without the regexp when it is a set of
 	// strings between word boundaries.
 	words *wordSet
+	// start are the bytes a match can start with (rx_start.go).
+	start startBytes
 }
 
 // maxReduced bounds the reduced patterns one rx keeps.
@@ -60,6 +62,7 @@ func (r *rx) parse() {
 		groups := parsed.MaxCap()
 		parsed = parsed.Simplify()
 		r.gate = rarestFirst(required(parsed))
+		r.start = newStartBytes(parsed)
 		if r.words = newWordSet(parsed, groups); r.words != nil {
 			return
 		}
@@ -168,6 +171,14 @@ func (r *rx) reducedExpr(mask uint64) string {
 	return strings.Join(parts, "|")
 }
 
+// shiftedAll is shifted for every match.
+func shiftedAll(ms [][]int, at int) [][]int {
+	for _, m := range ms {
+		shifted(m, at)
+	}
+	return ms
+}
+
 // substrings spells out submatch indices, as regexp does.
 func substrings(s string, m []int) []string {
 	if m == nil {
@@ -187,7 +198,11 @@ func (r *rx) MatchString(s string) bool {
 		return ws != nil && ws.match(s)
 	}
 	p := r.program(s)
-	return p != nil && p.MatchString(s)
+	if p == nil {
+		return false
+	}
+	at, skip := r.start.from(s)
+	return !skip && p.MatchString(s[at:])
 }
 
 // FindStringIndex is regexp's, behind the gate.
@@ -199,7 +214,11 @@ func (r *rx) FindStringIndex(s string) []int {
 	if p == nil {
 		return nil
 	}
-	return p.FindStringIndex(s)
+	at, skip := r.start.from(s)
+	if skip {
+		return nil
+	}
+	return shifted(p.FindStringIndex(s[at:]), at)
 }
 
 // FindStringSubmatchIndex is regexp's, behind the gate.
@@ -211,7 +230,11 @@ func (r *rx) FindStringSubmatchIndex(s string) []int {
 	if p == nil {
 		return nil
 	}
-	return p.FindStringSubmatchIndex(s)
+	at, skip := r.start.from(s)
+	if skip {
+		return nil
+	}
+	return shifted(p.FindStringSubmatchIndex(s[at:]), at)
 }
 
 // FindAllStringIndex is regexp's, behind the gate.
@@ -223,7 +246,11 @@ func (r *rx) FindAllStringIndex(s string, n int) [][]int {
 	if p == nil {
 		return nil
 	}
-	return p.FindAllStringIndex(s, n)
+	at, skip := r.start.from(s)
+	if skip {
+		return nil
+	}
+	return shiftedAll(p.FindAllStringIndex(s[at:], n), at)
 }
 
 func (r *rx) FindString(s string) string {
@@ -289,7 +316,11 @@ func (r *rx) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if p == nil {
 		return nil
 	}
-	return p.FindAllStringSubmatchIndex(s, n)
+	at, skip := r.start.from(s)
+	if skip {
+		return nil
+	}
+	return shiftedAll(p.FindAllStringSubmatchIndex(s[at:], n), at)
 }
 
 func (r *rx) ReplaceAllString(s, repl string) string {

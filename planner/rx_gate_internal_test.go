@@ -1,6 +1,10 @@
 package planner
 
-import "testing"
+import (
+	"reflect"
+	"regexp"
+	"testing"
+)
 
 // The gate must never refuse a text the pattern matches (the grammar test
 // checks that over the corpus); here it must also refuse the texts that
@@ -44,4 +48,27 @@ func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
 func (r *rx) possible(text string) bool {
 	r.parse()
 	return r.gate.admits(text)
+}
+
+// A pattern runs from just before the first byte a match can start with:
+// what it finds there must be what it finds over the whole text, where a
+// \b or ^ depends on the byte before.
+func TestSkippingToAStartByteFindsWhatTheWholeTextHolds(t *testing.T) {
+	for _, tt := range []struct{ expr, text string }{
+		{`\b(\d+)\s*cores?\b`, "xp16 cores, 8 cores"},
+		{`\b(\d+)\s*cores?\b`, "16 cores"},
+		{`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`, "-p 16 and x-p 4 and -p 8"},
+		{`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`, "memtier -p 16"},
+		{`^(\d+)\b`, "a 16"},
+		{`\bs([12])\b`, "runs2 s1 s2"},
+		{`x*`, "yyy"}, // a match may be empty: nothing is skipped
+	} {
+		r, whole := newRx(tt.expr), regexp.MustCompile(tt.expr)
+		if got, want := r.FindAllStringSubmatchIndex(tt.text, -1), whole.FindAllStringSubmatchIndex(tt.text, -1); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s on %q: %v, want %v", tt.expr, tt.text, got, want)
+		}
+		if got, want := r.MatchString(tt.text), whole.MatchString(tt.text); got != want {
+			t.Errorf("%s matches %q: %v, want %v", tt.expr, tt.text, got, want)
+		}
+	}
 }
