@@ -31,8 +31,10 @@ type rx struct {
 	// words matches the pattern without the regexp when it is a set of
 	// strings between word boundaries.
 	words *wordSet
-	// start are the bytes a match can start with (rx_start.go).
-	start startBytes
+	// start are the bytes a match can start with (rx_start.go), and
+	// altStart each alternative's.
+	start    startBytes
+	altStart []startBytes
 }
 
 // maxReduced bounds the reduced patterns one rx keeps.
@@ -73,6 +75,7 @@ func (r *rx) parse() {
 			r.alts = append(r.alts, rarestFirst(required(sub)))
 			r.altExpr = append(r.altExpr, sub.String())
 			r.altCaps = append(r.altCaps, captures(sub) > 0)
+			r.altStart = append(r.altStart, newStartBytes(sub))
 			r.all |= 1 << i
 		}
 	})
@@ -106,16 +109,46 @@ func (r *rx) wordsFor(s string) (ws *wordSet, ok bool) {
 // program returns the pattern to run on s: nil when no match is possible,
 // else the pattern reduced to the alternatives whose gates s passes. An
 // alternative that cannot match anywhere in s never contributes a match,
-// so the reduced pattern finds exactly what the whole one does; the others
-// stay as never-matching branches, which keeps the capture groups
-// numbered as in the whole pattern.
+// so the reduced pattern finds exactly what the whole one does
+// (reducedExpr).
 func (r *rx) program(s string) *regexp.Regexp {
+	p, _ := r.programMask(s)
+	return p
+}
+
+// runOn is program with where on s to run it from (rx_start.go): nil when
+// no match is possible.
+func (r *rx) runOn(s string) (p *regexp.Regexp, at int) {
+	p, mask := r.programMask(s)
+	if p == nil {
+		return nil, 0
+	}
+	start := r.start
+	if mask != r.all {
+		// The alternatives left can start with fewer bytes.
+		start = startBytes{ok: true}
+		for i, sb := range r.altStart {
+			if mask&(1<<i) != 0 {
+				start = start.union(sb)
+			}
+		}
+	}
+	at, skip := start.from(s)
+	if skip {
+		return nil, 0
+	}
+	return p, at
+}
+
+// programMask is program with the alternatives kept (r.all when the
+// pattern has none, or runs whole).
+func (r *rx) programMask(s string) (*regexp.Regexp, uint64) {
 	r.parse()
 	if r.alts == nil {
 		if !r.gate.admits(s) {
-			return nil
+			return nil, 0
 		}
-		return r.compiled()
+		return r.compiled(), r.all
 	}
 	// The whole pattern's gate is one group, each alternative's rarest:
 	// the alternatives' own gates decide the same and more.
@@ -128,21 +161,21 @@ func (r *rx) program(s string) *regexp.Regexp {
 	}
 	switch mask {
 	case 0:
-		return nil
+		return nil, 0
 	case r.all:
-		return r.compiled()
+		return r.compiled(), r.all
 	}
 	if p, ok := r.reduced.Load(mask); ok {
-		return p.(*regexp.Regexp)
+		return p.(*regexp.Regexp), mask
 	}
 	if r.nReduced.Load() >= maxReduced {
-		return r.compiled()
+		return r.compiled(), r.all
 	}
 	p := regexp.MustCompile(r.reducedExpr(mask))
 	if _, loaded := r.reduced.LoadOrStore(mask, p); !loaded {
 		r.nReduced.Add(1)
 	}
-	return p
+	return p, mask
 }
 
 // reducedExpr spells the pattern with only the alternatives of mask
@@ -197,12 +230,8 @@ func (r *rx) MatchString(s string) bool {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws != nil && ws.match(s)
 	}
-	p := r.program(s)
-	if p == nil {
-		return false
-	}
-	at, skip := r.start.from(s)
-	return !skip && p.MatchString(s[at:])
+	p, at := r.runOn(s)
+	return p != nil && p.MatchString(s[at:])
 }
 
 // FindStringIndex is regexp's, behind the gate.
@@ -210,12 +239,8 @@ func (r *rx) FindStringIndex(s string) []int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.first1(s, false)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
-		return nil
-	}
-	at, skip := r.start.from(s)
-	if skip {
 		return nil
 	}
 	return shifted(p.FindStringIndex(s[at:]), at)
@@ -226,12 +251,8 @@ func (r *rx) FindStringSubmatchIndex(s string) []int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.first1(s, true)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
-		return nil
-	}
-	at, skip := r.start.from(s)
-	if skip {
 		return nil
 	}
 	return shifted(p.FindStringSubmatchIndex(s[at:]), at)
@@ -242,12 +263,8 @@ func (r *rx) FindAllStringIndex(s string, n int) [][]int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.findAll(s, n, false)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
-		return nil
-	}
-	at, skip := r.start.from(s)
-	if skip {
 		return nil
 	}
 	return shiftedAll(p.FindAllStringIndex(s[at:], n), at)
@@ -312,12 +329,8 @@ func (r *rx) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.findAll(s, n, true)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
-		return nil
-	}
-	at, skip := r.start.from(s)
-	if skip {
 		return nil
 	}
 	return shiftedAll(p.FindAllStringSubmatchIndex(s[at:], n), at)

@@ -14,8 +14,20 @@ import "regexp/syntax"
 // startBytes is the set of bytes a match can start with; ok is false
 // when it is not known, or a match may be empty.
 type startBytes struct {
-	set [256]bool
+	set [4]uint64 // bit c: a match can start with byte c
 	ok  bool
+}
+
+func (sb *startBytes) mark(c rune) { sb.set[c>>6] |= 1 << (c & 63) }
+
+// union is the start bytes of a pattern that is an alternation of a and
+// b.
+func (sb startBytes) union(o startBytes) startBytes {
+	for i := range sb.set {
+		sb.set[i] |= o.set[i]
+	}
+	sb.ok = sb.ok && o.ok
+	return sb
 }
 
 func newStartBytes(re *syntax.Regexp) startBytes {
@@ -37,7 +49,7 @@ func (sb *startBytes) add(re *syntax.Regexp) (nullable, known bool) {
 		if re.Flags&syntax.FoldCase != 0 || re.Rune[0] >= 0x80 {
 			return false, false
 		}
-		sb.set[re.Rune[0]] = true
+		sb.mark(re.Rune[0])
 		return false, true
 	case syntax.OpCharClass:
 		for i := 0; i+1 < len(re.Rune); i += 2 {
@@ -46,7 +58,7 @@ func (sb *startBytes) add(re *syntax.Regexp) (nullable, known bool) {
 				return false, false
 			}
 			for c := lo; c <= hi; c++ {
-				sb.set[c] = true
+				sb.mark(c)
 			}
 		}
 		return false, true
@@ -94,7 +106,7 @@ func (sb *startBytes) from(s string) (at int, skip bool) {
 		return 0, false
 	}
 	for i := 0; i < len(s); i++ {
-		if sb.set[s[i]] {
+		if c := s[i]; sb.set[c>>6]&(1<<(c&63)) != 0 {
 			return max(i-1, 0), false
 		}
 	}
