@@ -57,12 +57,33 @@ type Neighbor struct {
 // caller may change.
 func (s *Store) Coverage() []SeriesCoverage {
 	cov := s.current().cov
+	// One backing array for each kind of value: the planner asks for the
+	// coverage once per question. Each slice is capped at its own length,
+	// so a caller appending to one cannot write into the next.
+	nInts, nRatios := 0, 0
+	for _, c := range cov {
+		nInts += len(c.Cores) + len(c.ValueBytes) + len(c.Pipelines)
+		nRatios += len(c.Ratios)
+	}
+	ints, ratios := make([]int, 0, nInts), make([]string, 0, nRatios)
+	cloneInts := func(v []int) []int {
+		if v == nil {
+			return nil
+		}
+		from := len(ints)
+		ints = append(ints, v...)
+		return ints[from:len(ints):len(ints)]
+	}
 	out := make([]SeriesCoverage, len(cov))
 	for i, c := range cov {
-		c.Cores = slices.Clone(c.Cores)
-		c.Ratios = slices.Clone(c.Ratios)
-		c.ValueBytes = slices.Clone(c.ValueBytes)
-		c.Pipelines = slices.Clone(c.Pipelines)
+		c.Cores = cloneInts(c.Cores)
+		if c.Ratios != nil {
+			from := len(ratios)
+			ratios = append(ratios, c.Ratios...)
+			c.Ratios = ratios[from:len(ratios):len(ratios)]
+		}
+		c.ValueBytes = cloneInts(c.ValueBytes)
+		c.Pipelines = cloneInts(c.Pipelines)
 		out[i] = c
 	}
 	return out
@@ -155,7 +176,24 @@ func differsInto(d []string, k, m CellKey) []string {
 // count 1 per doubling, pipeline depth 0.5 per doubling and value size 0.25
 // per doubling.
 func distance(k, m CellKey, d []string) float64 {
-	doublings := func(a, b int) float64 { return math.Abs(math.Log2(float64(a) / float64(b))) }
+	var logs doublingLogs
+	return logs.distance(k, m, d)
+}
+
+// doublingLogs is distance for one request, remembering the doublings
+// between the asked value of a knob and the measured ones: the cells hold
+// few distinct values, and Nearest weighs every cell.
+type doublingLogs struct {
+	seen [3][16]doubling // cores, pipeline, value size
+	n    [3]int
+}
+
+type doubling struct {
+	a, b int
+	v    float64
+}
+
+func (l *doublingLogs) distance(k, m CellKey, d []string) float64 {
 	dist := 0.0
 	for _, knob := range d {
 		switch knob {
@@ -166,14 +204,29 @@ func distance(k, m CellKey, d []string) float64 {
 		case KnobRatio:
 			dist += 0.75
 		case KnobCores:
-			dist += doublings(m.Cores, k.Cores)
+			dist += l.doublings(0, m.Cores, k.Cores)
 		case KnobPipeline:
-			dist += 0.5 * doublings(m.Pipeline, k.Pipeline)
+			dist += 0.5 * l.doublings(1, m.Pipeline, k.Pipeline)
 		case KnobValueBytes:
-			dist += 0.25 * doublings(m.ValueBytes, k.ValueBytes)
+			dist += 0.25 * l.doublings(2, m.ValueBytes, k.ValueBytes)
 		}
 	}
 	return dist
+}
+
+func (l *doublingLogs) doublings(knob, a, b int) float64 {
+	seen := l.seen[knob][:l.n[knob]]
+	for _, d := range seen {
+		if d.a == a && d.b == b {
+			return d.v
+		}
+	}
+	v := math.Abs(math.Log2(float64(a) / float64(b)))
+	if len(seen) < len(l.seen[knob]) {
+		l.seen[knob][len(seen)] = doubling{a, b, v}
+		l.n[knob]++
+	}
+	return v
 }
 
 // Nearest returns up to n measured cells closest to k, preferring cells
@@ -203,6 +256,7 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 	// most of a planning's time.
 	top := make([]cand, 0, min(n, len(snap.cells)))
 	var buf [8]string
+	var logs doublingLogs
 	for i, c := range snap.cells {
 		d := differsInto(buf[:0], k, c.CellKey)
 		rank := 1 // several knobs differ
@@ -212,8 +266,11 @@ func (s *Store) Nearest(k CellKey, n int) []Neighbor {
 		case len(d) <= 1:
 			rank = 0
 		}
-		x := cand{i: i, rank: rank, nd: len(d), dist: distance(k, c.CellKey, d)}
-		if len(top) == cap(top) && (len(top) == 0 || !less(x, top[len(top)-1])) {
+		if len(top) == cap(top) && (len(top) == 0 || rank > top[len(top)-1].rank) {
+			continue // ranked after every cell kept, whatever its distance
+		}
+		x := cand{i: i, rank: rank, nd: len(d), dist: logs.distance(k, c.CellKey, d)}
+		if len(top) == cap(top) && !less(x, top[len(top)-1]) {
 			continue
 		}
 		j := sort.Search(len(top), func(j int) bool { return less(x, top[j]) })

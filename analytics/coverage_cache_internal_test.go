@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -24,6 +25,19 @@ func TestCoverageIsBuiltOncePerSnapshotAndHandedOutAsCopies(t *testing.T) {
 	first[0].Engine = "changed"
 	if again := s.Coverage(); again[0].Cores[0] == -1 || again[0].Ratios[0] == "changed" || again[0].Engine == "changed" {
 		t.Errorf("a caller's change to its copy leaked into the store's coverage: %+v", again[0])
+	}
+	// The copies share backing arrays: appending to one slice must not
+	// write into the next series' values.
+	copied := s.Coverage()
+	if len(copied) > 1 {
+		before := slices.Clone(copied[1].Cores)
+		_ = append(copied[0].Pipelines, -2)
+		_ = append(copied[0].Cores, -2)
+		_ = append(copied[0].ValueBytes, -2)
+		_ = append(copied[0].Ratios, "appended")
+		if !slices.Equal(copied[1].Cores, before) || slices.Contains(copied[1].Ratios, "appended") {
+			t.Errorf("appending to one series' copy changed the next: %+v", copied[1])
+		}
 	}
 
 	s.snap = newSnapshot(syntheticRuns(30)) // three cells only

@@ -114,9 +114,10 @@ type accountWord struct {
 // accountWords splits text into words, keeping dots, colons and dashes
 // inside them ("p99.9", "1:10", "io-threads").
 func accountWords(text string) []accountWord {
-	var out []accountWord
+	fields := strings.Fields(text)
+	out := make([]accountWord, 0, len(fields))
 	first := true
-	for _, f := range strings.Fields(text) {
+	for _, f := range fields {
 		w := strings.TrimFunc(f, func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '%' && r != '-' && r != '+'
 		})

@@ -22,6 +22,7 @@ func allPatterns(g *grammar) map[string]*rx {
 			}
 		}
 	}
+	out["compareRx"], out["orMoreRx"] = compareRx, orMoreRx
 	for _, f := range g.features {
 		out["feature "+f.key] = f.re
 	}
@@ -76,9 +77,23 @@ func TestLiteralGatesNeverHideAMatch(t *testing.T) {
 		}
 		seen[text] = true
 		for name, p := range pats {
-			// MatchString runs the same reduced pattern as the Find methods.
-			if got, want := p.FindAllStringSubmatchIndex(text, -1), p.compiled().FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+			whole := p.compiled()
+			if got, want := p.FindAllStringSubmatchIndex(text, -1), whole.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s on %q: gated %v, plain %v", name, text, got, want)
+			}
+			// The other methods that skip to a match's first possible
+			// byte (rx_start.go).
+			if got, want := p.FindAllStringIndex(text, -1), whole.FindAllStringIndex(text, -1); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s on %q: FindAllStringIndex gated %v, plain %v", name, text, got, want)
+			}
+			if got, want := p.FindStringSubmatchIndex(text), whole.FindStringSubmatchIndex(text); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s on %q: FindStringSubmatchIndex gated %v, plain %v", name, text, got, want)
+			}
+			if got, want := p.FindStringIndex(text), whole.FindStringIndex(text); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s on %q: FindStringIndex gated %v, plain %v", name, text, got, want)
+			}
+			if got, want := p.MatchString(text), whole.MatchString(text); got != want {
+				t.Errorf("%s on %q: MatchString gated %v, plain %v", name, text, got, want)
 			}
 		}
 	}
@@ -113,6 +128,29 @@ func corpusQuestions(t testing.TB) []string {
 		}
 	}
 	return out
+}
+
+// withinOneEdit is osa's verdict at limit 1, over every pair of short
+// strings of a small alphabet (where swaps, repeats and shifts abound).
+func TestWithinOneEditAgreesWithOSA(t *testing.T) {
+	var all []string
+	var grow func(s string)
+	grow = func(s string) {
+		all = append(all, s)
+		if len(s) < 4 {
+			for _, c := range "abc" {
+				grow(s + string(c))
+			}
+		}
+	}
+	grow("")
+	for _, a := range all {
+		for _, b := range all {
+			if got, want := withinOneEdit(a, b), osa(a, b, 1) <= 1; got != want {
+				t.Errorf("withinOneEdit(%q, %q) = %v, osa says %v", a, b, got, want)
+			}
+		}
+	}
 }
 
 func TestOptimalStringAlignmentDistance(t *testing.T) {

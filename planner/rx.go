@@ -24,12 +24,17 @@ type rx struct {
 	// then the one reduced to the alternatives left (reduced, by mask).
 	alts     []gate
 	altExpr  []string
+	altCaps  []bool // whether the alternative holds capture groups
 	all      uint64
 	reduced  sync.Map // uint64 mask of alternatives kept → *regexp.Regexp
 	nReduced atomic.Int32
 	// words matches the pattern without the regexp when it is a set of
 	// strings between word boundaries.
 	words *wordSet
+	// start are the bytes a match can start with (rx_start.go), and
+	// altStart each alternative's.
+	start    startBytes
+	altStart []startBytes
 }
 
 // maxReduced bounds the reduced patterns one rx keeps.
@@ -59,6 +64,7 @@ func (r *rx) parse() {
 		groups := parsed.MaxCap()
 		parsed = parsed.Simplify()
 		r.gate = rarestFirst(required(parsed))
+		r.start = newStartBytes(parsed)
 		if r.words = newWordSet(parsed, groups); r.words != nil {
 			return
 		}
@@ -68,6 +74,8 @@ func (r *rx) parse() {
 		for i, sub := range parsed.Sub {
 			r.alts = append(r.alts, rarestFirst(required(sub)))
 			r.altExpr = append(r.altExpr, sub.String())
+			r.altCaps = append(r.altCaps, captures(sub) > 0)
+			r.altStart = append(r.altStart, newStartBytes(sub))
 			r.all |= 1 << i
 		}
 	})
@@ -101,16 +109,46 @@ func (r *rx) wordsFor(s string) (ws *wordSet, ok bool) {
 // program returns the pattern to run on s: nil when no match is possible,
 // else the pattern reduced to the alternatives whose gates s passes. An
 // alternative that cannot match anywhere in s never contributes a match,
-// so the reduced pattern finds exactly what the whole one does; the others
-// stay as never-matching branches, which keeps the capture groups
-// numbered as in the whole pattern.
+// so the reduced pattern finds exactly what the whole one does
+// (reducedExpr).
 func (r *rx) program(s string) *regexp.Regexp {
+	p, _ := r.programMask(s)
+	return p
+}
+
+// runOn is program with where on s to run it from (rx_start.go): nil when
+// no match is possible.
+func (r *rx) runOn(s string) (p *regexp.Regexp, at int) {
+	p, mask := r.programMask(s)
+	if p == nil {
+		return nil, 0
+	}
+	start := r.start
+	if mask != r.all {
+		// The alternatives left can start with fewer bytes.
+		start = startBytes{ok: true}
+		for i, sb := range r.altStart {
+			if mask&(1<<i) != 0 {
+				start = start.union(sb)
+			}
+		}
+	}
+	at, skip := start.from(s)
+	if skip {
+		return nil, 0
+	}
+	return p, at
+}
+
+// programMask is program with the alternatives kept (r.all when the
+// pattern has none, or runs whole).
+func (r *rx) programMask(s string) (*regexp.Regexp, uint64) {
 	r.parse()
 	if r.alts == nil {
 		if !r.gate.admits(s) {
-			return nil
+			return nil, 0
 		}
-		return r.compiled()
+		return r.compiled(), r.all
 	}
 	// The whole pattern's gate is one group, each alternative's rarest:
 	// the alternatives' own gates decide the same and more.
@@ -123,28 +161,55 @@ func (r *rx) program(s string) *regexp.Regexp {
 	}
 	switch mask {
 	case 0:
-		return nil
+		return nil, 0
 	case r.all:
-		return r.compiled()
+		return r.compiled(), r.all
 	}
 	if p, ok := r.reduced.Load(mask); ok {
-		return p.(*regexp.Regexp)
+		return p.(*regexp.Regexp), mask
 	}
 	if r.nReduced.Load() >= maxReduced {
-		return r.compiled()
+		return r.compiled(), r.all
 	}
-	parts := make([]string, len(r.altExpr))
-	for i, e := range r.altExpr {
-		parts[i] = e
-		if mask&(1<<i) == 0 {
-			parts[i] = `[^\x00-\x{10FFFF}](?:` + e + `)`
-		}
-	}
-	p := regexp.MustCompile(strings.Join(parts, "|"))
+	p := regexp.MustCompile(r.reducedExpr(mask))
 	if _, loaded := r.reduced.LoadOrStore(mask, p); !loaded {
 		r.nReduced.Add(1)
 	}
-	return p
+	return p, mask
+}
+
+// reducedExpr spells the pattern with only the alternatives of mask
+// able to match. The others are dropped, unless they hold capture groups:
+// then each run of them stays as one branch that never matches (an empty
+// class first), so that the groups keep their numbers. Dropping them
+// rather than keeping every one as a dead branch matters to the matcher:
+// it tries each branch at each position of the text, and a pattern left
+// with one anchored branch ("^help$") is tried at the start only.
+func (r *rx) reducedExpr(mask uint64) string {
+	var parts, dead []string
+	for i, e := range r.altExpr {
+		if mask&(1<<i) != 0 {
+			if len(dead) > 0 {
+				parts = append(parts, `[^\x00-\x{10FFFF}](?:`+strings.Join(dead, "|")+`)`)
+				dead = dead[:0]
+			}
+			parts = append(parts, e)
+		} else if r.altCaps[i] {
+			dead = append(dead, e)
+		}
+	}
+	if len(dead) > 0 {
+		parts = append(parts, `[^\x00-\x{10FFFF}](?:`+strings.Join(dead, "|")+`)`)
+	}
+	return strings.Join(parts, "|")
+}
+
+// shiftedAll is shifted for every match.
+func shiftedAll(ms [][]int, at int) [][]int {
+	for _, m := range ms {
+		shifted(m, at)
+	}
+	return ms
 }
 
 // substrings spells out submatch indices, as regexp does.
@@ -165,8 +230,8 @@ func (r *rx) MatchString(s string) bool {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws != nil && ws.match(s)
 	}
-	p := r.program(s)
-	return p != nil && p.MatchString(s)
+	p, at := r.runOn(s)
+	return p != nil && p.MatchString(s[at:])
 }
 
 // FindStringIndex is regexp's, behind the gate.
@@ -174,11 +239,11 @@ func (r *rx) FindStringIndex(s string) []int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.first1(s, false)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
 		return nil
 	}
-	return p.FindStringIndex(s)
+	return shifted(p.FindStringIndex(s[at:]), at)
 }
 
 // FindStringSubmatchIndex is regexp's, behind the gate.
@@ -186,11 +251,11 @@ func (r *rx) FindStringSubmatchIndex(s string) []int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.first1(s, true)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
 		return nil
 	}
-	return p.FindStringSubmatchIndex(s)
+	return shifted(p.FindStringSubmatchIndex(s[at:]), at)
 }
 
 // FindAllStringIndex is regexp's, behind the gate.
@@ -198,11 +263,11 @@ func (r *rx) FindAllStringIndex(s string, n int) [][]int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.findAll(s, n, false)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
 		return nil
 	}
-	return p.FindAllStringIndex(s, n)
+	return shiftedAll(p.FindAllStringIndex(s[at:], n), at)
 }
 
 func (r *rx) FindString(s string) string {
@@ -264,11 +329,11 @@ func (r *rx) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if ws, ok := r.wordsFor(s); ok {
 		return ws.findAll(s, n, true)
 	}
-	p := r.program(s)
+	p, at := r.runOn(s)
 	if p == nil {
 		return nil
 	}
-	return p.FindAllStringSubmatchIndex(s, n)
+	return shiftedAll(p.FindAllStringSubmatchIndex(s[at:], n), at)
 }
 
 func (r *rx) ReplaceAllString(s, repl string) string {

@@ -94,10 +94,43 @@ func required(re *syntax.Regexp) literals {
 		}
 		return nil
 	case syntax.OpConcat:
+		// Pieces side by side that each match one of a few strings make
+		// one group of their products: "-" then "d|-data-size" needs
+		// "-d" (or "--data-size"), where the pieces alone need only a
+		// "-" and a "d", which most questions hold.
 		var out literals
+		run := []string{""}
+		flush := func() {
+			if len(run) > 1 || run[0] != "" {
+				if !slices.Contains(run, "") {
+					out = append(out, dropCovered(run))
+				}
+			}
+			run = []string{""}
+		}
 		for _, sub := range re.Sub {
+			if set, ok := exactSet(sub); ok && len(run)*len(set) <= maxGroupLiterals {
+				run = product(run, set)
+				continue
+			}
+			if set, ok := repeatedSet(sub); ok {
+				// "at\s+(\d+)": the first of the repeats follows the
+				// piece before, the last precedes the piece after.
+				if len(run)*len(set) <= maxGroupLiterals {
+					run = product(run, set)
+				}
+				flush()
+				run = set
+				continue
+			}
+			flush()
+			if set, ok := exactSet(sub); ok {
+				run = set // too many products: start again from this piece
+				continue
+			}
 			out = append(out, required(sub)...)
 		}
+		flush()
 		return out
 	case syntax.OpAlternate:
 		// A match satisfies one alternative: each must offer a group, and
@@ -116,6 +149,69 @@ func required(re *syntax.Regexp) literals {
 		return literals{dropCovered(union)}
 	}
 	return nil
+}
+
+// repeatedSet is the exact set of a piece repeated at least once (x+,
+// x{2,}), maybe inside a group.
+func repeatedSet(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return repeatedSet(re.Sub[0])
+	case syntax.OpPlus:
+		return exactSet(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return exactSet(re.Sub[0])
+		}
+	}
+	return nil, false
+}
+
+// exactSet lists the strings a pattern matches when they are few (a
+// literal, a small class, an optional or alternative of those); ok is
+// false otherwise. Empty-width assertions match "" (they hold no byte).
+func exactSet(re *syntax.Regexp) (set []string, ok bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCharClass:
+		cls := classLiterals(re.Rune)
+		return cls, cls != nil
+	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpBeginLine, syntax.OpEndLine:
+		return []string{""}, true
+	case syntax.OpCapture:
+		return exactSet(re.Sub[0])
+	case syntax.OpQuest:
+		sub, ok := exactSet(re.Sub[0])
+		if !ok || len(sub)+1 > maxGroupLiterals {
+			return nil, false
+		}
+		return append(sub, ""), true
+	case syntax.OpConcat:
+		set = []string{""}
+		for _, sub := range re.Sub {
+			next, ok := exactSet(sub)
+			if !ok || len(set)*len(next) > maxGroupLiterals {
+				return nil, false
+			}
+			set = product(set, next)
+		}
+		return set, true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			next, ok := exactSet(sub)
+			if !ok || len(set)+len(next) > maxGroupLiterals {
+				return nil, false
+			}
+			set = append(set, next...)
+		}
+		return set, true
+	}
+	return nil, false
 }
 
 // classLiterals lists a small class's characters as one-byte literals

@@ -1,6 +1,10 @@
 package planner
 
-import "testing"
+import (
+	"reflect"
+	"regexp"
+	"testing"
+)
 
 // The gate must never refuse a text the pattern matches (the grammar test
 // checks that over the corpus); here it must also refuse the texts that
@@ -18,6 +22,15 @@ func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
 		{`(?:^|[^-])\bmemory\b|\bram\b`, "how much ram", true},
 		{`(?:^|[^-])\bmemory\b|\bram\b`, "how fast", false},
 		{`\bdown[- _]?after\s*(\d+)`, "after 5 seconds", false},
+		// Pieces side by side need their products: the parser factors
+		// "-d|--data-size" into "-" then "d|-data-size", each of which
+		// most questions hold.
+		{`(?:^|\s)(?:-d|--data-size(?:=|\s))\s*(\d+)\b`, "read-heavy dragonfly at 16 cores", false},
+		{`(?:^|\s)(?:-d|--data-size(?:=|\s))\s*(\d+)\b`, "memtier --data-size=1024", true},
+		{`\bs([12])\b`, "redis at 16 cores", false},
+		{`\bs([12])\b`, "redis in s2", true},
+		{`\bat\s+(\d+)\b`, "the latest, 16 cores", false}, // a repeat's first copy follows the piece before
+		{`\bat\s+(\d+)\b`, "and at 16?", true},
 		{`\bfoo\b|\bbar\b|x?`, "anything", true}, // an alternative that needs nothing
 		{`(?i)redis`, "REDIS", true},             // case-folded literals are not gated
 	} {
@@ -35,4 +48,27 @@ func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
 func (r *rx) possible(text string) bool {
 	r.parse()
 	return r.gate.admits(text)
+}
+
+// A pattern runs from just before the first byte a match can start with:
+// what it finds there must be what it finds over the whole text, where a
+// \b or ^ depends on the byte before.
+func TestSkippingToAStartByteFindsWhatTheWholeTextHolds(t *testing.T) {
+	for _, tt := range []struct{ expr, text string }{
+		{`\b(\d+)\s*cores?\b`, "xp16 cores, 8 cores"},
+		{`\b(\d+)\s*cores?\b`, "16 cores"},
+		{`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`, "-p 16 and x-p 4 and -p 8"},
+		{`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`, "memtier -p 16"},
+		{`^(\d+)\b`, "a 16"},
+		{`\bs([12])\b`, "runs2 s1 s2"},
+		{`x*`, "yyy"}, // a match may be empty: nothing is skipped
+	} {
+		r, whole := newRx(tt.expr), regexp.MustCompile(tt.expr)
+		if got, want := r.FindAllStringSubmatchIndex(tt.text, -1), whole.FindAllStringSubmatchIndex(tt.text, -1); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s on %q: %v, want %v", tt.expr, tt.text, got, want)
+		}
+		if got, want := r.MatchString(tt.text), whole.MatchString(tt.text); got != want {
+			t.Errorf("%s matches %q: %v, want %v", tt.expr, tt.text, got, want)
+		}
+	}
 }

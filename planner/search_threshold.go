@@ -69,17 +69,15 @@ func (c comparison) metric() bool {
 
 // compareRx finds a comparison and its number (a sign needs no word
 // boundary before it: "p99 < 1ms"); the unit is read from the
-// words after it, the subject from the words before. The patterns are
-// compiled on first use: most processes never plan a search.
-var compareRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(compareExpr) })
+// words after it, the subject from the words before. Behind their gates
+// (rx), most questions run neither pattern: they hold no comparison word.
+var compareRx = newRx(compareExpr)
 
 const compareExpr = `(\b(?:no more than|not more than|no less than|not less than|at most|at least|up to|within|below|under|less than|fewer than|lower than|shorter than|smaller than|beneath|reach|reaches|reached|reaching|hit|hits|exceed|exceeds|exceeded|exceeding|above|over|more than|pass|passes|passed|cross|crosses|crossed|beyond|top|tops|topped|surpass\w*|break|breaks|broke|crack|cracks|cracked|eclipse|eclipses|eclipsed|clear|clears|cleared|north of|upwards of|in excess of|past|beat|beats|faster than|greater than|higher than|bigger than|larger than|longer than|worse than)|<=|>=|<|>)\s*(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?`
 
 // orMoreRx finds a comparison written after its number and unit ("20
 // seconds or more", "1 ms or less", "10M ops/s and up").
-var orMoreRx = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?\s*((?:[a-z%/_.][a-z0-9%/_.]*\s+){0,3}?)(?:or|and) (more|above|higher|greater|longer|over|up|better|worse|less|fewer|lower|below|shorter|under|faster|slower)\b`)
-})
+var orMoreRx = newRx(`\b(\d+(?:\.\d+)?)(?:\s*(million|mil|thousand|m|k)\b)?\s*((?:[a-z%/_.][a-z0-9%/_.]*\s+){0,3}?)(?:or|and) (more|above|higher|greater|longer|over|up|better|worse|less|fewer|lower|below|shorter|under|faster|slower)\b`)
 
 // compareOp is the filter comparison a comparison word means: "at least
 // 5" keeps 5, "more than 5" does not.
@@ -208,7 +206,7 @@ func comparisons(r reading) []comparison {
 	var all []found
 	postfix := map[int]bool{}
 	// "10 ms or more" first: its number is not also "hit 10 ms".
-	for _, m := range orMoreRx().FindAllStringSubmatchIndex(t, -1) {
+	for _, m := range orMoreRx.FindAllStringSubmatchIndex(t, -1) {
 		v, mult := numberAt(t, m[2], m[3], m[4], m[5])
 		after := strings.TrimSpace(t[m[6]:m[7]])
 		if after == "" {
@@ -221,7 +219,7 @@ func comparisons(r reading) []comparison {
 		postfix[m[2]] = true
 		all = append(all, found{m[2], comparison{field: field, op: postfixOp(t[m[8]:m[9]], field), value: scaled(v, scale)}})
 	}
-	for _, m := range compareRx().FindAllStringSubmatchIndex(t, -1) {
+	for _, m := range compareRx.FindAllStringSubmatchIndex(t, -1) {
 		if postfix[m[4]] {
 			continue
 		}

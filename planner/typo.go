@@ -113,6 +113,14 @@ func (g *grammar) correction(word string) string {
 		if d := len(k) - n; d > limit || -d > limit {
 			continue
 		}
+		if limit == 1 {
+			// Most keywords are checked within one edit: that is a scan,
+			// not a table.
+			if bestDist > 1 && withinOneEdit(word, k) {
+				best, bestDist = k, 1
+			}
+			continue
+		}
 		if d := osa(word, k, limit); d <= limit && d < bestDist {
 			best, bestDist = k, d
 		}
@@ -169,6 +177,28 @@ func osa(a, b string, limit int) int {
 		return limit + 1
 	}
 	return prev[lb]
+}
+
+// withinOneEdit reports whether a and b are at most one edit apart as
+// osa counts edits (osa(a, b, 1) <= 1), without its table.
+func withinOneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch len(a) - len(b) {
+	case 0:
+		if i == len(a) || a[i+1:] == b[i+1:] {
+			return true // equal, or one letter substituted
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // two letters swapped
+	case 1:
+		return a[i+1:] == b[i:] // one letter inserted
+	}
+	return false
 }
 
 // negatedKeyword reports a keyword behind a negating prefix
