@@ -14,8 +14,9 @@ import (
 // not worth a crash: Badger writes through memory-mapped files, and a
 // full disk under them is a SIGBUS, not an error).
 type diskGuard struct {
-	s   *Store
-	low atomic.Bool // the last check found too little space
+	s       *Store
+	low     atomic.Bool // the last check found too little space
+	tripped atomic.Bool // WatchDisk found the disk below the floor: no writes until it is free again
 
 	mu     sync.Mutex
 	mem    map[string]memEntry // KV writes held in memory while low
@@ -48,6 +49,10 @@ func (g *diskGuard) check(extra int64) error {
 	free, ok := freeBytes(g.s.dir)
 	if !ok {
 		return nil
+	}
+	if g.tripped.Load() {
+		g.markLow(free)
+		return g.trippedError(free)
 	}
 	need := g.s.minFree + uint64(max(extra, 0))
 	if free >= need && g.s.db != nil && !g.s.readOnly {
