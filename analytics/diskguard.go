@@ -14,9 +14,10 @@ import (
 // not worth a crash: Badger writes through memory-mapped files, and a
 // full disk under them is a SIGBUS, not an error).
 type diskGuard struct {
-	s       *Store
-	low     atomic.Bool // the last check found too little space
-	tripped atomic.Bool // WatchDisk found the disk below the floor: no writes until it is free again
+	s        *Store
+	low      atomic.Bool // the last check found too little space
+	tripped  atomic.Bool // WatchDisk found the disk below the floor: no writes until it is free again
+	reserved bool        // WatchDisk holds the reserve file (its goroutine only)
 
 	mu     sync.Mutex
 	mem    map[string]memEntry // KV writes held in memory while low
@@ -64,6 +65,9 @@ func (g *diskGuard) check(extra int64) error {
 		}
 	}
 	if free >= need {
+		if g.tripped.Load() {
+			return g.trippedError(free) // tripped while this check ran
+		}
 		if g.low.Swap(false) {
 			g.s.log.Info("disk space available again; state is written to the store", "dir", g.s.dir, "free_bytes", free)
 		}

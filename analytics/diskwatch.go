@@ -18,8 +18,9 @@ import (
 // Badger rotate its memtable onto the full disk. WatchDisk closes that
 // window: it looks at free space more often the less there is, and the
 // first time it finds less than the floor it trips the guard, so that no
-// write starts (imports and KV writes get ErrDiskFull; KV writes are held
-// in memory) and a failed import's rollback waits for space. Once a
+// write starts and a bulk write (an import's runs, its derived data) stops
+// at its next entry (imports and KV writes get ErrDiskFull; KV writes are
+// held in memory) and a failed import's rollback waits for space. Once a
 // quarter more than the floor is free again it rolls back what an import
 // left and lets writes resume. What Badger already had in hand when the
 // guard tripped (a batch being committed, the flush of a full memtable, a
@@ -83,11 +84,11 @@ func (g *diskGuard) observe(ctx context.Context, free uint64) {
 		g.s.log.Warn("the disk is nearly full: the store takes no writes until space is freed (imports are refused, thread memory and counters are kept in memory)",
 			"dir", g.s.dir, "free_bytes", free, "floor_bytes", g.s.minFree)
 	case free >= g.s.minFree+g.s.minFree/4 && g.tripped.Load():
-		// A quarter above the floor: the files Badger deletes as it
-		// settles free space around the floor, which is no reason to
-		// start writing again.
-		// The rollback of an import the full disk stopped writes a delete
-		// per run it wrote: only now is there room for that.
+		// A quarter above the floor, so that the files Badger deletes as
+		// it settles (a flushed memtable's log) do not start writes again
+		// on a disk still all but full. The rollback of the import the
+		// full disk stopped writes a delete per run it wrote: only now is
+		// there room for it.
 		if !g.s.importMu.TryLock() {
 			return // an import is reading its file; the next look retries
 		}
@@ -98,6 +99,16 @@ func (g *diskGuard) observe(ctx context.Context, free uint64) {
 		g.tripped.Store(false)
 		g.s.log.Info("disk space available again: the store takes writes", "dir", g.s.dir, "free_bytes", free)
 	}
+}
+
+// stopped is trippedError while the guard is tripped, else nil: what a
+// bulk write asks before each entry (an atomic load while not tripped).
+func (g *diskGuard) stopped() error {
+	if !g.tripped.Load() {
+		return nil
+	}
+	free, _ := freeBytes(g.s.dir)
+	return g.trippedError(free)
 }
 
 // trippedError is check's answer while the guard is tripped: the disk was

@@ -92,6 +92,7 @@ func TestATrippedDiskGuardRefusesWritesAndRollsBackTheStoppedImportOnceSpaceIsBa
 	if err := s.Verify(t.Context()); err != nil {
 		t.Errorf("doctor's check after the rollback: %v", err)
 	}
+
 }
 
 func pendingImportLeft(t *testing.T, s *Store) bool {

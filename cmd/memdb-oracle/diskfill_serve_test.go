@@ -153,6 +153,9 @@ func TestServeKeepsAnsweringWhenAnotherWriterFillsItsDiskToTheLastByte(t *testin
 				}()
 				code, body := s.importCSV(t, "many.csv", large)
 				<-filled
+				// The other writer goes on: what Badger freed as it settled
+				// (a flushed memtable's log) is taken too.
+				fillRest(t, filepath.Join(disk, "filler-2"))
 				switch {
 				case code == http.StatusOK:
 					imported = true
@@ -180,6 +183,7 @@ func TestServeKeepsAnsweringWhenAnotherWriterFillsItsDiskToTheLastByte(t *testin
 			if err := os.Remove(filler); err != nil {
 				t.Fatal(err)
 			}
+			_ = os.Remove(filepath.Join(disk, "filler-2"))
 			_ = s.cmd.Process.Signal(os.Interrupt)
 			<-s.done
 			out, _, err := runCLI(t, dir, "doctor")
@@ -191,5 +195,23 @@ func TestServeKeepsAnsweringWhenAnotherWriterFillsItsDiskToTheLastByte(t *testin
 				t.Errorf("the import answered %v, but the store holds:\n%s", imported, out)
 			}
 		})
+	}
+}
+
+// fillRest writes path until its file system has no byte free.
+func fillRest(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		return // not even room for the file
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	for _, n := range []int{1 << 20, 4 << 10, 1} {
+		for {
+			if _, err := f.Write(buf[:n]); err != nil {
+				break
+			}
+		}
 	}
 }
