@@ -149,9 +149,11 @@ func keepOutputOnFailure(t *testing.T, name string, out *bytes.Buffer) {
 // crashedGoroutine is the Go runtime's fatal report in out up to the
 // second goroutine's stack: the one that crashed comes first.
 func crashedGoroutine(out string) (string, bool) {
-	i := strings.Index(out, "fatal error:")
-	if j := strings.Index(out, "panic:"); i < 0 || j >= 0 && j < i {
-		i = j
+	i := -1
+	for _, start := range []string{"unexpected fault address", "fatal error:", "panic:"} {
+		if j := strings.Index(out, start); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
 	}
 	if i < 0 {
 		return "", false
