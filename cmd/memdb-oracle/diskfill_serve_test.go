@@ -198,7 +198,8 @@ func TestServeKeepsAnsweringWhenAnotherWriterFillsItsDiskToTheLastByte(t *testin
 	}
 }
 
-// fillRest writes path until its file system has no byte free.
+// fillRest writes a new file at path until its file system has no byte
+// free.
 func fillRest(t *testing.T, path string) {
 	t.Helper()
 	f, err := os.Create(path)
@@ -206,12 +207,5 @@ func fillRest(t *testing.T, path string) {
 		return // not even room for the file
 	}
 	defer f.Close()
-	buf := make([]byte, 1<<20)
-	for _, n := range []int{1 << 20, 4 << 10, 1} {
-		for {
-			if _, err := f.Write(buf[:n]); err != nil {
-				break
-			}
-		}
-	}
+	fillUntilFull(f)
 }

@@ -39,6 +39,12 @@ func fillDiskCompletely(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	fillUntilFull(f)
+	return path
+}
+
+// fillUntilFull writes f until its file system has no byte free.
+func fillUntilFull(f *os.File) {
 	buf := make([]byte, 1<<20)
 	for _, n := range []int{1 << 20, 4 << 10, 1} {
 		for {
@@ -47,7 +53,6 @@ func fillDiskCompletely(t *testing.T, dir string) string {
 			}
 		}
 	}
-	return path
 }
 
 func TestAFullDiskIsExitFourWithTheSpaceNeededNeverARawError(t *testing.T) {
