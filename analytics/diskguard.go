@@ -14,8 +14,10 @@ import (
 // not worth a crash: Badger writes through memory-mapped files, and a
 // full disk under them is a SIGBUS, not an error).
 type diskGuard struct {
-	s   *Store
-	low atomic.Bool // the last check found too little space
+	s        *Store
+	low      atomic.Bool // the last check found too little space
+	tripped  atomic.Bool // WatchDisk found the disk below the floor: no writes until it is free again
+	reserved bool        // WatchDisk holds the reserve file (its goroutine only)
 
 	mu     sync.Mutex
 	mem    map[string]memEntry // KV writes held in memory while low
@@ -49,6 +51,10 @@ func (g *diskGuard) check(extra int64) error {
 	if !ok {
 		return nil
 	}
+	if g.tripped.Load() {
+		g.markLow(free)
+		return g.trippedError(free)
+	}
 	need := g.s.minFree + uint64(max(extra, 0))
 	if free >= need && g.s.db != nil && !g.s.readOnly {
 		// Free space as counted may still be short of the holes in Badger's
@@ -59,6 +65,9 @@ func (g *diskGuard) check(extra int64) error {
 		}
 	}
 	if free >= need {
+		if g.tripped.Load() {
+			return g.trippedError(free) // tripped while this check ran
+		}
 		if g.low.Swap(false) {
 			g.s.log.Info("disk space available again; state is written to the store", "dir", g.s.dir, "free_bytes", free)
 		}

@@ -538,6 +538,11 @@ var testStage func(stage string)
 
 // abandon rolls back a failed import at once, as the next open would.
 func (s *Store) abandon(ctx context.Context) {
+	if s.disk.tripped.Load() {
+		// Its deletes could make Badger create files on the full disk.
+		s.log.Warn("the import stopped on a full disk; it is rolled back once space is freed, or by the next open")
+		return
+	}
 	if err := s.recoverPending(ctx); err != nil {
 		s.log.Warn("rolling back a failed import; the next open retries", "err", err)
 	}

@@ -75,6 +75,7 @@ type bulkBatch struct {
 	db      *badger.DB
 	wb      *badger.WriteBatch
 	pending int
+	disk    *diskGuard // a tripped guard stops the batch at its next entry
 }
 
 // batchWriter is where putRun and writeDerived put entries.
@@ -83,7 +84,7 @@ type batchWriter interface {
 }
 
 func (s *Store) newBulkBatch() *bulkBatch {
-	return &bulkBatch{db: s.db, wb: newWriteBatch(s.db)}
+	return &bulkBatch{db: s.db, wb: newWriteBatch(s.db), disk: &s.disk}
 }
 
 func newWriteBatch(db *badger.DB) *badger.WriteBatch {
@@ -95,6 +96,9 @@ func newWriteBatch(db *badger.DB) *badger.WriteBatch {
 // Set adds one entry, committing what the batch holds once it is over
 // bulkBatchBytes.
 func (b *bulkBatch) Set(key, val []byte) error {
+	if err := b.disk.stopped(); err != nil {
+		return err // each entry more could make Badger create a file on the full disk
+	}
 	if err := b.wb.Set(key, val); err != nil {
 		return err
 	}

@@ -101,14 +101,21 @@ func (s *Store) migrate(ctx context.Context) error {
 	digests := map[string]*digest256{}
 	wb := s.newBulkBatch()
 	defer wb.Cancel()
+	written := 0
 	n, sums, err := s.eachLegacyRun(ctx, func(r *Run) error {
-		return s.putRun(wb, r, func(key, val []byte) {
+		err := s.putRun(wb, r, func(key, val []byte) {
 			k := sessionKey(r.Session)
 			if digests[k] == nil {
 				digests[k] = &digest256{}
 			}
 			digests[k].add(runDigest(key, val))
 		})
+		if written++; err == nil && written%releaseEvery == 0 {
+			// As an import does: what Badger wrote through memory (the new
+			// runs, its compactions' tables) would stay resident.
+			err = s.releaseWritten()
+		}
+		return err
 	})
 	if err != nil {
 		return fail(err)
@@ -258,36 +265,34 @@ func (s *Store) eachLegacyRun(ctx context.Context, fn func(r *Run) error) (n int
 	digests := map[string]*digest256{}
 	counts := map[string]int{}
 	var fnErr error // fn's own, not a read of the store
-	err = s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 100, Prefix: []byte(legacyRunPrefix)})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if err := ctx.Err(); err != nil {
-				return err
+	// A chunk of runs per read transaction: a migration writes every run
+	// again while it reads them (see chunkedView).
+	opts := badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 100, Prefix: []byte(legacyRunPrefix)}
+	err = s.chunkedView(ctx, opts, scanReleaseEvery, func(item *badger.Item) error {
+		var r Run
+		err := item.Value(func(v []byte) error {
+			if err := json.Unmarshal(v, &r); err != nil {
+				return corrupt(s.dir, err, "run %s does not decode (%v)", item.Key(), err)
 			}
-			item := it.Item()
-			var r Run
-			err := item.Value(func(v []byte) error {
-				if err := json.Unmarshal(v, &r); err != nil {
-					return corrupt(s.dir, err, "run %s does not decode (%v)", item.Key(), err)
-				}
-				k := sessionKey(r.Session)
-				if digests[k] == nil {
-					digests[k] = &digest256{}
-				}
-				digests[k].add(runDigest(item.Key(), v))
-				counts[k]++
-				return nil
-			})
-			if err != nil {
-				return err
+			k := sessionKey(r.Session)
+			if digests[k] == nil {
+				digests[k] = &digest256{}
 			}
-			if fnErr = fn(&r); fnErr != nil {
-				return fnErr
-			}
-			if n++; n%scanReleaseEvery == 0 && s.dir != "" {
-				forgetMappedPages(s.dir) // reading maps every table and value-log page
-			}
+			digests[k].add(runDigest(item.Key(), v))
+			counts[k]++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if fnErr = fn(&r); fnErr != nil {
+			return fnErr
+		}
+		n++
+		return nil
+	}, func() error {
+		if s.dir != "" {
+			forgetMappedPages(s.dir) // reading maps every table and value-log page
 		}
 		return nil
 	})

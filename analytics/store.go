@@ -464,6 +464,9 @@ func (s *Store) gcLoop() {
 		case <-s.stop:
 			return
 		case <-t.C:
+			if s.disk.low.Load() {
+				continue // the collector writes a new value-log file
+			}
 			for s.db.RunValueLogGC(0.5) == nil {
 				select {
 				case <-s.stop:

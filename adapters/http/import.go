@@ -79,6 +79,13 @@ func (api *API) serveImport(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, rej)
 		return
 	}
+	if errors.Is(err, analytics.ErrDiskFull) {
+		// Nothing was committed, and the store goes on answering from what
+		// it holds: the admin needs the space free and needed, not a ref.
+		api.log.WarnContext(r.Context(), "import refused: the disk is full", "file", name, "err", err)
+		writeJSON(w, http.StatusInsufficientStorage, problem{Error: fmt.Sprintf("%v; free space on the server and send the file again", err)})
+		return
+	}
 	if err != nil {
 		ref := newRef()
 		api.log.ErrorContext(r.Context(), "import failed", "file", name, "ref", ref, "err", err)

@@ -152,7 +152,10 @@ func (serveCmd) Run(a *app) error {
 	}
 	if a.st != nil {
 		st := a.st
-		runners = append(runners, serveRunner{"scrub", func(ctx context.Context) error { return scrubEvery(ctx, st, scrubInterval, a.log) }})
+		runners = append(runners, serveRunner{"scrub", func(ctx context.Context) error { return scrubEvery(ctx, st, scrubInterval, a.log) }},
+			// A disk another writer fills stops the store's writes before
+			// its last byte (see analytics.Store.WatchDisk).
+			serveRunner{"disk", st.WatchDisk})
 	}
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {

@@ -81,6 +81,7 @@ func TestADiskFilledToTheLastByteByAnotherWriterDuringAnImportIsExitFour(t *test
 			cmd := exec.CommandContext(t.Context(), bin, "--data", dir, "import", "--session", "3", csv)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
+			keepOutputOnFailure(t, "import-stderr.txt", &stderr)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +109,8 @@ func TestADiskFilledToTheLastByteByAnotherWriterDuringAnImportIsExitFour(t *test
 			if err := os.Remove(filler); err != nil && !errors.Is(err, os.ErrNotExist) {
 				t.Fatal(err)
 			}
-			out, _, derr := runCLI(t, dir, "doctor")
+			out, doctorErr, derr := runCLI(t, dir, "doctor")
+			keepOutputOnFailure(t, "doctor-output.txt", bytes.NewBufferString(out+doctorErr))
 			if derr != nil {
 				t.Fatalf("doctor once space was freed: %v\n%s", derr, out)
 			}
@@ -121,6 +123,50 @@ func TestADiskFilledToTheLastByteByAnotherWriterDuringAnImportIsExitFour(t *test
 			}
 		})
 	}
+}
+
+// keepOutputOnFailure saves what out holds when the test ends failed into
+// name in the test's artifact directory (kept with go test -artifacts),
+// and logs the Go runtime's report of the goroutine that crashed, if out
+// holds one: a child's whole traceback is too long for the test log.
+func keepOutputOnFailure(t *testing.T, name string, out *bytes.Buffer) {
+	t.Cleanup(func() {
+		if !t.Failed() || out.Len() == 0 {
+			return
+		}
+		path := filepath.Join(t.ArtifactDir(), name)
+		if err := os.WriteFile(path, out.Bytes(), 0o600); err != nil {
+			t.Logf("keeping the output: %v", err)
+			return
+		}
+		t.Logf("the whole output is in %s (kept with -artifacts)", path)
+		if first, ok := crashedGoroutine(out.String()); ok {
+			t.Logf("the goroutine that crashed:\n%s", first)
+		}
+	})
+}
+
+// crashedGoroutine is the Go runtime's fatal report in out up to the
+// second goroutine's stack: the one that crashed comes first.
+func crashedGoroutine(out string) (string, bool) {
+	i := -1
+	for _, start := range []string{"unexpected fault address", "fatal error:", "panic:"} {
+		if j := strings.Index(out, start); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+	}
+	if i < 0 {
+		return "", false
+	}
+	report := out[i:]
+	first := strings.Index(report, "\ngoroutine ")
+	if first < 0 {
+		return report, true
+	}
+	if next := strings.Index(report[first+1:], "\ngoroutine "); next >= 0 {
+		return report[:first+1+next], true
+	}
+	return report, true
 }
 
 func lastLine(s string) string {
