@@ -112,7 +112,7 @@ func (p *Planner) readNames(text string) namesRead {
 	for i := range nicks {
 		n := &nicks[i]
 		at := wordIndex(lower, n.phrase)
-		if at < 0 {
+		if at < 0 || codeName(lower, at+len(n.phrase)) {
 			continue
 		}
 		if n.vendor {
@@ -132,6 +132,12 @@ func (p *Planner) readNames(text string) namesRead {
 		lower = lower[:at] + n.engines[0] + lower[at+len(n.phrase):]
 	}
 	return out
+}
+
+// codeName reports a name used as code: "df.engine", "df[…]" is a data
+// frame, not Dragonfly.
+func codeName(s string, end int) bool {
+	return end < len(s) && (s[end] == '[' || s[end] == '.' && end+1 < len(s) && s[end+1] >= 'a' && s[end+1] <= 'z')
 }
 
 // imageNames writes a container image by its name and tag:

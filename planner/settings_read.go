@@ -191,6 +191,7 @@ func readSettings(q string) settingsRead {
 		return settingsRead{text: strings.Join(numbersAsWritten(strings.Fields(q)), " ")}
 	}
 	v := sharedSettings()
+	q = pastedQuery(q, v)
 	// A pasted setting often comes in code marks or quotes: `io-threads 4`.
 	words := numbersAsWritten(strings.Fields(strings.NewReplacer("`", " ", "“", " ", "”", " ").Replace(q)))
 	out := make([]string, 0, len(words))
@@ -289,6 +290,52 @@ func readSettings(q string) settingsRead {
 		}
 	}
 	return settingsRead{text: strings.Join(kept, " "), reads: reads}
+}
+
+// pastedQuery writes a query typed over the runs' own columns — SQL
+// ("select p99_ms from runs where engine = 'dragonfly' and …") or pandas
+// ("df[(df.engine=='redis') & (df.cores_used==16)].p99_ms.median()") — as
+// the column settings it states, when it asks for a measured column: a
+// listing ("select * from runs …") or a bare filter expression is for the
+// runs command, and the rules say so.
+func pastedQuery(q string, v *settingsVocabulary) string {
+	lq := strings.ToLower(q)
+	if !strings.Contains(lq, "select ") && !strings.Contains(lq, "df.") {
+		return q
+	}
+	r := strings.NewReplacer("==", " = ", "&&", " and ", "&", " and ", "df.", "", "df[", " ", "[", " ", "]", " ", "(", " ", ")", " ", "'", "", "\"", "")
+	out := r.Replace(q)
+	words := strings.Fields(out)
+	kept := words[:0]
+	columns, measures := 0, 0
+	for i := 0; i < len(words); i++ {
+		w := strings.ToLower(words[i])
+		switch {
+		case w == "select":
+			continue
+		case w == "from" && i+1 < len(words) && strings.EqualFold(strings.TrimRight(words[i+1], ",;"), "runs"):
+			i++ // "from runs"
+			continue
+		case w == "where":
+			continue
+		}
+		bare := strings.Trim(w, ",;.")
+		base, _, _ := strings.Cut(bare, ".") // "p99_ms.median"
+		if v.fields[base].name != "" {
+			columns++
+			if v.fields[base].status == statusMetric {
+				measures++
+			}
+			if base != bare {
+				words[i] = base // the column, without the method called on it
+			}
+		}
+		kept = append(kept, words[i])
+	}
+	if columns == 0 || measures == 0 && !strings.Contains(lq, "distinct") {
+		return q
+	}
+	return strings.Join(kept, " ")
 }
 
 // numbersGate is true when a question may hold a number written in a way
