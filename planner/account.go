@@ -177,6 +177,18 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	if !accountable(pl.Intent) {
 		return
 	}
+	if prev == nil && !statedEngines(pl) && pl.Intent == IntentCompare {
+		if w, ok := bareComparative(accountWords(settings.text)); ok {
+			// "faster?" opening a conversation: faster than what? A
+			// ranking of everything answers a question nobody asked.
+			c := clarifyPlan(asked, "“"+w+"” than what? Nothing before it in this conversation says which engines to compare.",
+				[]string{"Is Dragonfly " + w + " than Redis?", "Is Valkey " + w + " than Redis?", "Which engine is fastest?"})
+			c.Requested = IntentCompare
+			c.Unread = []string{"“" + w + "”"}
+			*pl = c
+			return
+		}
+	}
 	if prev == nil && len(pl.Slots.Engines) == 1 && namesAnEngine(pl.Intent) {
 		if t := p.g.normalize(settings.text); p.k.better.MatchString(t) || p.k.worse.MatchString(t) {
 			words := accountWords(settings.text)
@@ -366,6 +378,27 @@ func referent(words []accountWord) (string, bool) {
 // choosable are the antecedents "this one" or "the other" can pick from.
 var choosable = map[string]bool{"engine": true, "engines": true, "databases": true, "stores": true, "series": true, "options": true,
 	"setups": true, "setup": true, "server": true, "rig": true, "box": true, "machine": true, "host": true}
+
+// bareComparative finds a comparative standing alone ("faster?", "is it
+// quicker?" without "it"): the question's only content word, with no
+// "than" and nothing to rank.
+func bareComparative(words []accountWord) (string, bool) {
+	found := ""
+	for _, w := range words {
+		lw := strings.Trim(w.lower, "?!.,")
+		switch {
+		case lw == "":
+		case comparatives[lw]:
+			found = lw
+		case functionWords()[lw] && lw != "than" && lw != "which" && lw != "who" && lw != "what":
+		default:
+			return "", false
+		}
+	}
+	return found, found != ""
+}
+
+var comparatives = map[string]bool{"faster": true, "slower": true, "quicker": true, "better": true, "worse": true}
 
 // comparesSomething reports a question that asks how things compare
 // ("compare them", "which of those wins?"), whatever it names.
