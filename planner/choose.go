@@ -235,6 +235,14 @@ func (p *Planner) rivals(question string, prev *Plan, base *Plan) []Plan {
 			}
 		}
 	}
+	if base.Intent == IntentDefine && r.hasValue(mKind, "define") && r.x.hasKnobValue() {
+		// "explain p99 of redis at 16 cores": the measured reading of the
+		// same words, settings stated, is a rival to the definition.
+		if w := p.fresh(r.x, r.text); w.intent != "" && len(w.engines) > 0 {
+			w.question = question
+			out = append(out, p.planWant(w))
+		}
+	}
 	if base.Intent != IntentFailover && base.Requested != IntentFailover && (r.has(mFailover) || slices.Contains(r.x.metrics, "outage_s")) {
 		w := p.fresh(r.x, r.text)
 		w.question = question
@@ -267,10 +275,25 @@ func (p *Planner) chooseWhole(question string, prev *Plan, base Plan, confident 
 	r := p.read(question)
 	rs := p.reasons(&r)
 	best, bestScore := base, explained(&base, rs)
+	var tied []Plan
 	for _, c := range rivals {
-		if sc := explained(&c, rs); sc > bestScore {
-			best, bestScore, confident = c, sc, true
+		switch sc := explained(&c, rs); {
+		case sc > bestScore:
+			best, bestScore, confident, tied = c, sc, true, nil
+		case sc == bestScore && c.Intent != best.Intent && explainsApart(&best, &c, rs):
+			tied = append(tied, c)
 		}
+	}
+	if len(tied) > 0 && best.Intent != IntentNoData {
+		// Two readings explain the question equally, each some word the
+		// other leaves: ask which was meant, with both as choices.
+		options := []string{readingChoice(best)}
+		for _, c := range tied {
+			options = append(options, readingChoice(c))
+		}
+		c := clarifyPlan(question, "I can read that two ways, each explaining words the other leaves out: which did you mean?", options)
+		c.Requested = best.Intent
+		return c, true
 	}
 	if base.Premise != nil && best.Intent == IntentFailover && base.Premise.Object != "" {
 		// "does Valkey fail over faster than Redis?" keeps its yes/no,
@@ -296,4 +319,26 @@ func measures(pl *Plan, metric string) bool {
 		}
 	}
 	return pl.Search != nil && (pl.Search.Metric == metric || slices.ContainsFunc(pl.Search.Conditions, func(c Condition) bool { return c.Field == metric }))
+}
+
+// explainsApart reports two readings that each explain a token the other
+// does not: a real choice, not one reading that covers the other.
+func explainsApart(a, b *Plan, rs [][]reason) bool {
+	onlyA, onlyB := false, false
+	for _, tok := range rs {
+		ea := slices.ContainsFunc(tok, func(x reason) bool { return explains(a, x) })
+		eb := slices.ContainsFunc(tok, func(x reason) bool { return explains(b, x) })
+		onlyA = onlyA || ea && !eb
+		onlyB = onlyB || eb && !ea
+	}
+	return onlyA && onlyB
+}
+
+// readingChoice words a reading as a question ready to ask.
+func readingChoice(pl Plan) string {
+	text, _, _ := strings.Cut(pl.Interpretation, " (defaults")
+	if i := strings.Index(text, " (term:"); i >= 0 {
+		text = text[:i] // the entry's id is for the evidence, not the choice
+	}
+	return strings.TrimSuffix(text, ".") + "?"
 }
