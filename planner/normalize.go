@@ -175,6 +175,13 @@ func (g *grammar) normalize(s string) string {
 		if long, ok := shorthand()[w]; ok {
 			w = long
 		}
+		if f, n := fractionOfUnit(words[i:]); n > 0 {
+			// "half a millisecond", "a quarter of a millisecond": the
+			// fraction as a number before its unit.
+			out = append(out, f)
+			i += n - 1
+			continue
+		}
 		if w == "half" { // "half of its 16 cores" is 8 cores
 			j := i + 1
 			for j < len(words) && halfSkips[words[j]] {
@@ -222,6 +229,36 @@ func (g *grammar) normalize(s string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// fractionOfUnit reads a fraction written in words before a unit ("half a
+// millisecond", "a tenth of a ms", "a quarter of a second"): the number,
+// and how many words it took (0 when the words are not one).
+func fractionOfUnit(words []string) (string, int) {
+	fractions := map[string]string{"half": "0.5", "quarter": "0.25", "tenth": "0.1"}
+	i := 0
+	if len(words) > 0 && words[0] == "a" {
+		i = 1 // "a quarter of a …"
+	}
+	if i >= len(words) {
+		return "", 0
+	}
+	f, ok := fractions[words[i]]
+	if !ok || i == 1 && words[i] == "half" {
+		return "", 0
+	}
+	j := i + 1
+	if j < len(words) && words[j] == "of" {
+		j++
+	}
+	if j+1 < len(words) && words[j] == "a" && fractionUnits[words[j+1]] {
+		return f, j + 1 // the unit stays: "0.5 millisecond"
+	}
+	return "", 0
+}
+
+// fractionUnits are the units a fraction in words is taken of.
+var fractionUnits = map[string]bool{"millisecond": true, "ms": true, "second": true, "microsecond": true, "million": true,
+	"kilobyte": true, "kb": true, "megabyte": true, "mb": true}
 
 // halfSkips may stand between "half" and the count it halves.
 var halfSkips = map[string]bool{"of": true, "a": true, "an": true, "this": true, "that": true, "its": true, "the": true, "their": true, "our": true, "those": true, "these": true, "my": true, "your": true}
