@@ -105,6 +105,15 @@ func rankingShape(words []accountWord) (position, limit int, worst bool) {
 			if n, err := strconv.Atoi(next); err == nil && n > 1 && n <= 20 {
 				limit = n
 			}
+		case w.lower == "bottom" || w.lower == "worst" || w.lower == "last":
+			// "bottom 2 by p99", "the last 3": the count from the other end
+			if n, err := strconv.Atoi(next); err == nil && n > 1 && n <= 20 {
+				limit, worst = n, true
+			}
+		case w.lower == "limit" && (prev == "asc" || prev == "desc" || i > 0):
+			if n, err := strconv.Atoi(next); err == nil && n > 0 && n <= 20 { // "order by p50_ms asc limit 3"
+				limit = n
+			}
 		case w.lower == "runner" && next == "up":
 			position = 2
 		}
