@@ -467,19 +467,7 @@ func (w want) givenKnob(knob string) bool {
 
 // fillKey completes a nearest-search key with the request's knobs.
 func fillKey(k analytics.CellKey, r resolved) analytics.CellKey {
-	full := analytics.CellKey{Session: r.w.session, Ratio: r.ratio, ValueBytes: r.value, Pipeline: r.pipeline}
-	if len(r.cores) > 0 {
-		full.Cores = r.cores[0]
-	}
-	if full.Ratio == "" && len(r.w.ratios) > 0 {
-		full.Ratio = r.w.ratios[len(r.w.ratios)-1]
-	}
-	if full.ValueBytes == 0 && len(r.w.values) > 0 {
-		full.ValueBytes = r.w.values[len(r.w.values)-1]
-	}
-	if full.Pipeline == 0 && len(r.w.pipelines) > 0 {
-		full.Pipeline = r.w.pipelines[len(r.w.pipelines)-1]
-	}
+	full := requestKey("", "", r)
 	if k.Session == 0 {
 		k.Session = full.Session
 	}
