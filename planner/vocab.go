@@ -60,16 +60,7 @@ func versionedLabel(s series, cov []analytics.SeriesCoverage) string {
 
 // shortSeries names a series compactly inside sentences.
 func shortSeries(engine, mode string) string {
-	name := engineName(engine)
-	switch mode {
-	case "cluster":
-		return name + " Cluster (realistic)"
-	case "cluster-sat":
-		return name + " Cluster (fully driven ceiling)"
-	case "single":
-		return name + " (single process)"
-	}
-	return name + " (" + mode + ")"
+	return engineName(engine) + " " + nameOf("mode", mode, 0, "("+mode+")")
 }
 
 // modePhrase says how an engine was run, for "only run as …".
@@ -78,12 +69,8 @@ func modePhrase(modes []string) string {
 	switch {
 	case has("cluster") && has("cluster-sat") && len(modes) == 2:
 		return "a cluster (realistic and fully driven ceiling)"
-	case len(modes) == 1 && has("single"):
-		return "a single process"
-	case len(modes) == 1 && has("cluster"):
-		return "a cluster driven by one normal client (realistic)"
-	case len(modes) == 1 && has("cluster-sat"):
-		return "a cluster driven by one client per shard (fully driven ceiling)"
+	case len(modes) == 1:
+		return nameOf("mode", modes[0], 1, modes[0])
 	}
 	var parts []string
 	for _, m := range modes {
