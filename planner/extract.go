@@ -349,17 +349,23 @@ func (g *grammar) engineKey(s string) string {
 // engineKey maps a spelling of the five engines onto the filter
 // vocabulary: the lexicon's engine table, spaces and hyphens aside.
 func engineKey(s string) string {
-	return lexiconEngines()[unspaced(s)]
+	return lexiconEngines().keys[unspaced(s)]
 }
 
-// lexiconEngines are the lexicon's engine spellings, unspaced ("key - db"
-// → "keydb").
-var lexiconEngines = sync.OnceValue(func() map[string]string {
-	out := map[string]string{}
+// engineTable is the lexicon's engine table: its spellings, unspaced ("key
+// - db" → "keydb"), and its engines in the table's order.
+type engineTable struct {
+	keys  map[string]string
+	order []string
+}
+
+var lexiconEngines = sync.OnceValue(func() engineTable {
+	out := engineTable{keys: map[string]string{}}
 	for _, t := range lexiconTables() {
 		for _, e := range t.entries {
 			if t.meaning == mEngine {
-				out[unspaced(e.phrase)] = e.value
+				out.keys[unspaced(e.phrase)] = e.value
+				out.order = appendUnique(out.order, e.value)
 			}
 		}
 	}

@@ -11,22 +11,15 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
-// engineRank orders engine keys the way answers name them; engines the
-// vocabulary does not know come last.
+// engineRank orders engine keys the way answers name them, the order of
+// the lexicon's engine table; engines the vocabulary does not know come
+// last.
 func engineRank(e string) int {
-	switch e {
-	case "dragonfly":
-		return 0
-	case "redis":
-		return 1
-	case "valkey":
-		return 2
-	case "keydb":
-		return 3
-	case "garnet":
-		return 4
+	order := lexiconEngines().order
+	if i := slices.Index(order, e); i >= 0 {
+		return i
 	}
-	return 5
+	return len(order)
 }
 
 // engineName is how an engine is written for people; a word that is not
