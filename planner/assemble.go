@@ -39,6 +39,17 @@ func (p *Planner) measuredPlan(w want) Plan {
 	pl.Defaulted = ordered(pl.Defaulted)
 	pl.Inherited = ordered(w.inherited)
 	pl.Notes = append(pl.Notes, w.notes...)
+	// onlyGap is the no_data plan of a request whose cells exist but miss
+	// what was asked of them (a version, a keyspace, a statistic): the
+	// cells themselves stand as the nearest rows.
+	onlyGap := func(notes []string) Plan {
+		pl.Requested, pl.Intent = w.intent, IntentNoData
+		pl.Missing = r.missing
+		pl.Nearest = p.exactCells(r)
+		pl.Notes = append(pl.Notes, notes...)
+		pl.Interpretation = interpretNoData(w, r, pl)
+		return pl
+	}
 	if w.intent == IntentClaim {
 		// A claim names the versions it was made about; the check says
 		// when they are not the ones measured.
@@ -48,11 +59,7 @@ func (p *Planner) measuredPlan(w want) Plan {
 			// "Redis 9 at 16 cores": the answer is never another
 			// version's figures; the nearest rows are the measured one's.
 			r.missing = append(missing, r.missing...)
-			pl.Requested, pl.Intent = w.intent, IntentNoData
-			pl.Missing = r.missing
-			pl.Nearest = p.exactCells(r)
-			pl.Interpretation = interpretNoData(w, r, pl)
-			return pl
+			return onlyGap(nil)
 		}
 	}
 	if w.keys != 0 && w.keys != runKeys {
@@ -60,12 +67,7 @@ func (p *Planner) measuredPlan(w want) Plan {
 		// does not.
 		r.missing = append([]string{fmt.Sprintf("a keyspace of %s keys was never measured — every run used %s keys (the fully driven ceiling: 100,000 per shard)", thousands(w.keys), thousands(runKeys))}, r.missing...)
 		if len(r.missing) == 1 {
-			pl.Requested, pl.Intent = w.intent, IntentNoData
-			pl.Missing = r.missing
-			pl.Nearest = p.exactCells(r)
-			pl.Notes = append(pl.Notes, r.notes...)
-			pl.Interpretation = interpretNoData(w, r, pl)
-			return pl
+			return onlyGap(r.notes)
 		}
 	}
 	if what := unrecordedMetric(w.metric); what != "" {
@@ -73,12 +75,7 @@ func (p *Planner) measuredPlan(w want) Plan {
 		// show the recorded percentiles of the same cells.
 		r.missing = append([]string{unrecordedMissing(w.metric)}, r.missing...)
 		if len(r.missing) == 1 {
-			pl.Requested, pl.Intent = w.intent, IntentNoData
-			pl.Missing = r.missing
-			pl.Nearest = p.exactCells(r)
-			pl.Notes = append(pl.Notes, r.notes...)
-			pl.Interpretation = interpretNoData(w, r, pl)
-			return pl
+			return onlyGap(r.notes)
 		}
 	}
 	if len(r.missing) > 0 {
@@ -470,19 +467,7 @@ func (w want) givenKnob(knob string) bool {
 
 // fillKey completes a nearest-search key with the request's knobs.
 func fillKey(k analytics.CellKey, r resolved) analytics.CellKey {
-	full := analytics.CellKey{Session: r.w.session, Ratio: r.ratio, ValueBytes: r.value, Pipeline: r.pipeline}
-	if len(r.cores) > 0 {
-		full.Cores = r.cores[0]
-	}
-	if full.Ratio == "" && len(r.w.ratios) > 0 {
-		full.Ratio = r.w.ratios[len(r.w.ratios)-1]
-	}
-	if full.ValueBytes == 0 && len(r.w.values) > 0 {
-		full.ValueBytes = r.w.values[len(r.w.values)-1]
-	}
-	if full.Pipeline == 0 && len(r.w.pipelines) > 0 {
-		full.Pipeline = r.w.pipelines[len(r.w.pipelines)-1]
-	}
+	full := requestKey("", "", r)
 	if k.Session == 0 {
 		k.Session = full.Session
 	}

@@ -320,7 +320,7 @@ func (p *Planner) resolve(w want) resolved {
 		if pr.engineWide {
 			mode = "" // every series of the engine has the gap: any of them is as near
 		}
-		r.nearestFor = append(r.nearestFor, p.requestKey(pr.s.engine(), mode, r))
+		r.nearestFor = append(r.nearestFor, requestKey(pr.s.engine(), mode, r))
 		r.alsoNearest = append(r.alsoNearest, p.multiKeyElsewhere(pr, r)...)
 	}
 	if len(r.missing) > 0 {
@@ -366,7 +366,7 @@ func (p *Planner) multiKeyElsewhere(pr problem, r resolved) []analytics.CellKey 
 		if c.Mode != "single" || c.Session != pr.s.cov.Session || !slices.Contains(c.Ratios, v) {
 			continue
 		}
-		k := p.requestKey(c.Engine, c.Mode, r)
+		k := requestKey(c.Engine, c.Mode, r)
 		k.Session, k.Ratio = c.Session, v
 		out = append(out, k)
 	}
@@ -382,7 +382,7 @@ func (p *Planner) measuredHalf(r resolved) []analytics.CellKey {
 	}
 	var out []analytics.CellKey
 	for _, s := range r.ok {
-		k := p.requestKey(s.engine(), s.mode(), r)
+		k := requestKey(s.engine(), s.mode(), r)
 		k.Session = s.cov.Session
 		out = append(out, k)
 	}
@@ -596,7 +596,7 @@ func pick[T comparable](measured, asked []T) []T {
 }
 
 // requestKey is the cell a request asks of one series, for nearest search.
-func (p *Planner) requestKey(engine, mode string, r resolved) analytics.CellKey {
+func requestKey(engine, mode string, r resolved) analytics.CellKey {
 	k := analytics.CellKey{Session: r.w.session, Engine: engine, Mode: mode, Ratio: r.ratio, ValueBytes: r.value, Pipeline: r.pipeline}
 	if len(r.cores) > 0 {
 		k.Cores = r.cores[0]

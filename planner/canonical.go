@@ -285,23 +285,7 @@ func settingSpelling(m meaning, value string, negated bool) string {
 
 // workloadSpelling is the canonical name of a workload.
 func workloadSpelling(ratio string) string {
-	switch ratio {
-	case "1:10":
-		return "read-heavy"
-	case "10:1":
-		return "write-heavy"
-	case "1:1":
-		return "mixed"
-	case "0:1":
-		return "read-only"
-	case "1:0":
-		return "write-only"
-	case "mget10":
-		return "multi-gets of 10 keys"
-	case "mset10":
-		return "multi-sets of 10 keys"
-	}
-	return ratio
+	return nameOf("workload", ratio, 2, ratio)
 }
 
 // offSpellings are, per phrase value that means a setting is off by

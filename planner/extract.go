@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // parsed is what the grammar found in one question: every knob value,
@@ -345,22 +346,35 @@ func (g *grammar) engineKey(s string) string {
 	return g.otherEngines[strings.ToLower(strings.TrimSpace(s))]
 }
 
-// engineKey maps a spelling of the five engines onto the filter vocabulary.
+// engineKey maps a spelling of the five engines onto the filter
+// vocabulary: the lexicon's engine table, spaces and hyphens aside.
 func engineKey(s string) string {
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "")
-	switch s {
-	case "dragonfly", "dragonflydb", "dfly", "df":
-		return "dragonfly"
-	case "redis":
-		return "redis"
-	case "valkey":
-		return "valkey"
-	case "keydb":
-		return "keydb"
-	case "garnet":
-		return "garnet"
+	return lexiconEngines().keys[unspaced(s)]
+}
+
+// engineTable is the lexicon's engine table: its spellings, unspaced ("key
+// - db" → "keydb"), and its engines in the table's order.
+type engineTable struct {
+	keys  map[string]string
+	order []string
+}
+
+var lexiconEngines = sync.OnceValue(func() engineTable {
+	out := engineTable{keys: map[string]string{}}
+	for _, t := range lexiconTables() {
+		for _, e := range t.entries {
+			if t.meaning == mEngine {
+				out.keys[unspaced(e.phrase)] = e.value
+				out.order = appendUnique(out.order, e.value)
+			}
+		}
 	}
-	return ""
+	return out
+})
+
+// unspaced is s without its spaces and hyphens.
+func unspaced(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "-", " ")), "")
 }
 
 // listFollows reports text that continues a number into a list or range

@@ -217,6 +217,13 @@ func (p *Planner) recogniseClaimant(question string, r *reading, prev *Plan) (Pl
 			id = c.id
 		}
 	}
+	return p.claimOfID(question, text, x, id, prev)
+}
+
+// claimOfID checks the recorded claim id (when the grammar knows its
+// wording); a question that continues the thread checks it against the
+// thread's last answer.
+func (p *Planner) claimOfID(question, text string, x *parsed, id string, prev *Plan) (Plan, bool) {
 	for _, c := range p.g.claims {
 		if c.id == id {
 			var thread *Plan
@@ -263,19 +270,8 @@ func (p *Planner) recogniseClaimContent(question string, r *reading, prev *Plan)
 			id, best = t.value, score
 		}
 	}
-	for _, c := range p.g.claims {
-		if c.id != id {
-			continue
-		}
-		text := r.canonical()
-		x := p.g.extract(text)
-		var thread *Plan
-		if p.continues(x, text, prev) {
-			thread = prev
-		}
-		return p.claimPlan(question, text, x, c, thread), true
-	}
-	return Plan{}, false
+	text := r.canonical()
+	return p.claimOfID(question, text, p.g.extract(text), id, prev)
 }
 
 // asksAboutClaim reports a word that asks about something claimed

@@ -1,8 +1,12 @@
 package planner
 
 import (
+	_ "embed"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -223,33 +227,45 @@ func uniqueNames(m []string) []string {
 	return out
 }
 
+// otherDatabasesText lists the databases and services the benchmark did
+// not measure, and how an answer names them: data, so adding one is a line
+// of data/other-databases.txt.
+//
+//go:embed data/other-databases.txt
+var otherDatabasesText string
+
+// otherDatabases are the lines of data/other-databases.txt: a pattern for
+// the words, and the name ("" spells the words as asked, capitalised). The
+// file is part of the binary: a malformed line panics on first use.
+var otherDatabases = sync.OnceValue(func() (out [][2]string) {
+	for n, line := range strings.Split(otherDatabasesText, "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		pattern, name, ok := strings.Cut(line, "=>")
+		if !ok {
+			panic(fmt.Sprintf("data/other-databases.txt:%d: want PATTERN => NAME, got %q", n+1, line))
+		}
+		out = append(out, [2]string{strings.TrimSpace(pattern), strings.TrimSpace(name)})
+	}
+	return out
+})
+
+// otherDatabasesPattern matches any of them, as whole words.
+func otherDatabasesPattern() string {
+	var alts []string
+	for _, db := range otherDatabases() {
+		alts = append(alts, db[0])
+	}
+	return `\b(` + strings.Join(alts, "|") + `)\b`
+}
+
 // otherDBName spells a database the benchmark did not measure.
 func otherDBName(s string) string {
-	switch {
-	case strings.HasPrefix(s, "postgres"):
-		return "PostgreSQL"
-	case s == "mysql":
-		return "MySQL"
-	case s == "mariadb":
-		return "MariaDB"
-	case strings.HasPrefix(s, "mongo"):
-		return "MongoDB"
-	case s == "cassandra":
-		return "Cassandra"
-	case strings.HasPrefix(s, "memcache"):
-		return "Memcached"
-	case s == "etcd":
-		return "etcd"
-	case s == "sqlite":
-		return "SQLite"
-	case strings.HasPrefix(s, "elastic"):
-		return "Elasticsearch"
-	case strings.HasPrefix(s, "dynamo"):
-		return "DynamoDB"
-	case strings.HasPrefix(s, "cockroach"):
-		return "CockroachDB"
-	case s == "kafka":
-		return "Kafka"
+	for _, db := range otherDatabases() {
+		if db[1] != "" && regexp.MustCompile(`^(?:`+db[0]+`)$`).MatchString(s) {
+			return db[1]
+		}
 	}
 	return upperFirst(s)
 }

@@ -10,17 +10,7 @@ import (
 // (p90, p95, p99.99, the maximum), what was asked in words; "" for the
 // metrics the runs record.
 func unrecordedMetric(m string) string {
-	switch m {
-	case "p90_ms":
-		return "p90 latency"
-	case "p95_ms":
-		return "p95 latency"
-	case "p9999_ms":
-		return "p99.99 latency"
-	case "max_ms":
-		return "maximum latency"
-	}
-	return ""
+	return nameOf("metric", m, 2, "")
 }
 
 // unrecordedMissing is the sentence a no_data plan carries for a statistic

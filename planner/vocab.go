@@ -1,30 +1,25 @@
 package planner
 
 import (
+	_ "embed"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
-// engineRank orders engine keys the way answers name them; engines the
-// vocabulary does not know come last.
+// engineRank orders engine keys the way answers name them, the order of
+// the lexicon's engine table; engines the vocabulary does not know come
+// last.
 func engineRank(e string) int {
-	switch e {
-	case "dragonfly":
-		return 0
-	case "redis":
-		return 1
-	case "valkey":
-		return 2
-	case "keydb":
-		return 3
-	case "garnet":
-		return 4
+	order := lexiconEngines().order
+	if i := slices.Index(order, e); i >= 0 {
+		return i
 	}
-	return 5
+	return len(order)
 }
 
 // engineName is how an engine is written for people; a word that is not
@@ -58,16 +53,7 @@ func versionedLabel(s series, cov []analytics.SeriesCoverage) string {
 
 // shortSeries names a series compactly inside sentences.
 func shortSeries(engine, mode string) string {
-	name := engineName(engine)
-	switch mode {
-	case "cluster":
-		return name + " Cluster (realistic)"
-	case "cluster-sat":
-		return name + " Cluster (fully driven ceiling)"
-	case "single":
-		return name + " (single process)"
-	}
-	return name + " (" + mode + ")"
+	return engineName(engine) + " " + nameOf("mode", mode, 0, "("+mode+")")
 }
 
 // modePhrase says how an engine was run, for "only run as …".
@@ -76,90 +62,14 @@ func modePhrase(modes []string) string {
 	switch {
 	case has("cluster") && has("cluster-sat") && len(modes) == 2:
 		return "a cluster (realistic and fully driven ceiling)"
-	case len(modes) == 1 && has("single"):
-		return "a single process"
-	case len(modes) == 1 && has("cluster"):
-		return "a cluster driven by one normal client (realistic)"
-	case len(modes) == 1 && has("cluster-sat"):
-		return "a cluster driven by one client per shard (fully driven ceiling)"
+	case len(modes) == 1:
+		return nameOf("mode", modes[0], 1, modes[0])
 	}
 	var parts []string
 	for _, m := range modes {
 		parts = append(parts, modePhrase([]string{m}))
 	}
 	return joinAnd(parts)
-}
-
-// metricPhrase names a metric in words.
-func metricPhrase(m string) string {
-	switch m {
-	case "ops_per_sec":
-		return "throughput (ops/s)"
-	case "ops_per_core":
-		return "throughput per core (ops/s per core)"
-	case "p50_ms":
-		return "p50 latency (ms)"
-	case "p99_ms":
-		return "p99 latency (ms)"
-	case "p999_ms":
-		return "p99.9 latency (ms)"
-	case "hit_rate":
-		return "hit rate"
-	case "p90_ms", "p95_ms", "p9999_ms", "max_ms":
-		return unrecordedMetric(m) + " (ms)"
-	case "kb_per_sec":
-		return "network throughput (KB/s)"
-	case "bytes_per_key":
-		return "memory per key (bytes)"
-	case "outage_s":
-		return "failover outage (s)"
-	}
-	return m
-}
-
-// lowerIsBetter reports metrics ranked ascending.
-func lowerIsBetter(m string) bool {
-	switch m {
-	case "p50_ms", "p99_ms", "p999_ms", "p90_ms", "p95_ms", "p9999_ms", "max_ms", "bytes_per_key", "outage_s":
-		return true
-	}
-	return false
-}
-
-// ratioPhrase names a ratio in words.
-func ratioPhrase(r string) string {
-	switch r {
-	case "1:10":
-		return "SET:GET 1:10 (read-heavy)"
-	case "1:1":
-		return "SET:GET 1:1 (mixed)"
-	case "mget10":
-		return "MGET of 10 keys"
-	case "mset10":
-		return "MSET of 10 keys"
-	case "10:1":
-		return "SET:GET 10:1 (write-heavy)"
-	case "0:1":
-		return "GET only"
-	case "1:0":
-		return "SET only"
-	}
-	return "SET:GET " + r
-}
-
-// ratioShort names a ratio inside lists.
-func ratioShort(r string) string {
-	switch r {
-	case "1:10":
-		return "SET:GET 1:10 (read-heavy)"
-	case "1:1":
-		return "1:1 (mixed)"
-	case "mget10":
-		return "MGET of 10 keys"
-	case "mset10":
-		return "MSET of 10 keys"
-	}
-	return r
 }
 
 // valuePhrase names a value size in words.
@@ -184,21 +94,6 @@ func valueShort(b int) string {
 		return fmt.Sprintf("%d KB", b/1024)
 	}
 	return fmt.Sprintf("%d B", b)
-}
-
-// knobPhrase names an effect knob.
-func knobPhrase(k string) string {
-	switch k {
-	case "pipeline":
-		return "pipeline depth"
-	case "value_bytes":
-		return "value size"
-	case "ratio":
-		return "workload mix"
-	case "cores":
-		return "core count"
-	}
-	return k
 }
 
 // joinAnd lists items as "a, b and c".
@@ -228,4 +123,70 @@ func joinMap[T any](items []T, name func(T) string) string {
 		s[i] = name(it)
 	}
 	return joinAnd(s)
+}
+
+// metricPhrase names a metric in words.
+func metricPhrase(m string) string {
+	return nameOf("metric", m, 0, m)
+}
+
+// lowerIsBetter reports metrics ranked ascending.
+func lowerIsBetter(m string) bool {
+	return nameOf("metric", m, 1, "") == "lower"
+}
+
+// ratioPhrase names a ratio in words.
+func ratioPhrase(r string) string {
+	return nameOf("workload", r, 0, "SET:GET "+r)
+}
+
+// ratioShort names a ratio inside lists.
+func ratioShort(r string) string {
+	return nameOf("workload", r, 1, r)
+}
+
+// knobPhrase names an effect knob.
+func knobPhrase(k string) string {
+	return nameOf("knob", k, 0, k)
+}
+
+// namesText is how answers name the values of the measured dimensions:
+// data, so renaming a workload or a metric is a line of data/names.txt.
+//
+//go:embed data/names.txt
+var namesText string
+
+// names are the tables of data/names.txt: per table, per key, the fields
+// after it. The file is part of the binary, so a malformed line is a
+// programming error: it panics on first use, which every test makes.
+var names = sync.OnceValue(func() map[string]map[string][]string {
+	out := map[string]map[string][]string{}
+	var table map[string][]string
+	for n, line := range strings.Split(namesText, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "== "):
+			table = map[string][]string{}
+			out[strings.TrimSpace(line[3:])] = table
+		case table == nil || !strings.Contains(line, "|"):
+			panic(fmt.Sprintf("data/names.txt:%d: want KEY | FIELD ... under a table, got %q", n+1, line))
+		default:
+			f := strings.Split(line, "|")
+			for i := range f {
+				f[i] = strings.TrimSpace(f[i])
+			}
+			table[f[0]] = f[1:]
+		}
+	}
+	return out
+})
+
+// nameOf is field i of key's line in a table of data/names.txt, or
+// fallback when the line or the field is missing or empty.
+func nameOf(table, key string, i int, fallback string) string {
+	if f := names()[table][key]; i < len(f) && f[i] != "" {
+		return f[i]
+	}
+	return fallback
 }
