@@ -110,7 +110,9 @@ func (s *Store) compactAtClose(bo badger.Options) error {
 	}
 	debug.FreeOSMemory() // what the import's Badger held, before the merge's own
 	started := time.Now()
-	db, err := openBadger(bo.WithBaseTableSize(finalTableSize))
+	mo := bo.WithBaseTableSize(finalTableSize)
+	mo.TableSizeMultiplier = 1 // a deeper level's larger tables would hold the merge's heap to more
+	db, err := openBadger(mo)
 	if err != nil {
 		return fmt.Errorf("merging the store's tables: %w", err)
 	}
