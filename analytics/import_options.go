@@ -46,12 +46,13 @@ func forImport(bo badger.Options) badger.Options {
 // the keys, so every flush overlaps every table below it, and merging as
 // it went rewrote the whole lower level at each flush (a quarter of a
 // million-run import's CPU, and 116 tables of 512 KB left behind). Up to
-// importLevel0Tables flushes (a million runs make about 40 of 8 MB) wait
-// for the close; beyond that, a merge into the level below runs while the
-// import goes on, as Badger's do.
+// importLevel0Tables flushes (a million runs make about 60 of 8 MB, three
+// million 185) wait for the close; beyond that, a merge into the level
+// below runs while the import goes on, as Badger's do, and builds its
+// tables beside the import's heap (at 96, 3M runs peaked at 528 MB).
 const (
 	importProcessMemTableSize = 8 << 20
-	importLevel0Tables        = 96
+	importLevel0Tables        = 256
 	// importProcessValueThreshold keeps every value (a run, a column
 	// chunk) in the tables, compressed with them, not in the value log:
 	// with no merge while the import runs, a value is written twice (its
