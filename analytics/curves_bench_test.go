@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,6 +124,11 @@ func BenchmarkCurves(b *testing.B) {
 					k++
 					return importOnce(b, k)
 				})
+				reportStoreSize(b, csvPath, "", data)
+				reportStoreSize(b, csvPath, "sqlite3-", db)
+				if *curveBefore != "" {
+					reportStoreSize(b, csvPath, "before-", data+"-before")
+				}
 			})
 			if data == "" { // -bench skipped the import
 				for _, sd := range importOnce(b, 0) {
@@ -149,6 +155,48 @@ func BenchmarkCurves(b *testing.B) {
 			}
 		})
 	}
+}
+
+// reportStoreSize reports what the last import left on disk as a multiple
+// of the CSV's size: a data directory without its kept copy of the file
+// (store/csv), with it (store+copy/csv), and its table files (tables);
+// sqlite3's database file (its db/csv).
+func reportStoreSize(b *testing.B, csvPath, metric, path string) {
+	b.Helper()
+	csvInfo, err := os.Stat(csvPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var all, kept int64
+	tables := 0
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		all += fi.Size()
+		if rel, _ := filepath.Rel(path, p); strings.HasPrefix(rel, "sources"+string(filepath.Separator)) {
+			kept += fi.Size()
+		}
+		if strings.HasSuffix(p, ".sst") {
+			tables++
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	csvSize := float64(csvInfo.Size())
+	if metric == "sqlite3-" {
+		b.ReportMetric(float64(all)/csvSize, metric+"db/csv")
+		return
+	}
+	b.ReportMetric(float64(all-kept)/csvSize, metric+"store/csv")
+	b.ReportMetric(float64(all)/csvSize, metric+"store+copy/csv")
+	b.ReportMetric(float64(tables), metric+"tables")
 }
 
 // side is one process a curve times: its metrics' prefix ("" for

@@ -115,8 +115,10 @@ const diskCheckEvery = 256
 
 // importDiskFactor is the free space an import needs, as a multiple of the
 // file's size: the kept copy (1x) and the store's share (measured at 1M
-// synthetic rows: 2.5x: runs in the value log, their cell entries and the
-// derived data in tables), with room for compactions.
+// synthetic rows: 2.5x with the runs in the value log, as a store open
+// for anything but the import command writes them; the import command's
+// tables, 0.65x, and as much again while its final merge writes them
+// anew), with room for compactions.
 const importDiskFactor = 4
 
 // Import validates every row of one CSV, then writes all kept rows, all or

@@ -132,6 +132,7 @@ type Store struct {
 
 	filters *filterCache // compiled filters by text; nil compiles each time
 
+	mergeWith     *badger.Options   // Options.ForImport: the options compactAtClose merges with
 	oneShot       bool              // Options.Small, on disk and writable
 	mirrorAtClose atomic.Bool       // the embedded import's mirror file waits for Close
 	background    *backgroundImport // a first use's import, written while the process answers
@@ -191,7 +192,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	} else {
 		switch {
 		case opts.ForImport:
-			bo = forImport(bo)
+			ordinary := bo
+			s.mergeWith = &ordinary // for the final merge
+			bo = forImportProcess(bo)
 		case opts.Small:
 			bo = bo.WithMemTableSize(smallMemTableSize).WithValueThreshold(smallValueThreshold).
 				WithValueLogFileSize(smallValueLogFileSize)
@@ -492,6 +495,16 @@ func (s *Store) Close() error {
 		}
 		if err := s.writeDeferredMirror(); err != nil {
 			s.closeErr = err
+		}
+		if s.mergeWith != nil && !s.readOnly {
+			// What queries loaded (the knowledge figures of the import read
+			// columns) is no use now, and the merge wants the memory.
+			s.mu.Lock()
+			s.snap = newLazySnapshot(s, derivedHead{}, emptyManifest())
+			s.mu.Unlock()
+			if err := s.compactAtClose(*s.mergeWith); err != nil {
+				s.log.Warn("the store's tables stay unmerged until a later open", "err", err)
+			}
 		}
 		if s.dir != "" && !s.readOnly {
 			// Remember the tables this process wrote, so the opens after it

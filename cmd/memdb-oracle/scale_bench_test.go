@@ -77,7 +77,8 @@ func scaleStoreDir(b *testing.B, bin string) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("import: %v\n%s", err, out)
 	}
-	b.Logf("imported %d runs in %s (%s of CPU)", *scaleRuns, time.Since(start).Round(time.Second), cpuOf(cmd.ProcessState).Round(time.Millisecond))
+	b.Logf("imported %d runs in %s (%s of CPU, %.0f MB peak RSS)", *scaleRuns, time.Since(start).Round(time.Second),
+		cpuOf(cmd.ProcessState).Round(time.Millisecond), maxRSS(cmd.ProcessState))
 	if err := os.Remove(csvPath); err != nil {
 		b.Fatal(err)
 	}
