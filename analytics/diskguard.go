@@ -14,10 +14,9 @@ import (
 // not worth a crash: Badger writes through memory-mapped files, and a
 // full disk under them is a SIGBUS, not an error).
 type diskGuard struct {
-	s        *Store
-	low      atomic.Bool // the last check found too little space
-	tripped  atomic.Bool // WatchDisk found the disk below the floor: no writes until it is free again
-	reserved bool        // WatchDisk holds the reserve file (its goroutine only)
+	s       *Store
+	low     atomic.Bool // the last check found too little space
+	tripped atomic.Bool // WatchDisk found the disk below the floor: no writes until it is free again
 
 	mu     sync.Mutex
 	mem    map[string]memEntry // KV writes held in memory while low
