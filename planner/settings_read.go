@@ -157,6 +157,9 @@ func settingsGate(q string) bool {
 		return true
 	}
 	lq := strings.ToLower(q)
+	if strings.Contains(lq, ".conf") || strings.Contains(lq, "config file") {
+		return true // a pasted config file's lines ("hz 100")
+	}
 	for _, k := range sharedSettings().plainConf {
 		if strings.Contains(lq, k) {
 			return true

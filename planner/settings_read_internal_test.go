@@ -40,6 +40,7 @@ func TestReadSettings(t *testing.T) {
 		{"dragonfly --snapshot_cron=\"\" --proactor_threads=8", "dragonfly 8 cores", []string{`--snapshot_cron=""`}},
 		{"redis.conf: activedefrag yes, hz 100, 16 shards on 16 cores", "redis.conf: , , 16 shards on 16 cores", []string{"activedefrag yes", "hz 100"}},
 		{"activedefrag yes on redis", "activedefrag yes on redis", nil}, // no config file pasted: the rules read it
+		{"redis.conf has activedefrag yes and hz 100, 16 shards", "redis.conf has and , 16 shards", []string{"activedefrag yes", "hz 100"}},
 	} {
 		got := readSettings(tc.in)
 		if got.text != tc.text {
