@@ -28,8 +28,13 @@ type reason struct {
 	number  bool
 }
 
+// demoNames are the diagnostic runs' labels and the cross-slot demo's keys
+// a question names (demoMentions), found once for the rivals and the
+// scores.
+type demoNames struct{ labels, keys []string }
+
 // reasons lists, per token of the reading, what it may stand for.
-func (p *Planner) reasons(r *reading) [][]reason {
+func (p *Planner) reasons(r *reading, demo demoNames) [][]reason {
 	out := make([][]reason, len(r.toks))
 	for _, t := range r.tags {
 		if !contentMeanings[t.meaning] {
@@ -45,15 +50,17 @@ func (p *Planner) reasons(r *reading) [][]reason {
 		}
 	}
 	// A diagnostic run's label and a demo key name their table.
-	labels, keys := p.demoMentions(r.text)
 	for _, m := range []struct {
 		names   []string
 		dataset string
-	}{{labels, "diagnostics"}, {keys, "crossslot"}} {
+	}{{demo.labels, "diagnostics"}, {demo.keys, "crossslot"}} {
 		for _, name := range m.names {
-			words := tokenize(strings.ToLower(name))
+			var words []string
+			for _, tk := range tokenize(strings.ToLower(name)) {
+				words = append(words, tk.text)
+			}
 			for i := 0; i+len(words) <= len(r.toks); i++ {
-				if tokensAt(r.toks, i, words) {
+				if wordsAt(r.toks, i, words) {
 					for j := i; j < i+len(words); j++ {
 						out[j] = append(out[j], reason{meaning: mDataset, value: m.dataset})
 					}
@@ -73,16 +80,6 @@ func (p *Planner) reasons(r *reading) [][]reason {
 		}
 	}
 	return out
-}
-
-// tokensAt reports whether the reading's tokens from i are words.
-func tokensAt(toks []token, i int, words []token) bool {
-	for k, w := range words {
-		if toks[i+k].text != w.text {
-			return false
-		}
-	}
-	return true
 }
 
 // wordsAt reports whether the tokens from i spell words.
@@ -210,10 +207,9 @@ func explainsDemo(pl *Plan, x reason) bool {
 // rivals are the readings the question's words allow besides the rules'
 // plan: the glossary term it names, the failover table its words are
 // about, and the cross-slot demo or the diagnostic runs they name.
-func (p *Planner) rivals(question string, prev *Plan, base *Plan) []Plan {
-	r := p.read(question)
+func (p *Planner) rivals(question string, r *reading, base *Plan, demo demoNames) []Plan {
 	var out []Plan
-	labels, keys := p.demoMentions(r.text)
+	labels, keys := demo.labels, demo.keys
 	if base.Intent == IntentOutOfScope {
 		// Out of scope by absence of domain words, but a diagnostic run's
 		// label or a demo key is the domain's own name ("what did
@@ -260,7 +256,7 @@ func (p *Planner) rivals(question string, prev *Plan, base *Plan) []Plan {
 
 // chooseWhole returns the best-explaining reading of a question among the
 // rules' plan and its rivals, and whether the choice is confident.
-func (p *Planner) chooseWhole(question string, prev *Plan, base Plan, confident bool) (Plan, bool) {
+func (p *Planner) chooseWhole(question string, base Plan, confident bool) (Plan, bool) {
 	switch base.Intent {
 	case IntentCompound, IntentChatter, IntentHelp, IntentClaim:
 		return base, confident
@@ -268,12 +264,14 @@ func (p *Planner) chooseWhole(question string, prev *Plan, base Plan, confident 
 	if base.Explain || base.Premise != nil && base.Premise.Metric == "outage_s" {
 		return base, confident
 	}
-	rivals := p.rivals(question, prev, &base)
+	r := p.read(question)
+	var demo demoNames
+	demo.labels, demo.keys = p.demoMentions(r.text)
+	rivals := p.rivals(question, &r, &base, demo)
 	if len(rivals) == 0 {
 		return base, confident
 	}
-	r := p.read(question)
-	rs := p.reasons(&r)
+	rs := p.reasons(&r, demo)
 	best, bestScore := base, explained(&base, rs)
 	var tied []Plan
 	for _, c := range rivals {

@@ -207,7 +207,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	if !confident {
 		pl, confident = p.ordinary(question, threadBase(prev))
 	}
-	pl, confident = p.chooseWhole(question, prev, pl, confident)
+	pl, confident = p.chooseWhole(question, pl, confident)
 	// A reading the reader wrote for this question ("not read-heavy" read
 	// as the only other workload measured) opens the answer unless the
 	// unbound words call for their own.
