@@ -11,10 +11,15 @@ type Engine struct {
 	// cache server"). A nickname listed under two engines is ambiguous:
 	// the planner asks which one was meant.
 	Nicknames []string `json:"nicknames,omitempty"`
-	Vendor    string   `json:"vendor"`
-	Version   string   `json:"version"`
-	Session   int      `json:"session"`
-	Threading string   `json:"threading"`
+	// Descriptors are words that describe the engine without naming it —
+	// its vendor, licence, lineage, implementation ("Snap", "BSL",
+	// "fork", ".NET"). The planner reads a description such as "the BSD
+	// fork" as every engine all its words describe.
+	Descriptors []string `json:"descriptors,omitempty"`
+	Vendor      string   `json:"vendor"`
+	Version     string   `json:"version"`
+	Session     int      `json:"session"`
+	Threading   string   `json:"threading"`
 	// NeedsCluster reports whether the engine must run as a cluster to use
 	// many cores.
 	NeedsCluster bool     `json:"needs_cluster"`

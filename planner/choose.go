@@ -164,7 +164,7 @@ func explains(pl *Plan, x reason) bool {
 		return isDataPlan(pl) || pl.Premise != nil || failover && len(s.Engines) > 1
 	case mKind:
 		switch {
-		case x.value == "define" || x.value == "define_ctx":
+		case x.value == "define" || x.value == "define_ctx" || x.value == "define_ref":
 			return define
 		case strings.HasPrefix(x.value, "count:"):
 			return define && "count:"+s.TermID == x.value
@@ -229,6 +229,12 @@ func (p *Planner) rivals(question string, r *reading, base *Plan, demo demoNames
 			if name, ok := p.kbTerm(id); ok {
 				out = append(out, p.defineOf(question, id, name, r.x))
 			}
+		}
+	}
+	if base.Intent != IntentDefine && (r.hasValue(mKind, "define") || r.hasValue(mKind, "define_ref")) && len(r.x.engines) == 1 && len(r.x.metrics) == 0 && !r.x.hasKnobValue() {
+		// "KeyDB — what is it?": the engine's own entry.
+		if pl, ok := p.engineEntry(question, r.text, r.x, r.x.engines[0].value); ok {
+			out = append(out, pl)
 		}
 	}
 	if base.Intent == IntentDefine && r.hasValue(mKind, "define") && r.x.hasKnobValue() {

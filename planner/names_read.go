@@ -15,50 +15,56 @@ import (
 // two engines share ("the source-available one") is ambiguous: the plan
 // asks which was meant.
 
-// nickname is one way of naming engines, lower-cased. A vendor's name
-// names its engine only with a thing it makes beside it ("Microsoft's
-// server", "the Snap database"): alone it is the vendor ("Microsoft's
-// benchmark" is a claim).
+// nickname is one way of naming engines, lower-cased.
 type nickname struct {
 	phrase  string
 	engines []string
-	vendor  bool
 }
 
-// madeThings are the nouns a vendor's name stands before to name what it
-// makes.
+// madeThings are the nouns a description names an engine with ("the BSD
+// fork", "Microsoft's server", "the .NET one"): a vendor's or a licence's
+// word alone is not an engine ("Microsoft's benchmark" is a claim).
 var madeThings = map[string]bool{"server": true, "servers": true, "engine": true, "one": true, "thing": true, "cache": true,
-	"store": true, "db": true, "database": true, "fork": true, "product": true, "offering": true, "kv": true, "system": true}
+	"store": true, "db": true, "database": true, "fork": true, "product": true, "offering": true, "kv": true, "system": true,
+	"project": true, "implementation": true, "rewrite": true, "clone": true}
 
-// vendorNames are the ways a vendor field is written short: "Snap Inc."
-// is Snap, "Microsoft Research" also Microsoft; a vendor named after its
-// engine ("Redis Ltd.") is read by the rules.
-func vendorNames(vendor, key string) []string {
-	v, _, _ := strings.Cut(vendor, "(")
-	v = strings.TrimSpace(strings.ToLower(v))
-	for _, suffix := range []string{" inc.", " inc", " ltd.", " ltd", " corp.", " corp", " llc"} {
-		v = strings.TrimSuffix(v, suffix)
-	}
-	if v == "" || wordIndex(v, key) >= 0 || strings.Contains(v, key) {
-		return nil
-	}
-	out := []string{v}
-	if first, _, ok := strings.Cut(v, " "); ok && len(first) > 2 {
-		out = append(out, first)
-	}
-	return out
+// describing are the function words a description holds between its
+// describing words ("the fork Snap maintained", "the server written in C#",
+// "the multi-thread fork of Redis from Snapchat").
+// A participle belongs to the description even last ("the fork Snap
+// maintained").
+var describing = map[string]bool{"the": true, "a": true, "an": true, "s": true, "that": true, "by": true, "from": true,
+	"of": true, "in": true, "made": false, "built": false, "written": false, "maintained": false, "licensed": false,
+	"licenced": false, "based": false, "backed": false, "powered": false}
+
+// beforeOther are the words after which an article and describing words
+// alone name an engine ("the Linux Foundation fork vs the original at 16
+// cores").
+var beforeOther = map[string]bool{"vs": true, "versus": true, "and": true, "or": true, "at": true, "on": true,
+	"with": true, ",": true, ";": true}
+
+// engineNames are the knowledge base's ways of naming and describing
+// engines.
+type engineNames struct {
+	// nicks are whole names, longest first.
+	nicks []nickname
+	// descs maps a describing word or words, tokenised, to every engine it
+	// describes.
+	descs   map[string][]string
+	longest int // the most tokens one description holds
 }
 
-// newNicknames indexes the knowledge base's engine names, longest first;
-// short names with digits are left to the rules, which read versions from
-// them ("Redis 8").
-func newNicknames(kb Knowledge) func() []nickname {
-	return sync.OnceValue(func() []nickname {
+// newNicknames indexes the knowledge base's engine names, longest first,
+// and its describing words; short names with digits are left to the
+// rules, which read versions from them ("Redis 8").
+func newNicknames(kb Knowledge) func() engineNames {
+	return sync.OnceValue(func() engineNames {
 		ek, ok := kb.(engineKnowledge)
 		if !ok {
-			return nil
+			return engineNames{}
 		}
 		byPhrase := map[string][]string{}
+		out := engineNames{descs: map[string][]string{}}
 		for _, e := range ek.Engines() {
 			for _, n := range append(append([]string{e.Name}, e.Aliases...), e.Nicknames...) {
 				n = strings.ToLower(strings.TrimSpace(n))
@@ -73,17 +79,19 @@ func newNicknames(kb Knowledge) func() []nickname {
 					byPhrase[n] = append(byPhrase[n], e.Key)
 				}
 			}
-		}
-		out := make([]nickname, 0, len(byPhrase))
-		for ph, es := range byPhrase {
-			out = append(out, nickname{phrase: ph, engines: es})
-		}
-		for _, e := range ek.Engines() {
-			for _, v := range vendorNames(e.Vendor, e.Key) {
-				out = append(out, nickname{phrase: v, engines: []string{e.Key}, vendor: true})
+			for _, d := range e.Descriptors {
+				toks := describedTokens(strings.ToLower(d))
+				k := joinTokens(toks)
+				if k != "" && !slices.Contains(out.descs[k], e.Key) {
+					out.descs[k] = append(out.descs[k], e.Key)
+					out.longest = max(out.longest, len(toks))
+				}
 			}
 		}
-		slices.SortFunc(out, func(a, b nickname) int {
+		for ph, es := range byPhrase {
+			out.nicks = append(out.nicks, nickname{phrase: ph, engines: es})
+		}
+		slices.SortFunc(out.nicks, func(a, b nickname) int {
 			if d := len(b.phrase) - len(a.phrase); d != 0 {
 				return d
 			}
@@ -100,28 +108,20 @@ type namesRead struct {
 	ambiguous *nickname
 }
 
-// readNames writes each engine's key where a nickname names it.
+// readNames writes each engine's key where a nickname or a description
+// names it.
 func (p *Planner) readNames(text string) namesRead {
 	text = imageNames(text)
 	if p.nicks == nil {
 		return namesRead{text: text}
 	}
-	nicks := p.nicks()
+	names := p.nicks()
 	lower := strings.ToLower(text)
 	out := namesRead{text: text}
-	for i := range nicks {
-		n := &nicks[i]
+	for i := range names.nicks {
+		n := &names.nicks[i]
 		at := wordIndex(lower, n.phrase)
 		if at < 0 || codeName(lower, at+len(n.phrase)) {
-			continue
-		}
-		if n.vendor {
-			end, ok := madeThingAfter(lower, at+len(n.phrase))
-			if !ok {
-				continue
-			}
-			out.text = out.text[:at] + n.engines[0] + out.text[end:]
-			lower = lower[:at] + n.engines[0] + lower[end:]
 			continue
 		}
 		if len(n.engines) > 1 {
@@ -131,7 +131,142 @@ func (p *Planner) readNames(text string) namesRead {
 		out.text = out.text[:at] + n.engines[0] + out.text[at+len(n.phrase):]
 		lower = lower[:at] + n.engines[0] + lower[at+len(n.phrase):]
 	}
+	if len(lower) != len(out.text) {
+		return out // the offsets of a lower-cased text would not be the text's
+	}
+	for _, d := range slices.Backward(names.descriptions(lower)) {
+		if len(d.engines) > 1 {
+			out.ambiguous = &nickname{phrase: lower[d.start:d.end], engines: d.engines}
+			continue
+		}
+		out.text = out.text[:d.start] + d.engines[0] + out.text[d.end:]
+	}
 	return out
+}
+
+// describedTokens are the question's tokens as descriptions are read:
+// a hyphen or an apostrophe only parts words ("source-available",
+// "snap's"); the marks that make names stay (".net", "c#", "io_uring").
+func describedTokens(s string) []token {
+	return slices.DeleteFunc(tokenize(s), func(t token) bool { return t.text == "-" || t.text == "'" })
+}
+
+func joinTokens(toks []token) string {
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.text
+	}
+	return strings.Join(words, " ")
+}
+
+// description is a run of the text that describes engines.
+type description struct {
+	start, end int
+	engines    []string
+}
+
+// descriptions finds the runs of describing words that end in, or hold,
+// a thing made ("the BSD fork", "the fork Snap maintained"), each read as
+// the engines every describing word in it describes. A run whose words
+// describe no engine in common is left to the accounting, which names it.
+func (n engineNames) descriptions(s string) []description {
+	toks := describedTokens(s)
+	var out []description
+	for i := 0; i < len(toks); {
+		engines, described, made := []string(nil), false, false
+		first, last := -1, -1
+		j := i
+		for j < len(toks) {
+			if k, es := n.describingAt(toks, j); k > 0 {
+				engines = describedBoth(engines, es)
+				phrase := joinTokens(toks[j : j+k])
+				made = made || madeThings[phrase]
+				described = described || !madeThings[phrase]
+				if first < 0 {
+					first = j
+				}
+				j += k
+				last = j - 1
+				continue
+			}
+			w := toks[j].text
+			if madeThings[w] || forkedFrom(toks, j) {
+				made = made || madeThings[w]
+				if first < 0 {
+					first = j
+				}
+				last = j
+				j++
+				continue
+			}
+			participle, ok := describing[w]
+			if !ok {
+				break
+			}
+			if !participle && first >= 0 {
+				last = j
+			}
+			if w == "the" || w == "a" || w == "an" {
+				if first >= 0 && last < j-1 || first < 0 {
+					first = -1 // an article opens a description
+				}
+				if first < 0 {
+					first = j
+				}
+			}
+			j++
+		}
+		headless := described && first >= 0 && toks[first].text == "the" && j < len(toks) && beforeOther[toks[j].text]
+		// "a shared-nothing engine" is a kind of engine, not one of them.
+		kind := first >= 0 && (toks[first].text == "a" || toks[first].text == "an")
+		if described && (made || headless) && len(engines) > 0 && first >= 0 && !kind && !ownedBy(toks, first, last+1, engines) {
+			out = append(out, description{start: toks[first].start, end: toks[last].end, engines: engines})
+		}
+		i = max(j, i+1)
+	}
+	return out
+}
+
+// ownedBy reports a description beside the engine it would name:
+// "dragonfly's shared-nothing thing", "the io_uring thing Dragonfly does"
+// are parts of Dragonfly, not names.
+func ownedBy(toks []token, first, after int, engines []string) bool {
+	at := first - 1
+	if at >= 0 && toks[at].text == "s" {
+		at--
+	}
+	return at >= 0 && slices.Contains(engines, toks[at].text) || after < len(toks) && slices.Contains(engines, toks[after].text)
+}
+
+// describingAt returns how many tokens from j form the longest describing
+// phrase, and the engines it describes.
+func (n engineNames) describingAt(toks []token, j int) (int, []string) {
+	for k := min(n.longest, len(toks)-j); k > 0; k-- {
+		if es, ok := n.descs[joinTokens(toks[j:j+k])]; ok {
+			return k, es
+		}
+	}
+	return 0, nil
+}
+
+// forkedFrom reports the engine a fork came from, inside a description of
+// the fork ("the multithreaded Redis fork", "the fork of Redis").
+func forkedFrom(toks []token, j int) bool {
+	if toks[j].text != "redis" {
+		return false
+	}
+	next := j+1 < len(toks) && madeThings[toks[j+1].text]
+	after := j >= 2 && toks[j-1].text == "of" && madeThings[toks[j-2].text]
+	return next || after
+}
+
+// describedBoth keeps the engines of have also in es; nil have is every
+// engine.
+func describedBoth(have, es []string) []string {
+	if have == nil {
+		return slices.Clone(es)
+	}
+	return intersect(have, es)
 }
 
 // codeName reports a name used as code: "df.engine", "df[…]" is a data
@@ -173,34 +308,6 @@ func imageNames(text string) string {
 		return text
 	}
 	return strings.Join(words, " ")
-}
-
-// madeThingAfter finds, within the three words after a vendor's name, the
-// thing it makes ("Microsoft Research's Tsavorite-based server"), and
-// returns where that noun ends.
-func madeThingAfter(s string, from int) (int, bool) {
-	rest := s[from:]
-	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "'s"), "’s")
-	offset := len(s) - len(rest)
-	pos := 0
-	for k := 0; k < 3; k++ {
-		for pos < len(rest) && rest[pos] == ' ' {
-			pos++
-		}
-		end := pos
-		for end < len(rest) && rest[end] != ' ' {
-			end++
-		}
-		if end == pos {
-			return 0, false
-		}
-		word := strings.Trim(rest[pos:end], "?!.,;:")
-		if madeThings[word] {
-			return offset + pos + len(word), true
-		}
-		pos = end
-	}
-	return 0, false
 }
 
 // wordIndex finds phrase in s at word boundaries; -1 when absent.

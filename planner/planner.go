@@ -76,7 +76,7 @@ type Planner struct {
 	known func() map[string]bool
 	// nicks are the engines' names and nicknames from the knowledge base
 	// (names_read.go).
-	nicks func() []nickname
+	nicks func() engineNames
 	out   *outcomeLog
 	ulex  *unboundLexicon
 	// early and late are the intent recognisers tried before the slot
