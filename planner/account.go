@@ -158,7 +158,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	if !accountable(pl.Intent) && !dangling {
 		return
 	}
-	if prev == nil && !statedEngines(pl) && (namesAnEngine(pl.Intent) || dangling) {
+	if nothingBefore(prev) && !statedEngines(pl) && (namesAnEngine(pl.Intent) || dangling) {
 		if w, ok := referent(accountWords(settings.text)); ok {
 			// "is it faster?" opening a conversation: there is nothing for
 			// "it" to stand for, and a ranking of everything would answer
@@ -177,7 +177,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	if !accountable(pl.Intent) {
 		return
 	}
-	if prev == nil && !statedEngines(pl) && pl.Intent == IntentCompare {
+	if nothingBefore(prev) && !statedEngines(pl) && pl.Intent == IntentCompare {
 		if w, ok := bareComparative(accountWords(settings.text)); ok {
 			// "faster?" opening a conversation: faster than what? A
 			// ranking of everything answers a question nobody asked.
@@ -332,6 +332,13 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	} else {
 		pl.UnboundReading = lead + "; " + lowerFirst(pl.UnboundReading)
 	}
+}
+
+// nothingBefore reports a conversation with nothing a word like "it" or
+// "the latter" could take up: no earlier message, or only greetings and
+// thanks.
+func nothingBefore(prev *Plan) bool {
+	return prev == nil || len(prev.ThreadEngines) == 0 && len(prev.Slots.Engines) == 0 && !isDataPlan(prev) && prev.Intent != IntentDefine
 }
 
 // referent finds a word that stands for something said before ("it",

@@ -155,6 +155,20 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 			return
 		}
 	}
+	if (pl.Intent == IntentLookup || pl.Intent == IntentCompare) && slices.Contains(pl.Defaulted, slotCores) && asksFewest(words) {
+		// "fewest cores dragonfly needs for 10M ops/s", "the smallest Redis
+		// cluster that does 20M": the cores are what is asked, over the
+		// curve, where the bound is crossed.
+		if _, ok := p.boundOf(text, words, pl.Slots.Metric); ok {
+			r := p.read(text)
+			w := p.fresh(r.x, r.text)
+			w.question, w.intent, w.knob = pl.Question, IntentScaling, slotCores
+			if sc := p.planWant(w); sc.Intent == IntentScaling {
+				sc.ThreadEngines = pl.ThreadEngines
+				*pl = sc
+			}
+		}
+	}
 	if pl.Intent == IntentScaling && pl.Slots.Knob == slotCores && !pl.Crossover {
 		if b, ok := p.boundOf(text, words, pl.Slots.Metric); ok {
 			pl.Aggregate, pl.Bound = "threshold", &b
@@ -178,6 +192,28 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 	case limit > 0:
 		pl.Interpretation = "The first " + strconv.Itoa(limit) + " of the ranking: " + pl.Interpretation
 	}
+}
+
+// asksFewest reports a question for the least hardware: "fewest cores",
+// "minimum number of threads", "the smallest Redis cluster that …".
+func asksFewest(words []accountWord) bool {
+	for i, w := range words {
+		switch w.lower {
+		case "fewest", "least", "smallest", "minimum", "min", "tiniest", "cheapest":
+		default:
+			continue
+		}
+		for _, n := range words[i+1 : min(i+5, len(words))] {
+			switch strings.TrimSuffix(n.lower, "s") {
+			case "core", "cpu", "vcpu", "thread", "shard", "box", "machine", "instance", "setup", "node", "server", "config":
+				return true
+			}
+			if strings.HasPrefix(n.lower, "cluster") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // boundOf reads the bound a curve must cross ("drop below 10 ms", "to hit
@@ -326,7 +362,8 @@ func countShape(words []accountWord) (aggregate, over, field string, reps int) {
 	}
 	if aggregate == "distinct" && !listed && !slices.ContainsFunc(words, func(w accountWord) bool {
 		switch w.lower {
-		case "used", "use", "uses", "measured", "run", "ran", "tested", "covered", "benchmarked", "tried", "exist", "available":
+		case "used", "use", "uses", "measured", "run", "ran", "tested", "cover", "covers", "covered", "include", "includes", "included",
+			"benchmarked", "tried", "exist", "available":
 			return true
 		}
 		return false
@@ -342,27 +379,35 @@ func countPlan(pl *Plan, aggregate, over, field string, reps int) {
 	var conds []string
 	s := pl.Slots
 	stated := func(slot string) bool { return !slices.Contains(pl.Defaulted, slot) }
+	// The count keeps the settings the question stated, as its filter does.
+	kept := Slots{Engines: s.Engines}
 	// The conditions are the knob clauses every filter is written with
 	// (appendClause): one value as ==, several as in [...].
 	if stated(slotEngines) {
 		conds = appendClause(conds, "engine", len(s.Engines) > 1, only(s.Engines), s.Engines, strconv.Quote)
 	}
 	if stated(slotModes) {
+		kept.Modes = s.Modes
 		conds = appendClause(conds, "mode", len(s.Modes) > 1, only(s.Modes), s.Modes, strconv.Quote)
 	}
 	if stated(slotCores) {
+		kept.Cores = s.Cores
 		conds = appendClause(conds, "cores", len(s.Cores) > 1, only(s.Cores), s.Cores, strconv.Itoa)
 	}
 	if stated(slotRatio) {
+		kept.Ratio = s.Ratio
 		conds = appendClause(conds, "ratio", false, s.Ratio, nil, strconv.Quote)
 	}
 	if stated(slotValue) {
+		kept.ValueBytes = s.ValueBytes
 		conds = appendClause(conds, "value_bytes", false, s.ValueBytes, nil, strconv.Itoa)
 	}
 	if stated(slotPipeline) {
+		kept.Pipeline = s.Pipeline
 		conds = appendClause(conds, "pipeline", false, s.Pipeline, nil, strconv.Itoa)
 	}
 	if stated(slotSession) {
+		kept.Session = s.Session
 		conds = appendClause(conds, "session", false, s.Session, nil, strconv.Itoa)
 	}
 	filter := "true"
@@ -372,7 +417,7 @@ func countPlan(pl *Plan, aggregate, over, field string, reps int) {
 	if over == "" {
 		over = "cells"
 	}
-	*pl = Plan{Intent: IntentSearch, Question: pl.Question, Source: pl.Source, Slots: Slots{Engines: pl.Slots.Engines},
+	*pl = Plan{Intent: IntentSearch, Question: pl.Question, Source: pl.Source, Slots: kept,
 		Aggregate: aggregate, Dataset: "runs", Search: &Search{Over: over, Scope: "every measured cell"},
 		Queries: []Query{{Label: "scope", Filter: filter, Metric: "ops_per_sec"}}, CountField: field, CellReps: reps,
 		ThreadEngines: pl.ThreadEngines}
