@@ -759,7 +759,9 @@ func (g *grammar) extractModes(x *parsed) {
 func (x *parsed) explicitModes() []string {
 	specific := slices.ContainsFunc(x.modes, func(m modeMention) bool { return m.specific })
 	var out []string
-	for _, m := range x.modes {
+	ms := slices.Clone(x.modes)
+	slices.SortStableFunc(ms, func(a, b modeMention) int { return a.start - b.start }) // as the asker named them
+	for _, m := range ms {
 		if specific && !m.specific {
 			continue
 		}
@@ -793,7 +795,9 @@ func (x *parsed) modeOrder() []string {
 func (x *parsed) modesFor(engine string) []string {
 	specific := slices.ContainsFunc(x.modes, func(m modeMention) bool { return m.specific })
 	var out []string
-	for _, m := range x.modes {
+	ms := slices.Clone(x.modes)
+	slices.SortStableFunc(ms, func(a, b modeMention) int { return a.start - b.start }) // as the asker named them
+	for _, m := range ms {
 		if specific && !m.specific {
 			continue
 		}
