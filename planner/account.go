@@ -258,13 +258,19 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		return !ok || a.err != nil || !onlyHid(a.plan, *pl)
 	}
 	var unread, leads []string
-	if pl.Intent == IntentFailover {
+	if table, ok := fixedSetups[pl.Intent]; ok {
+		// "does Valkey fail over faster at 16 cores?", "memory of Valkey
+		// with pipeline 1": the table has one setup; its figures hold no
+		// core count or pipeline depth. (A memory table's value size is
+		// its own: another is never measured, said by the plan.)
 		r := p.readTokens(settings.text)
-		if stated := runSettingsIn(p.extract(r.canonical())); len(stated) > 0 {
-			// "does Valkey fail over faster at 16 cores?": the lab has
-			// one topology; its outages hold no core count.
+		x := p.extract(r.canonical())
+		if pl.Intent == IntentMemory {
+			x.values = nil
+		}
+		if stated := runSettingsIn(x); len(stated) > 0 {
 			unread = append(unread, stated...)
-			leads = append(leads, "Left out "+joinAnd(stated)+": the failover lab does not vary "+either(len(stated) == 1, "it", "them")+", so its outages are at its own setup")
+			leads = append(leads, "Left out "+joinAnd(stated)+": "+table+" does not vary "+either(len(stated) == 1, "it", "them")+", so its figures are at its own setup")
 		}
 	}
 	var fixed []string
@@ -282,7 +288,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		// primary, two replicas, three sentinels, three kills), the demo
 		// its 3 keys and 3 shards: a count of those is the table's, not a
 		// setting.
-		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !read(n) {
+		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !read(n) && !named(unread, n) {
 			numbers = append(numbers, "“"+n+"”")
 		}
 	}
@@ -1024,6 +1030,16 @@ func titled(engines []string) []string {
 
 // runSettingsIn names the run settings a question stated (core counts,
 // workloads, value sizes, pipeline depths), as the answer would quote them.
+// named reports a number already named back inside one of the unread
+// settings ("“16 cores”").
+func named(unread []string, n string) bool {
+	return slices.ContainsFunc(unread, func(u string) bool { return slices.Contains(strings.Fields(strings.Trim(u, "“”")), n) })
+}
+
+// fixedSetups are the measured tables taken at one setup, by the kind
+// that answers from them.
+var fixedSetups = map[Intent]string{IntentFailover: "the failover lab", IntentMemory: "the memory table"}
+
 func runSettingsIn(x *parsed) []string {
 	var out []string
 	for _, c := range x.cores {

@@ -99,6 +99,9 @@ func (p *Planner) memoryPlan(w want) Plan {
 		if w.keys != 0 && w.keys != t.Keys {
 			pl.Missing = append(pl.Missing, fmt.Sprintf("memory per key was measured only with %s keys of %d-byte values, never with %s keys", thousands(t.Keys), t.ValueBytes, thousands(w.keys)))
 		}
+		if len(w.values) == 1 {
+			pl.Slots.ValueBytes = w.values[0]
+		}
 		for _, v := range w.values {
 			if v != t.ValueBytes {
 				pl.Missing = append(pl.Missing, fmt.Sprintf("memory per key was measured only with %s keys of %d-byte values, never with %s", thousands(t.Keys), t.ValueBytes, valuePhrase(v)))
