@@ -718,13 +718,12 @@ func (g *grammar) extractModes(x *parsed) {
 	x.each(g.modeSingle, func(m []int) bool { add(m, true, "single"); return true })
 	x.each(g.modeSingleWord, func(m []int) bool {
 		next := strings.TrimLeft(x.text[m[0]+len("single"):], " -")
-		switch firstWords(strings.Map(func(r rune) rune {
+		if singleNotMode[firstWords(strings.Map(func(r rune) rune {
 			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
 				return r
 			}
 			return ' '
-		}, next), 1) {
-		case "client", "threaded", "thread", "rep", "repetition", "run", "shard", "key", "keys", "core", "command", "connection", "number", "figure", "biggest", "most", "best", "largest", "point", "value", "digit", "1", "request", "sentinel", "machine", "cpu", "socket", "numa":
+		}, next), 1)] {
 			return false
 		}
 		add([]int{m[0], m[0] + len("single")}, true, "single")
@@ -753,6 +752,15 @@ func (g *grammar) extractModes(x *parsed) {
 		}
 	}
 }
+
+// singleNotMode are the words after which "single" is not the
+// single-process mode ("a single client", "not a single request").
+var singleNotMode = map[string]bool{"client": true, "threaded": true, "thread": true, "rep": true, "repetition": true, "run": true,
+	"shard": true, "key": true, "keys": true, "core": true, "command": true, "connection": true, "number": true, "figure": true,
+	"biggest": true, "most": true, "best": true, "largest": true, "point": true, "value": true, "digit": true, "1": true,
+	"request": true, "sentinel": true, "machine": true, "cpu": true, "socket": true, "numa": true, "one": true, "op": true,
+	"operation": true, "query": true, "call": true, "time": true, "requests": true, "commands": true, "ops": true, "operations": true,
+	"queries": true, "calls": true, "clients": true, "runs": true, "cores": true, "threads": true, "connections": true, "shards": true}
 
 // explicitModes is every mode a mode phrase asked for; bare "cluster" counts
 // only when no specific phrase was used.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -67,6 +68,11 @@ func (lx *lexicon) read(text string) reading {
 		}
 		i += n
 	}
+	// "a single request" is not the single-process mode, for the slot
+	// grammar either (singleNotMode).
+	r.tags = slices.DeleteFunc(r.tags, func(t tag) bool {
+		return t.meaning == mMode && t.to == t.from+1 && r.toks[t.from].text == "single" && t.to < len(r.toks) && singleNotMode[r.toks[t.to].text]
+	})
 	r.scopeNegations()
 	return r
 }
@@ -129,7 +135,10 @@ func negatable(m meaning) bool {
 func scopeWordBefore(w string) bool {
 	switch w {
 	case "the", "a", "an", "any", "use", "using", "used", "uses", "of", "with", "-", "in", "some", "its", "their",
-		"request", "command", "run", "running", "ran", "enabled", "on", "be", "been", "being", "is", "was", "there", "were", "are", "it", "they",
+		"request", "command", "run", "running", "ran", "enabled",
+		// a quantified negation's noun: "none of the requests are
+		// pipelined", "no command gets pipelined"
+		"requests", "commands", "op", "ops", "operation", "operations", "query", "queries", "call", "calls", "gets", "got", "getting", "will", "would", "single", "one", "1", "on", "be", "been", "being", "is", "was", "there", "were", "are", "it", "they",
 		// modal and situational: "can't do pipelining", "don't support
 		// cluster mode", "aren't able to use pipelining"
 		"do", "does", "did", "doing", "support", "supports", "handle", "handles", "speak", "speaks", "talk", "talks", "afford", "able", "to",
@@ -171,7 +180,7 @@ func (r *reading) scopeNegations() {
 		// Backwards: skip scope words, take a "pre" negation, repeat.
 		j := t.from
 		skipped := 0
-		for j > 0 && skipped <= 3 {
+		for j > 0 && skipped <= 4 {
 			if n := negEnd[j]; n > 0 && (r.tags[n-1].value == "pre" || r.toks[j].text == "to") {
 				// a "post" phrase before "to" negates what follows too
 				// ("not allowed to pipeline", "impossible to shard")
