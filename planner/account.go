@@ -869,7 +869,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		switch {
 		case !w.first && isCapitalised(w.text):
 			names = append(names, w.text)
-		case enginePlace[before] || enginePlace[next]:
+		case enginePlace[before] || enginePlace[next] || strangeWord(w.lower) && (subjectPlace[next] || objectPlace[before]):
 			// "Skyforge vs dragonfly", "faster than pelikan": where an
 			// engine's name stands.
 			names = append(names, w.text)
@@ -925,6 +925,39 @@ func (p *Planner) valueWord(w string) bool {
 
 // enginePlace are the words an engine's name stands beside in a
 // comparison.
+// strangeWord reports a word that is not English and has the shape of a
+// name ("redict", "pelikan"): letters only, four or more. Where an
+// engine's name stands ("redict at 16 cores", "how does pelikan
+// compare"), taking it for nothing would answer without it.
+func strangeWord(w string) bool {
+	if len(w) < 4 || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return false
+	}
+	return !englishWords()[w]
+}
+
+//go:embed data/english-words.txt
+var englishWordsTable string
+
+// englishWords is the word list, built on the first word no other
+// vocabulary of the reader holds.
+var englishWords = sync.OnceValue(func() map[string]bool {
+	out := make(map[string]bool, 64000)
+	for _, line := range strings.Split(englishWordsTable, "\n") {
+		if line != "" && line[0] != '#' {
+			out[line] = true
+		}
+	}
+	return out
+})
+
+// subjectPlace and objectPlace are the words after and before which an
+// engine's name stands: "X at 16 cores", "X compare with", "how does X".
+var subjectPlace = map[string]bool{"at": true, "compare": true, "compared": true, "compares": true,
+	"throughput": true, "p99": true, "p50": true, "latency": true, "ops": true, "beat": true, "beats": true, "outperform": true,
+	"outperforms": true, "scale": true, "scales": true, "do": true, "does": true, "handle": true, "handles": true}
+var objectPlace = map[string]bool{"does": true, "did": true, "is": true, "of": true, "for": true, "about": true, "try": true, "use": true}
+
 var enginePlace = map[string]bool{"vs": true, "versus": true, "than": true, "against": true, "v": true, "or": true}
 
 func hasLetter(s string) bool {

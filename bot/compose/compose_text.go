@@ -88,13 +88,23 @@ func composeClarify(p planner.Plan) Answer {
 		Headline: "Which did you mean?",
 		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
 	}
+	r := strings.TrimSpace(p.Refusal)
+	refusal := r
 	if len(p.Options) == 0 {
 		a.Headline = "I could not place that question."
+		if len(p.Unread) > 0 && r != "" {
+			// The first line names what was not read: "I don't know
+			// “redict”."
+			head, rest, ok := strings.Cut(r, ":")
+			a.Headline = ensureStop(head)
+			if rest = strings.TrimSpace(rest); ok && rest != "" {
+				r = strings.ToUpper(rest[:1]) + rest[1:]
+			}
+		}
 	}
-	r := strings.TrimSpace(p.Refusal)
 	if r != "" {
 		a.Body = append(a.Body, ensureStop(r))
-		if strings.TrimSpace(strings.TrimPrefix(p.Interpretation, "Not understood:")) == r {
+		if strings.TrimSpace(strings.TrimPrefix(p.Interpretation, "Not understood:")) == refusal {
 			a.Interpretation = ""
 		}
 	}
