@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -95,6 +96,17 @@ type Options struct {
 	// ForImport tunes Badger for writing many runs (see forImport): for
 	// the import command's process. Ignored InMemory.
 	ForImport bool
+	// Beside opens for writing a store that another process (serve, see
+	// HandOff) reads meanwhile through a read-only handle of its own:
+	// nothing that handle maps may be deleted (Badger truncates a file it
+	// deletes, and a read of a mapped page past the end is a SIGBUS), so
+	// this process merges no tables, collects no value log and leaves the
+	// merge of what it wrote to a later open. For serve's writing process.
+	Beside bool
+	// MergeAtClose merges level 0 into the levels below as the store
+	// closes: what a Beside process left unmerged. For the process serve
+	// runs, with its own handle closed, after one that wrote Beside.
+	MergeAtClose bool
 	// Small sizes Badger's memtable and value log for a store of a few
 	// thousand runs in a process that answers once (see smallMemTableSize),
 	// and leaves making the embedded dataset's import durable to Close
@@ -114,7 +126,16 @@ type Store struct {
 	readOnly bool
 	minFree  uint64
 
-	importMu sync.Mutex // serializes imports
+	importMu sync.Mutex // serializes imports, and hand-offs (see HandOff)
+
+	// dbMu guards db itself, which a hand-off replaces: every read that
+	// serve makes holds it for reading; HandOff and resume take it to swap
+	// the handle (see handoff.go).
+	dbMu       sync.RWMutex
+	opts       Options        // as opened, for a hand-off to open the store again
+	badgerOpts badger.Options // likewise, for the read-only handle of a hand-off
+	aside      handOffState   // guarded by importMu
+	dbErr      error          // why there is no handle to read (see reopenReadOnly); guarded by dbMu
 
 	mu       sync.RWMutex
 	snap     *snapshot // replaced, never mutated, after each import
@@ -125,6 +146,7 @@ type Store struct {
 
 	brokenMu  sync.Mutex
 	broken    error       // damage found by a read that cannot return an error (Cells, Run …)
+	asideErr  error       // why a hand-off could not open the store for writing again (see resume)
 	scrubbed  error       // what the last Scrub found wrong with the kept copies
 	lastScrub ScrubReport // the last Scrub's report
 
@@ -134,6 +156,7 @@ type Store struct {
 
 	mergeWith     *badger.Options   // Options.ForImport: the options compactAtClose merges with
 	oneShot       bool              // Options.Small, on disk and writable
+	beside        bool              // Options.Beside: nothing another process maps is deleted
 	mirrorAtClose atomic.Bool       // the embedded import's mirror file waits for Close
 	background    *backgroundImport // a first use's import, written while the process answers
 	held          bool              // snap is runs held in memory; imports keep it (see holdInMemory)
@@ -181,7 +204,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 
 		WithVerifyValueChecksum(true).
 		WithReadOnly(opts.ReadOnly)
-	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache()}
+	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache(), opts: opts}
 	var aside setAsideRecord // tables set aside before Badger deletes them
 	s.minFree = defaultMinFree
 	if opts.MinFreeBytes > 0 {
@@ -199,6 +222,15 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			bo = bo.WithMemTableSize(smallMemTableSize).WithValueThreshold(smallValueThreshold).
 				WithValueLogFileSize(smallValueLogFileSize)
 			s.oneShot = !opts.ReadOnly
+		}
+		if opts.Beside {
+			// No merge at all: level 0 takes every flush (an API import
+			// is at most tens of megabytes), and the close merges nothing.
+			bo = bo.WithNumCompactors(0).WithNumLevelZeroTablesStall(math.MaxInt32).WithCompactL0OnClose(false)
+			s.mergeWith, s.beside = nil, true
+		}
+		if opts.MergeAtClose {
+			bo = bo.WithCompactL0OnClose(true)
 		}
 		if opts.Dir == "" {
 			return nil, errors.New("open store: no data directory given")
@@ -252,7 +284,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		}
 		return nil, openError(opts.Dir, err)
 	}
-	s.db = db
+	s.db, s.badgerOpts = db, bo
+	s.disk.writable.Store(!s.readOnly)
 	if s.dir != "" && !s.readOnly {
 		_ = s.disk.check(0) // allocates Badger's mapped logs, or marks the store short of space
 	}
@@ -264,7 +297,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		_ = s.db.Close()
 		return nil, err
 	}
-	if !opts.InMemory && !opts.ReadOnly {
+	if !opts.InMemory && !opts.ReadOnly && !s.beside {
 		s.wg.Add(1)
 		go s.gcLoop()
 	}
@@ -346,13 +379,13 @@ func (s *Store) openGeneration() error {
 		if s.manifest.totalRuns() > 0 {
 			return corrupt(s.dir, nil, "the cell index of import %d is missing", s.manifest.Generation)
 		}
-		s.snap = newSnapshot(nil)
+		s.setSnapshot(newSnapshot(nil))
 		return nil
 	}
 	if err := checkHead(h, s.manifest); err != nil {
 		return corrupt(s.dir, err, "%v", err)
 	}
-	s.snap = newLazySnapshot(s, h, s.manifest)
+	s.setSnapshot(newLazySnapshot(s, h, s.manifest))
 	return nil
 }
 
@@ -391,7 +424,7 @@ func (s *Store) Err() error {
 func (s *Store) CheckStore(context.Context) error {
 	s.brokenMu.Lock()
 	defer s.brokenMu.Unlock()
-	return errors.Join(s.broken, s.scrubbed)
+	return errors.Join(s.broken, s.scrubbed, s.asideErr)
 }
 
 // fail records damage that a read of snap found where it cannot return
@@ -419,7 +452,7 @@ func (s *Store) getValue(key []byte) (v []byte, err error) {
 			v, err = nil, panicked(s.dir, "reading the store", p)
 		}
 	}()
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(key)
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
@@ -470,13 +503,24 @@ func (s *Store) gcLoop() {
 			if s.disk.low.Load() {
 				continue // the collector writes a new value-log file
 			}
-			for s.db.RunValueLogGC(0.5) == nil {
-				select {
-				case <-s.stop:
-					return
-				default:
-				}
-			}
+			s.collectValueLog()
+		}
+	}
+}
+
+// collectValueLog runs Badger's value-log garbage collection until it
+// finds nothing to collect or Close; not while the store is handed off.
+func (s *Store) collectValueLog() {
+	s.dbMu.RLock()
+	defer s.dbMu.RUnlock()
+	if s.disk.handedOff.Load() {
+		return
+	}
+	for s.db.RunValueLogGC(0.5) == nil {
+		select {
+		case <-s.stop:
+			return
+		default:
 		}
 	}
 }
@@ -488,7 +532,12 @@ func (s *Store) Close() error {
 		close(s.stop)
 		s.wg.Wait()
 		importErr := s.WaitImport() // before Badger closes under it
+		s.importMu.Lock()           // and a hand-off (see HandOff)
+		defer s.importMu.Unlock()
 		defer func() { s.closeErr = errors.Join(importErr, s.closeErr) }()
+		if s.dbErr != nil {
+			return // closed when a hand-off could not open it again
+		}
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close store: %w", err)
 			return
@@ -506,7 +555,7 @@ func (s *Store) Close() error {
 				s.log.Warn("the store's tables stay unmerged until a later open", "err", err)
 			}
 		}
-		if s.dir != "" && !s.readOnly {
+		if s.dir != "" && !s.readOnly && !s.HandedOff() {
 			// Remember the tables this process wrote, so the opens after it
 			// do not read them again; one found damaged is reported by the
 			// next open. The table the close flushed is too new to remember
@@ -536,6 +585,12 @@ func (s *Store) CloseAtExit() error {
 		return nil
 	}
 	return s.Close()
+}
+
+func (s *Store) setSnapshot(snap *snapshot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.snap = snap
 }
 
 func (s *Store) current() *snapshot {
@@ -582,7 +637,7 @@ func (s *Store) readRun(id string) (Run, bool, error) {
 		r     Run
 		found bool
 	)
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		var err error
 		r, found, err = getRun(txn, id)
 		return err
