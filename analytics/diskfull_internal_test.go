@@ -7,22 +7,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest/smalldisk"
 )
 
-// mountSmallDisk mounts a size-capped tmpfs (root only, as in CI) and
-// returns its path; it skips the test, saying why, where it cannot.
+// mountSmallDisk is smalldisk.Mount: a size-capped tmpfs, skipped with
+// what to do where it cannot be mounted, and failed under CI.
 func mountSmallDisk(t *testing.T, size string) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("a full disk is simulated with a size-capped tmpfs, which needs root to mount")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		t.Skipf("cannot mount a size-capped tmpfs here: %v", err)
-	}
-	t.Cleanup(func() { _ = unix.Unmount(dir, unix.MNT_DETACH) })
-	return dir
+	return smalldisk.Mount(t, size)
 }
 
 func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
@@ -43,7 +35,7 @@ func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
 	// Fill the disk until less than the floor is free.
 	free, ok := freeBytes(disk)
 	if !ok {
-		t.Skip("free space cannot be read here")
+		t.Fatal("the free space of the tmpfs cannot be read")
 	}
 	filler := filepath.Join(disk, "filler")
 	if err := os.WriteFile(filler, make([]byte, free-floor/2), 0o600); err != nil {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest/smalldisk"
 )
 
 // serveOnDisk is a `memdb-oracle serve` process of the built binary over a
@@ -239,5 +241,5 @@ func fillRest(t *testing.T, path string) {
 		return // not even room for the file
 	}
 	defer f.Close()
-	fillUntilFull(f)
+	smalldisk.FillFile(f)
 }
