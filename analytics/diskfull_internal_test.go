@@ -80,3 +80,46 @@ func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
 		t.Errorf("keys = %v, %v; want t1 (held) and t2 (stored)", keys, err)
 	}
 }
+
+// TestAWritingOpenOnADiskFilledToTheLastByteIsDiskFull opens Badger for
+// writing on a store whose disk another writer filled to the last byte:
+// its new memtable log is written through memory, a fault that the open
+// reports as ErrDiskFull instead of crashing the process (serve opens its
+// store again after each import).
+func TestAWritingOpenOnADiskFilledToTheLastByteIsDiskFull(t *testing.T) {
+	disk := mountSmallDisk(t, "64m")
+	dir := filepath.Join(disk, "data")
+	s, err := Open(t.Context(), Options{Dir: dir, MinFreeBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo := s.badgerOpts
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// One page free: the lock file's, and none for the new memtable log.
+	filler := smalldisk.Fill(t, disk)
+	if fi, err := os.Stat(filler); err != nil || os.Truncate(filler, fi.Size()-4096) != nil {
+		t.Fatal("cannot free a page of the filler", err)
+	}
+	db, err := openBadger(bo)
+	if err == nil {
+		_ = db.Close()
+		t.Skip("Badger opened without writing a new page on this file system")
+	}
+	if !errors.Is(err, ErrDiskFull) {
+		t.Fatalf("a writing open on a full disk: %v, want ErrDiskFull", err)
+	}
+	// The failed open let go of the directory: once space is freed, the
+	// same process opens it.
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(t.Context(), Options{Dir: dir, MinFreeBytes: 1 << 20})
+	if err != nil {
+		t.Fatalf("opening once space was freed: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -307,9 +308,21 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 }
 
 // openBadger opens Badger, turning a panic on damaged files into an error.
+// A writing open writes the first page of a new memtable log and value
+// log through memory, in this goroutine: on a disk another writer filled
+// meanwhile that is a fault, which SetPanicOnFault makes a panic here, so
+// a full disk is ErrDiskFull rather than a crash of the process (serve
+// opens its store again after every import: see resume). Badger's own
+// deferred clean-up releases the directory lock as the panic unwinds.
 func openBadger(bo badger.Options) (db *badger.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
+			_, fault := p.(interface{ Addr() uintptr })
+			if free, ok := freeBytes(bo.Dir); fault && ok && free < defaultMinFree {
+				db, err = nil, noSpace(bo.Dir, 0, errors.New("the disk filled as Badger wrote the first page of a new file through memory"))
+				return
+			}
 			db, err = nil, panicked(bo.Dir, "opening the Badger files", p)
 		}
 	}()
