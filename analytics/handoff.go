@@ -106,9 +106,10 @@ func (s *Store) handOut() error {
 		// Nothing was handed over: back to a writing handle.
 		db, werr := openBadger(s.badgerOpts)
 		if werr != nil {
-			s.asideErr = fmt.Errorf("the store cannot be opened again (%w)", errors.Join(err, werr))
-			s.log.Error("the store could not be opened again after closing it", "dir", s.dir, "err", s.asideErr)
-			return s.asideErr
+			s.dbErr = fmt.Errorf("the store cannot be opened again (%w); restart serve, or run memdb-oracle doctor", errors.Join(err, werr))
+			s.setAsideErr(s.dbErr)
+			s.log.Error("the store could not be opened again after closing it", "dir", s.dir, "err", s.dbErr)
+			return s.dbErr
 		}
 		s.db = db
 		s.disk.handedOff.Store(false)
