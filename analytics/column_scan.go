@@ -64,7 +64,7 @@ func (l *lazyCells) column(ctx context.Context, sp *columnSpec) (c *runColumn, e
 	}()
 	per := l.head.ColumnChunkRuns
 	r := newColumnReader(sp, l.head.Runs)
-	err = l.s.db.View(func(txn *badger.Txn) error {
+	err = l.s.view(func(txn *badger.Txn) error {
 		for i := range columnChunks(l.head.Runs, per) {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -302,7 +302,7 @@ func (snap *snapshot) readRuns(ctx context.Context, matches []runRef) ([]Run, er
 	missing := func(mt runRef) error {
 		return snap.lazy.corrupt(nil, "run %s of cell %s is missing", mt.id, describeKey(snap.cells[mt.cell].CellKey))
 	}
-	err := snap.lazy.s.db.View(func(txn *badger.Txn) error {
+	err := snap.lazy.s.view(func(txn *badger.Txn) error {
 		key := []byte(runIDPrefix)
 		if len(matches) < snap.lazy.head.Runs/64 { // few: one lookup each
 			for _, mt := range matches {

@@ -263,7 +263,7 @@ func (s *Store) scanPrefix(ctx context.Context, prefix []byte, fn func(key, valu
 		}
 	}()
 	n := 0
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: prefix})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

@@ -7,22 +7,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest/smalldisk"
 )
 
-// mountSmallDisk mounts a size-capped tmpfs (root only, as in CI) and
-// returns its path; it skips the test, saying why, where it cannot.
+// mountSmallDisk is smalldisk.Mount: a size-capped tmpfs, skipped with
+// what to do where it cannot be mounted, and failed under CI.
 func mountSmallDisk(t *testing.T, size string) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("a full disk is simulated with a size-capped tmpfs, which needs root to mount")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		t.Skipf("cannot mount a size-capped tmpfs here: %v", err)
-	}
-	t.Cleanup(func() { _ = unix.Unmount(dir, unix.MNT_DETACH) })
-	return dir
+	return smalldisk.Mount(t, size)
 }
 
 func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
@@ -43,7 +35,7 @@ func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
 	// Fill the disk until less than the floor is free.
 	free, ok := freeBytes(disk)
 	if !ok {
-		t.Skip("free space cannot be read here")
+		t.Fatal("the free space of the tmpfs cannot be read")
 	}
 	filler := filepath.Join(disk, "filler")
 	if err := os.WriteFile(filler, make([]byte, free-floor/2), 0o600); err != nil {
@@ -86,5 +78,48 @@ func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
 	}
 	if keys, err := kv.Keys(t.Context(), ""); err != nil || len(keys) != 2 {
 		t.Errorf("keys = %v, %v; want t1 (held) and t2 (stored)", keys, err)
+	}
+}
+
+// TestAWritingOpenOnADiskFilledToTheLastByteIsDiskFull opens Badger for
+// writing on a store whose disk another writer filled to the last byte:
+// its new memtable log is written through memory, a fault that the open
+// reports as ErrDiskFull instead of crashing the process (serve opens its
+// store again after each import).
+func TestAWritingOpenOnADiskFilledToTheLastByteIsDiskFull(t *testing.T) {
+	disk := mountSmallDisk(t, "64m")
+	dir := filepath.Join(disk, "data")
+	s, err := Open(t.Context(), Options{Dir: dir, MinFreeBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo := s.badgerOpts
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// One page free: the lock file's, and none for the new memtable log.
+	filler := smalldisk.Fill(t, disk)
+	if fi, err := os.Stat(filler); err != nil || os.Truncate(filler, fi.Size()-4096) != nil {
+		t.Fatal("cannot free a page of the filler", err)
+	}
+	db, err := openBadger(bo)
+	if err == nil {
+		_ = db.Close()
+		t.Skip("Badger opened without writing a new page on this file system")
+	}
+	if !errors.Is(err, ErrDiskFull) {
+		t.Fatalf("a writing open on a full disk: %v, want ErrDiskFull", err)
+	}
+	// The failed open let go of the directory: once space is freed, the
+	// same process opens it.
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(t.Context(), Options{Dir: dir, MinFreeBytes: 1 << 20})
+	if err != nil {
+		t.Fatalf("opening once space was freed: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

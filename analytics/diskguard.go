@@ -17,9 +17,14 @@ type diskGuard struct {
 	s       *Store
 	low     atomic.Bool // the last check found too little space
 	tripped atomic.Bool // WatchDisk found the disk below the floor: no writes until it is free again
+	// handedOff: another process writes the store (see HandOff); KV
+	// writes are held in memory until it is handed back.
+	handedOff atomic.Bool
+	writable  atomic.Bool // db is a writing Badger handle
 
 	mu     sync.Mutex
-	mem    map[string]memEntry // KV writes held in memory while low
+	mem    map[string]memEntry // KV writes held in memory while low or handed off
+	seq    uint64              // numbers the held writes (see writeBack)
 	since  time.Time           // when space first ran short
 	logged bool
 }
@@ -30,6 +35,7 @@ type memEntry struct {
 	value   []byte
 	expires time.Time // zero: never
 	deleted bool
+	seq     uint64
 }
 
 func (g *diskGuard) init(s *Store) {
@@ -55,7 +61,7 @@ func (g *diskGuard) check(extra int64) error {
 		return g.trippedError(free)
 	}
 	need := g.s.minFree + uint64(max(extra, 0))
-	if free >= need && g.s.db != nil && !g.s.readOnly {
+	if free >= need && g.writable.Load() {
 		// Free space as counted may still be short of the holes in Badger's
 		// mapped logs (see preallocateMapped).
 		if err := preallocateMapped(g.s.dir); err != nil {
@@ -126,7 +132,7 @@ func (g *diskGuard) held(key string) (memEntry, bool) {
 // store cannot take it) and reports whether it did; otherwise the caller
 // writes to Badger.
 func (g *diskGuard) hold(key string, e memEntry) bool {
-	if !g.s.readOnly && g.check(0) == nil {
+	if !g.s.readOnly && !g.handedOff.Load() && g.check(0) == nil {
 		g.mu.Lock()
 		_, had := g.mem[key]
 		g.mu.Unlock()
@@ -138,6 +144,8 @@ func (g *diskGuard) hold(key string, e memEntry) bool {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.seq++
+	e.seq = g.seq
 	g.mem[key] = e
 	return true
 }
@@ -148,14 +156,16 @@ func (g *diskGuard) holdIfAbsent(ctx context.Context, kv *KV, userKey, key strin
 	g.mu.Lock()
 	_, inMem := g.mem[key]
 	g.mu.Unlock()
-	if !inMem && !g.s.readOnly && g.check(0) == nil {
+	if !inMem && !g.s.readOnly && !g.handedOff.Load() && g.check(0) == nil {
 		return false, false
 	}
-	if _, present, err := kv.Get(ctx, userKey); err == nil && present {
+	if _, present, err := kv.get(ctx, userKey); err == nil && present {
 		return false, true
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.seq++
+	e.seq = g.seq
 	g.mem[key] = e
 	return true, true
 }

@@ -83,16 +83,32 @@ func (g *diskGuard) observe(ctx context.Context, free uint64) {
 		g.markLow(free)
 		g.s.log.Warn("the disk is nearly full: the store takes no writes until space is freed (imports are refused, thread memory and counters are kept in memory)",
 			"dir", g.s.dir, "free_bytes", free, "floor_bytes", g.s.minFree)
-	case free >= g.s.minFree+g.s.minFree/4 && g.tripped.Load():
+	case free >= g.s.minFree+g.s.minFree/4 && (g.tripped.Load() || g.handedOff.Load()):
 		// A quarter above the floor, so that the files Badger deletes as
 		// it settles (a flushed memtable's log) do not start writes again
 		// on a disk still all but full. The rollback of the import the
 		// full disk stopped writes a delete per run it wrote: only now is
 		// there room for it.
 		if !g.s.importMu.TryLock() {
-			return // an import is reading its file; the next look retries
+			return // an import is reading its file (or writing in another process); the next look retries
 		}
 		defer g.s.importMu.Unlock()
+		if g.handedOff.Load() {
+			// A write in another process that failed, and a store not yet
+			// opened for writing again: the rollback is another process's
+			// too (see HandOff).
+			if time.Now().Before(g.s.aside.retryAt) {
+				return
+			}
+			g.tripped.Store(false)
+			if err := g.s.resume(ctx); err != nil {
+				g.s.aside.retryAt = time.Now().Add(resumeRetry)
+				g.s.log.Warn("opening the store for writing again; retrying", "in", resumeRetry.String(), "err", err)
+				return
+			}
+			g.s.log.Info("disk space available again: the store takes writes", "dir", g.s.dir, "free_bytes", free)
+			return
+		}
 		if err := g.s.recoverPending(ctx); err != nil {
 			g.s.log.Warn("rolling back the import the full disk stopped; the next open retries", "err", err)
 		}
@@ -100,6 +116,10 @@ func (g *diskGuard) observe(ctx context.Context, free uint64) {
 		g.s.log.Info("disk space available again: the store takes writes", "dir", g.s.dir, "free_bytes", free)
 	}
 }
+
+// resumeRetry is how long WatchDisk waits before trying again to open for
+// writing a store handed back after a failed write (see HandOff).
+const resumeRetry = 5 * time.Second
 
 // stopped is trippedError while the guard is tripped, else nil: what a
 // bulk write asks before each entry (an atomic load while not tripped).

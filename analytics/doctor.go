@@ -247,7 +247,7 @@ func (s *Store) verifyKV(ctx context.Context) (n int, err error) {
 			err = panicked(s.dir, "reading the bot state", p)
 		}
 	}()
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(kvPrefix), PrefetchValues: false})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

@@ -47,6 +47,13 @@ func (kv *KV) key(key string) ([]byte, error) {
 
 // Get returns the value and whether it exists (and has not expired).
 func (kv *KV) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	kv.s.dbMu.RLock()
+	defer kv.s.dbMu.RUnlock()
+	return kv.get(ctx, key)
+}
+
+// get is Get with dbMu held for reading.
+func (kv *KV) get(ctx context.Context, key string) ([]byte, bool, error) {
 	k, err := kv.key(key)
 	if err != nil {
 		return nil, false, err
@@ -61,7 +68,7 @@ func (kv *KV) Get(ctx context.Context, key string) ([]byte, bool, error) {
 		return append([]byte{}, e.value...), true, nil
 	}
 	var val []byte
-	err = kv.s.db.View(func(txn *badger.Txn) error {
+	err = kv.s.viewLocked(func(txn *badger.Txn) error {
 		item, err := txn.Get(k)
 		if err != nil {
 			return err
@@ -92,6 +99,8 @@ func entry(k, value []byte, ttl time.Duration) *badger.Entry {
 // Set writes the value; ttl 0 means no expiry. Badger expires entries at
 // whole-second granularity, rounding the expiry time down.
 func (kv *KV) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	kv.s.dbMu.RLock()
+	defer kv.s.dbMu.RUnlock()
 	k, err := kv.key(key)
 	if err != nil {
 		return err
@@ -111,6 +120,8 @@ func (kv *KV) Set(ctx context.Context, key string, value []byte, ttl time.Durati
 // SetIfAbsent writes the value only if the key does not exist, atomically,
 // and reports whether it wrote.
 func (kv *KV) SetIfAbsent(ctx context.Context, key string, value []byte, ttl time.Duration) (bool, error) {
+	kv.s.dbMu.RLock()
+	defer kv.s.dbMu.RUnlock()
 	k, err := kv.key(key)
 	if err != nil {
 		return false, err
@@ -147,6 +158,8 @@ func (kv *KV) SetIfAbsent(ctx context.Context, key string, value []byte, ttl tim
 
 // Delete removes the key. Deleting a missing key is not an error.
 func (kv *KV) Delete(ctx context.Context, key string) error {
+	kv.s.dbMu.RLock()
+	defer kv.s.dbMu.RUnlock()
 	k, err := kv.key(key)
 	if err != nil {
 		return err
@@ -166,7 +179,7 @@ func (kv *KV) Delete(ctx context.Context, key string) error {
 // Keys lists the live keys with the given prefix, sorted.
 func (kv *KV) Keys(ctx context.Context, prefix string) ([]string, error) {
 	var keys []string
-	err := kv.s.db.View(func(txn *badger.Txn) error {
+	err := kv.s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(kv.prefix + prefix)})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

@@ -38,7 +38,10 @@ type ScrubReport struct {
 func (s *Store) Scrub(ctx context.Context) (ScrubReport, error) {
 	start := time.Now()
 	var rep ScrubReport
-	if s.dir == "" {
+	if s.dir == "" || s.HandedOff() {
+		// Handed to another process, the directory may hold what that
+		// process was writing when it stopped: the next scrub reads it
+		// once the store is opened again (and what was left rolled back).
 		return rep, nil
 	}
 	files, err := filepath.Glob(filepath.Join(s.dir, "*.sst"))

@@ -267,7 +267,7 @@ func (s *Store) viewValue(key []byte, fn func(v []byte) error) (err error) {
 			err = panicked(s.dir, "reading the store", p)
 		}
 	}()
-	return s.db.View(func(txn *badger.Txn) error {
+	return s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(key)
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return fmt.Errorf("%s is missing", key)
@@ -376,7 +376,7 @@ func (l *lazyCells) allCells() (cells []Cell, ids []cellIDs, err error) {
 // and checks them against its record.
 func (l *lazyCells) cellRuns(ctx context.Context, c *Cell) ([]Run, error) {
 	runs := make([]Run, 0, c.Reps)
-	err := l.s.db.View(func(txn *badger.Txn) error {
+	err := l.s.view(func(txn *badger.Txn) error {
 		for _, id := range c.RunIDs {
 			r, found, err := getRun(txn, id)
 			if err != nil {

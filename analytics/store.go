@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -95,6 +97,17 @@ type Options struct {
 	// ForImport tunes Badger for writing many runs (see forImport): for
 	// the import command's process. Ignored InMemory.
 	ForImport bool
+	// Beside opens for writing a store that another process (serve, see
+	// HandOff) reads meanwhile through a read-only handle of its own:
+	// nothing that handle maps may be deleted (Badger truncates a file it
+	// deletes, and a read of a mapped page past the end is a SIGBUS), so
+	// this process merges no tables, collects no value log and leaves the
+	// merge of what it wrote to a later open. For serve's writing process.
+	Beside bool
+	// MergeAtClose merges level 0 into the levels below as the store
+	// closes: what a Beside process left unmerged. For the process serve
+	// runs, with its own handle closed, after one that wrote Beside.
+	MergeAtClose bool
 	// Small sizes Badger's memtable and value log for a store of a few
 	// thousand runs in a process that answers once (see smallMemTableSize),
 	// and leaves making the embedded dataset's import durable to Close
@@ -114,7 +127,16 @@ type Store struct {
 	readOnly bool
 	minFree  uint64
 
-	importMu sync.Mutex // serializes imports
+	importMu sync.Mutex // serializes imports, and hand-offs (see HandOff)
+
+	// dbMu guards db itself, which a hand-off replaces: every read that
+	// serve makes holds it for reading; HandOff and resume take it to swap
+	// the handle (see handoff.go).
+	dbMu       sync.RWMutex
+	opts       Options        // as opened, for a hand-off to open the store again
+	badgerOpts badger.Options // likewise, for the read-only handle of a hand-off
+	aside      handOffState   // guarded by importMu
+	dbErr      error          // why there is no handle to read (see reopenReadOnly); guarded by dbMu
 
 	mu       sync.RWMutex
 	snap     *snapshot // replaced, never mutated, after each import
@@ -125,6 +147,7 @@ type Store struct {
 
 	brokenMu  sync.Mutex
 	broken    error       // damage found by a read that cannot return an error (Cells, Run …)
+	asideErr  error       // why a hand-off could not open the store for writing again (see resume)
 	scrubbed  error       // what the last Scrub found wrong with the kept copies
 	lastScrub ScrubReport // the last Scrub's report
 
@@ -134,6 +157,7 @@ type Store struct {
 
 	mergeWith     *badger.Options   // Options.ForImport: the options compactAtClose merges with
 	oneShot       bool              // Options.Small, on disk and writable
+	beside        bool              // Options.Beside: nothing another process maps is deleted
 	mirrorAtClose atomic.Bool       // the embedded import's mirror file waits for Close
 	background    *backgroundImport // a first use's import, written while the process answers
 	held          bool              // snap is runs held in memory; imports keep it (see holdInMemory)
@@ -181,7 +205,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 
 		WithVerifyValueChecksum(true).
 		WithReadOnly(opts.ReadOnly)
-	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache()}
+	s := &Store{log: log, readOnly: opts.ReadOnly, stop: make(chan struct{}), manifest: emptyManifest(), filters: newFilterCache(), opts: opts}
 	var aside setAsideRecord // tables set aside before Badger deletes them
 	s.minFree = defaultMinFree
 	if opts.MinFreeBytes > 0 {
@@ -199,6 +223,15 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			bo = bo.WithMemTableSize(smallMemTableSize).WithValueThreshold(smallValueThreshold).
 				WithValueLogFileSize(smallValueLogFileSize)
 			s.oneShot = !opts.ReadOnly
+		}
+		if opts.Beside {
+			// No merge at all: level 0 takes every flush (an API import
+			// is at most tens of megabytes), and the close merges nothing.
+			bo = bo.WithNumCompactors(0).WithNumLevelZeroTablesStall(math.MaxInt32).WithCompactL0OnClose(false)
+			s.mergeWith, s.beside = nil, true
+		}
+		if opts.MergeAtClose {
+			bo = bo.WithCompactL0OnClose(true)
 		}
 		if opts.Dir == "" {
 			return nil, errors.New("open store: no data directory given")
@@ -252,7 +285,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		}
 		return nil, openError(opts.Dir, err)
 	}
-	s.db = db
+	s.db, s.badgerOpts = db, bo
+	s.disk.writable.Store(!s.readOnly)
 	if s.dir != "" && !s.readOnly {
 		_ = s.disk.check(0) // allocates Badger's mapped logs, or marks the store short of space
 	}
@@ -264,7 +298,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		_ = s.db.Close()
 		return nil, err
 	}
-	if !opts.InMemory && !opts.ReadOnly {
+	if !opts.InMemory && !opts.ReadOnly && !s.beside {
 		s.wg.Add(1)
 		go s.gcLoop()
 	}
@@ -274,9 +308,21 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 }
 
 // openBadger opens Badger, turning a panic on damaged files into an error.
+// A writing open writes the first page of a new memtable log and value
+// log through memory, in this goroutine: on a disk another writer filled
+// meanwhile that is a fault, which SetPanicOnFault makes a panic here, so
+// a full disk is ErrDiskFull rather than a crash of the process (serve
+// opens its store again after every import: see resume). Badger's own
+// deferred clean-up releases the directory lock as the panic unwinds.
 func openBadger(bo badger.Options) (db *badger.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
+			_, fault := p.(interface{ Addr() uintptr })
+			if free, ok := freeBytes(bo.Dir); fault && ok && free < defaultMinFree {
+				db, err = nil, noSpace(bo.Dir, 0, errors.New("the disk filled as Badger wrote the first page of a new file through memory"))
+				return
+			}
 			db, err = nil, panicked(bo.Dir, "opening the Badger files", p)
 		}
 	}()
@@ -346,13 +392,13 @@ func (s *Store) openGeneration() error {
 		if s.manifest.totalRuns() > 0 {
 			return corrupt(s.dir, nil, "the cell index of import %d is missing", s.manifest.Generation)
 		}
-		s.snap = newSnapshot(nil)
+		s.setSnapshot(newSnapshot(nil))
 		return nil
 	}
 	if err := checkHead(h, s.manifest); err != nil {
 		return corrupt(s.dir, err, "%v", err)
 	}
-	s.snap = newLazySnapshot(s, h, s.manifest)
+	s.setSnapshot(newLazySnapshot(s, h, s.manifest))
 	return nil
 }
 
@@ -391,7 +437,7 @@ func (s *Store) Err() error {
 func (s *Store) CheckStore(context.Context) error {
 	s.brokenMu.Lock()
 	defer s.brokenMu.Unlock()
-	return errors.Join(s.broken, s.scrubbed)
+	return errors.Join(s.broken, s.scrubbed, s.asideErr)
 }
 
 // fail records damage that a read of snap found where it cannot return
@@ -419,7 +465,7 @@ func (s *Store) getValue(key []byte) (v []byte, err error) {
 			v, err = nil, panicked(s.dir, "reading the store", p)
 		}
 	}()
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(key)
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
@@ -470,13 +516,24 @@ func (s *Store) gcLoop() {
 			if s.disk.low.Load() {
 				continue // the collector writes a new value-log file
 			}
-			for s.db.RunValueLogGC(0.5) == nil {
-				select {
-				case <-s.stop:
-					return
-				default:
-				}
-			}
+			s.collectValueLog()
+		}
+	}
+}
+
+// collectValueLog runs Badger's value-log garbage collection until it
+// finds nothing to collect or Close; not while the store is handed off.
+func (s *Store) collectValueLog() {
+	s.dbMu.RLock()
+	defer s.dbMu.RUnlock()
+	if s.disk.handedOff.Load() {
+		return
+	}
+	for s.db.RunValueLogGC(0.5) == nil {
+		select {
+		case <-s.stop:
+			return
+		default:
 		}
 	}
 }
@@ -488,7 +545,12 @@ func (s *Store) Close() error {
 		close(s.stop)
 		s.wg.Wait()
 		importErr := s.WaitImport() // before Badger closes under it
+		s.importMu.Lock()           // and a hand-off (see HandOff)
+		defer s.importMu.Unlock()
 		defer func() { s.closeErr = errors.Join(importErr, s.closeErr) }()
+		if s.dbErr != nil {
+			return // closed when a hand-off could not open it again
+		}
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close store: %w", err)
 			return
@@ -506,7 +568,7 @@ func (s *Store) Close() error {
 				s.log.Warn("the store's tables stay unmerged until a later open", "err", err)
 			}
 		}
-		if s.dir != "" && !s.readOnly {
+		if s.dir != "" && !s.readOnly && !s.HandedOff() {
 			// Remember the tables this process wrote, so the opens after it
 			// do not read them again; one found damaged is reported by the
 			// next open. The table the close flushed is too new to remember
@@ -536,6 +598,12 @@ func (s *Store) CloseAtExit() error {
 		return nil
 	}
 	return s.Close()
+}
+
+func (s *Store) setSnapshot(snap *snapshot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.snap = snap
 }
 
 func (s *Store) current() *snapshot {
@@ -582,7 +650,7 @@ func (s *Store) readRun(id string) (Run, bool, error) {
 		r     Run
 		found bool
 	)
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		var err error
 		r, found, err = getRun(txn, id)
 		return err

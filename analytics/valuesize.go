@@ -11,7 +11,7 @@ import (
 // grow with the number of runs, and this is how a test or an operator
 // checks it.
 func (s *Store) LargestValue(ctx context.Context) (key string, size int64, err error) {
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
 		n := 0

@@ -300,7 +300,7 @@ func sameColumn(a, b *runColumn) bool {
 // countKeys counts the keys under a prefix.
 func (s *Store) countKeys(prefix []byte) (int, error) {
 	n := 0
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

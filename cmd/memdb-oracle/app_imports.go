@@ -66,13 +66,13 @@ func (a *app) importRuns(ctx context.Context, name string, session int, csv []by
 	if err != nil {
 		return httpadapter.ImportResult{}, err
 	}
-	rep, err := st.Import(ctx, name, bytes.NewReader(csv), session)
+	rec := redisadapter.ImportRecord{ID: importID(name, session, csv), Name: name, Session: session, CSV: csv}
+	rep, recordErr, err := a.writeImport(ctx, st, rec)
 	if err != nil {
 		return httpadapter.ImportResult{ImportReport: rep}, err
 	}
 	res := httpadapter.ImportResult{ImportReport: rep, Runs: len(st.Runs()), Fingerprint: st.Fingerprint()}
-	rec := redisadapter.ImportRecord{ID: importID(name, session, csv), Name: name, Session: session, CSV: csv}
-	if err := keepImport(ctx, st, rec); err != nil {
+	if err := recordErr; err != nil {
 		// The runs are committed: the answer says so, whatever the record
 		// for replicas met (importing the file again records it).
 		a.log.Warn("import committed, but not recorded for the other replicas", "file", name, "err", err)
@@ -265,16 +265,19 @@ func (a *app) applyImports(ctx context.Context, feed redisadapter.Imports) error
 			a.log.Error("refused an import from another replica: its fingerprint does not match its content", "file", rec.Name, "id", id)
 			continue
 		}
-		// Validated exactly as a local import is: all rows or none.
-		rep, err := st.Import(ctx, rec.Name, bytes.NewReader(rec.CSV), rec.Session)
+		// Validated exactly as a local import is: all rows or none; kept
+		// like a local import, so this replica publishes it again at start
+		// (re-signing it while the shared key rotates).
+		rep, recordErr, err := a.writeImport(ctx, st, rec)
+		if errors.Is(err, analytics.ErrDiskFull) {
+			return err // tried again at the next sync
+		}
 		if err != nil {
 			a.log.Error("refused an import from another replica: it does not validate here", "file", rec.Name, "id", id, "err", err)
 			continue
 		}
-		// Kept like a local import, so this replica publishes it again at
-		// start (re-signing it while the shared key rotates).
-		if err := keepImport(ctx, st, rec); err != nil {
-			return err
+		if recordErr != nil {
+			return recordErr
 		}
 		a.log.Info("applied an import from another replica", "file", rec.Name, "session", rec.Session,
 			"added", rep.Added, "already_present", rep.AlreadyPresent, "fingerprint", st.Fingerprint())

@@ -121,6 +121,9 @@ func (a *app) dropStore() error {
 
 type storeOpts struct {
 	deferLoad, readOnly, inMemory, forImport bool
+	// beside, mergeAtClose: serve's writing and settling processes (see
+	// analytics.Options.Beside).
+	beside, mergeAtClose bool
 }
 
 func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
@@ -131,6 +134,7 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 	firstUse := errors.Is(statErr, os.ErrNotExist) && !o.inMemory && !o.readOnly
 	st, err := analytics.Open(a.ctx, analytics.Options{
 		Dir: a.cfg.DataDir, InMemory: o.inMemory, ReadOnly: o.readOnly, DeferLoad: o.deferLoad, ForImport: o.forImport, Small: a.smallStore, Logger: a.log,
+		Beside: o.beside, MergeAtClose: o.mergeAtClose,
 	})
 	if errors.Is(err, analytics.ErrDiskFull) && !o.readOnly && !o.inMemory && !o.forImport && analytics.HasStore(a.cfg.DataDir) {
 		// A full disk still answers from what the store holds: read-only,

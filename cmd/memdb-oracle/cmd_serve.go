@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -31,6 +32,9 @@ type serveRunner struct {
 // function, and runs them all until SIGINT/SIGTERM (a.ctx) or the first
 // failure, then shuts everything down and waits for it.
 func (serveCmd) Run(a *app) error {
+	if os.Getenv(serveWriterEnv) != "" {
+		return a.writeForServe() // this is serve's writing process
+	}
 	// A long-running process logs at info level (debug with -v): short
 	// lines for a person at a terminal, JSON for a log collector.
 	level := slog.LevelInfo

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest/smalldisk"
 )
 
 // serveOnDisk is a `memdb-oracle serve` process of the built binary over a
@@ -101,100 +102,133 @@ func (s *serveOnDisk) importCSV(t *testing.T, name string, csv []byte) (int, str
 	return s.post(t, "/api/import?session=3&name="+name, "text/csv", csv, diskFillAdminToken)
 }
 
-// fillDuringServeImport adds the case the serve disk-fill test leaves out
-// by default: a disk filled to the last byte while serve writes an import,
-// which can still stop serve — what Badger had in hand when the store
-// stopped writing (a memtable flush, say) faulted on the full disk in 2 of
-// 30 runs (18 of 30 before the store's disk watcher); see docs/storage.md.
-var fillDuringServeImport = flag.Bool("memdb.serve-fill-during-import", false,
-	"the serve disk-fill test also fills the disk while an import through the API writes (the known limit: it can still stop serve)")
-
 // TestServeKeepsAnsweringWhenAnotherWriterFillsItsDiskToTheLastByte runs
 // serve on a small tmpfs that another writer fills to the last byte
-// before an import and thread writes (and, with
-// -memdb.serve-fill-during-import, while an import through the API is
-// writing). serve does not die: the import is refused with 507 and the
-// space needed, a thread's follow-up is answered (its memory held in
-// memory), /healthz says degraded, and once space is freed the store is
-// sound, holding the import whole or not at all.
+// before an import and thread writes. serve does not die: the import is
+// refused with 507 and the space needed, a thread's follow-up is answered
+// (its memory held in memory), /healthz says degraded, and once space is
+// freed the store is sound.
 func TestServeKeepsAnsweringWhenAnotherWriterFillsItsDiskToTheLastByte(t *testing.T) {
 	disk := mountSmallDisk(t, "600m")
-	base := filepath.Join(t.TempDir(), "data")
-	if _, _, err := runCLI(t, base, "runs", "cores == 48"); err != nil {
+	dir := filepath.Join(disk, "data")
+	if _, _, err := runCLI(t, dir, "runs", "cores == 48"); err != nil {
 		t.Fatal(err)
 	}
-	small := manyRowsCSV(t, 2)
+	s := startServeOn(t, dir)
+	filler := fillDiskCompletely(t, disk)
+	s.alive(t, "once the disk was full")
+	if code, body := s.ask(t, "t1", "dragonfly at 48 cores"); code != http.StatusOK || !strings.Contains(body, "Dragonfly") {
+		t.Errorf("ask on a full disk: %d %.500s", code, body)
+	}
+	if code, body := s.ask(t, "t1", "what about valkey?"); code != http.StatusOK || !strings.Contains(body, "Valkey") {
+		t.Errorf("a thread's follow-up on a full disk: %d %.500s", code, body)
+	}
+	if code, body := s.importCSV(t, "small.csv", manyRowsCSV(t, 2)); code != http.StatusInsufficientStorage || !strings.Contains(body, "needed") {
+		t.Errorf("import on a full disk: %d %s, want 507 with the space needed", code, body)
+	}
+	if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"degraded"`) || !strings.Contains(h, `"disk"`) {
+		t.Errorf("healthz on a full disk: %s", h)
+	}
+	s.alive(t, "after the requests on a full disk")
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.cmd.Process.Signal(os.Interrupt)
+	<-s.done
+	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
+		t.Fatalf("doctor once space was freed: %v\n%s", err, out)
+	}
+}
+
+// TestServeStaysUpWhenItsDiskFillsDuringAnAPIImport fills serve's tmpfs
+// to the last byte while POST /api/import is writing a large file (once
+// the file's kept copy is written, as the runs go in). serve writes an
+// import in a process of its own, so whatever the full disk does to that
+// process, serve answers: the import is 507 with the space needed,
+// /healthz says degraded, the runs imported before answer as they did, a
+// thread's follow-up is answered, and once space is freed the same import
+// sent again succeeds and the store is sound.
+func TestServeStaysUpWhenItsDiskFillsDuringAnAPIImport(t *testing.T) {
+	disk := mountSmallDisk(t, "600m")
+	dir := filepath.Join(disk, "data")
+	if _, _, err := runCLI(t, dir, "runs", "cores == 48"); err != nil {
+		t.Fatal(err)
+	}
+	s := startServeOn(t, dir)
+	rows := len(strings.Split(string(sessionOneCSV(t)), "\n")) - 2
+	if code, body := s.importCSV(t, "small.csv", manyRowsCSV(t, 2)); code != http.StatusOK {
+		t.Fatalf("import with space to spare: %d %s", code, body)
+	}
+	const question = "dragonfly at 48 cores"
+	_, before := s.ask(t, "", question)
 	large := manyRowsCSV(t, 300)
-	for _, tc := range []struct {
-		name   string
-		during bool // fill while the large import writes, else before the requests
-	}{
-		{"before the requests", false},
-		{"while an import writes", true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.during && !*fillDuringServeImport {
-				t.Skip("the known limit; run with -memdb.serve-fill-during-import")
-			}
-			dir := filepath.Join(disk, "data")
-			filler := filepath.Join(disk, "filler")
-			t.Cleanup(func() { os.RemoveAll(dir); os.Remove(filler) })
-			if err := os.CopyFS(dir, os.DirFS(base)); err != nil {
-				t.Fatal(err)
-			}
-			s := startServeOn(t, dir)
-			imported := false
-			if tc.during {
-				filled := make(chan struct{})
-				go func() {
-					defer close(filled)
-					<-keptCopyReaches(t, filepath.Join(dir, "sources"), int64(len(large)))
-					fillDiskCompletely(t, disk)
-				}()
-				code, body := s.importCSV(t, "many.csv", large)
-				<-filled
-				// The other writer goes on: what Badger freed as it settled
-				// (a flushed memtable's log) is taken too.
-				fillRest(t, filepath.Join(disk, "filler-2"))
-				switch {
-				case code == http.StatusOK:
-					imported = true
-					t.Log("the import finished before the disk filled")
-				case code != http.StatusInsufficientStorage || !strings.Contains(body, "disk") || !strings.Contains(body, "needed"):
-					t.Errorf("import while the disk filled: %d %s, want 507 saying the disk is full and the space needed", code, body)
-				}
-			} else {
-				fillDiskCompletely(t, disk)
-			}
-			s.alive(t, "once the disk was full")
-			if code, body := s.ask(t, "t1", "dragonfly at 48 cores"); code != http.StatusOK || !strings.Contains(body, "Dragonfly") {
-				t.Errorf("ask on a full disk: %d %.500s", code, body)
-			}
-			if code, body := s.ask(t, "t1", "what about valkey?"); code != http.StatusOK || !strings.Contains(body, "Valkey") {
-				t.Errorf("a thread's follow-up on a full disk: %d %.500s", code, body)
-			}
-			if code, body := s.importCSV(t, "small.csv", small); code != http.StatusInsufficientStorage || !strings.Contains(body, "needed") {
-				t.Errorf("import on a full disk: %d %s, want 507 with the space needed", code, body)
-			}
-			if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"degraded"`) || !strings.Contains(h, `"disk"`) {
-				t.Errorf("healthz on a full disk: %s", h)
-			}
-			s.alive(t, "after the requests on a full disk")
-			if err := os.Remove(filler); err != nil {
-				t.Fatal(err)
-			}
-			_ = os.Remove(filepath.Join(disk, "filler-2"))
-			_ = s.cmd.Process.Signal(os.Interrupt)
-			<-s.done
-			out, _, err := runCLI(t, dir, "doctor")
-			if err != nil || !strings.Contains(out, "is sound") {
-				t.Fatalf("doctor once space was freed: %v\n%s", err, out)
-			}
-			rows := len(strings.Split(string(sessionOneCSV(t)), "\n")) - 2
-			if holds := strings.Contains(out, fmt.Sprintf("3: %d", 300*rows)); holds != imported {
-				t.Errorf("the import answered %v, but the store holds:\n%s", imported, out)
-			}
-		})
+	filled := make(chan struct{})
+	go func() {
+		defer close(filled)
+		<-keptCopyReaches(t, filepath.Join(dir, "sources"), int64(len(large)))
+		fillDiskCompletely(t, disk)
+	}()
+	code, body := s.importCSV(t, "many.csv", large)
+	<-filled
+	// The other writer goes on: what the import's process freed as it
+	// ended is taken too.
+	fillRest(t, filepath.Join(disk, "filler-2"))
+	s.alive(t, "once the disk filled during an import")
+	if strings.Contains(s.logs.String(), "SIGBUS") {
+		t.Log("the import's writing process died of SIGBUS; serve did not")
+	}
+	if code == http.StatusOK {
+		t.Log("the import finished before the disk filled")
+	} else {
+		t.Logf("the import while the disk filled: %d %s", code, body)
+		if code != http.StatusInsufficientStorage || !strings.Contains(body, "disk") || !strings.Contains(body, "needed") {
+			t.Errorf("import while the disk filled: %d %s, want 507 saying the disk is full and the space needed", code, body)
+		}
+		h := get(t, s.base+"/healthz")
+		t.Logf("/healthz: %s", h)
+		if !strings.Contains(h, `"degraded"`) || !strings.Contains(h, `"disk":"unavailable"`) {
+			t.Errorf("healthz once the disk filled during an import: %s", h)
+		}
+		if c, now := s.ask(t, "", question); c != http.StatusOK || now != before {
+			t.Errorf("the runs imported before answer differently on a full disk: %d\n%.800s\nbefore:\n%.800s", c, now, before)
+		}
+		if c, b := s.importCSV(t, "many.csv", large); c != http.StatusInsufficientStorage || !strings.Contains(b, "needed") {
+			t.Errorf("import again on the full disk: %d %s, want 507 with the space needed", c, b)
+		}
+	}
+	if c, b := s.ask(t, "t1", question); c != http.StatusOK || !strings.Contains(b, "Dragonfly") {
+		t.Errorf("ask in a thread: %d %.500s", c, b)
+	}
+	if c, b := s.ask(t, "t1", "what about valkey?"); c != http.StatusOK || !strings.Contains(b, "Valkey") {
+		t.Errorf("a thread's follow-up: %d %.500s", c, b)
+	}
+	s.alive(t, "after the requests on a full disk")
+
+	for _, f := range []string{"filler", "filler-2"} {
+		_ = os.Remove(filepath.Join(disk, f))
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"ok"`); h = get(t, s.base+"/healthz") {
+		if time.Now().After(deadline) {
+			t.Fatalf("healthz 20 s after space was freed: %s", h)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code != http.StatusOK {
+		c, b := s.importCSV(t, "many.csv", large)
+		if c != http.StatusOK || !strings.Contains(b, fmt.Sprintf(`"added":%d`, 298*rows)) {
+			t.Fatalf("the same import once space was freed: %d %.1000s", c, b)
+		}
+	}
+	if c, b := s.ask(t, "", question); c != http.StatusOK || !strings.Contains(b, "Dragonfly") {
+		t.Errorf("ask after the import: %d %.500s", c, b)
+	}
+	s.alive(t, "after the import")
+	_ = s.cmd.Process.Signal(os.Interrupt)
+	<-s.done
+	out, _, err := runCLI(t, dir, "doctor")
+	if err != nil || !strings.Contains(out, "is sound") || !strings.Contains(out, fmt.Sprintf("3: %d", 300*rows)) {
+		t.Fatalf("doctor after the import: %v\n%s", err, out)
 	}
 }
 
@@ -207,5 +241,5 @@ func fillRest(t *testing.T, path string) {
 		return // not even room for the file
 	}
 	defer f.Close()
-	fillUntilFull(f)
+	smalldisk.FillFile(f)
 }

@@ -1,58 +1,26 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest/smalldisk"
 )
 
-// mountSmallDisk mounts a size-capped tmpfs (root only, as in CI) and
-// returns its path; it skips the test, saying why, where it cannot.
+// mountSmallDisk is smalldisk.Mount: a size-capped tmpfs (root only, as
+// in CI), skipped with what to do elsewhere and failed under CI.
 func mountSmallDisk(t *testing.T, size string) string {
 	t.Helper()
-	skip := t.Skip
-	if os.Getenv("CI") != "" {
-		skip = t.Fatal // CI runs as root: the full-disk tests must run there
-	}
-	if os.Geteuid() != 0 {
-		skip("a full disk is simulated with a size-capped tmpfs, which needs root to mount: run as root")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		skip(fmt.Sprintf("cannot mount a size-capped tmpfs here (needs root and mount permission): %v", err))
-	}
-	t.Cleanup(func() { _ = unix.Unmount(dir, unix.MNT_DETACH) })
-	return dir
+	return smalldisk.Mount(t, size)
 }
 
 // fillDiskCompletely writes a file under dir until its file system has no
 // byte free, and returns the file.
 func fillDiskCompletely(t *testing.T, dir string) string {
 	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	fillUntilFull(f)
-	return path
-}
-
-// fillUntilFull writes f until its file system has no byte free.
-func fillUntilFull(f *os.File) {
-	buf := make([]byte, 1<<20)
-	for _, n := range []int{1 << 20, 4 << 10, 1} {
-		for {
-			if _, err := f.Write(buf[:n]); err != nil {
-				break
-			}
-		}
-	}
+	return smalldisk.Fill(t, dir)
 }
 
 func TestAFullDiskIsExitFourWithTheSpaceNeededNeverARawError(t *testing.T) {
