@@ -61,11 +61,26 @@ func (p *Planner) recogniseNegatedEngine(question string, r *reading, prev *Plan
 	var cuts [][2]int
 	var said []string
 	universal := false // "anything but", "non-": every other engine
+	lastCut := -1      // the end of the last engine left out
 	for _, t := range r.tags {
 		if t.meaning != mEngine {
 			continue
 		}
+		if lastCut >= 0 && listedAfter(r, lastCut, t.from) {
+			// "everything except Redis and Valkey": the list the exclusion
+			// opens is left out whole.
+			out = appendUnique(out, t.value)
+			cuts = append(cuts, [2]int{lastCut, t.to})
+			said[len(said)-1] += " " + r.words(lastCut, t.to)
+			lastCut = t.to
+			continue
+		}
 		if n, ok := r.negationBefore(t.from); ok {
+			// "except" opens a list; "not Redis, Valkey and Dragonfly"
+			// (often "not Redis but …" rewritten) leaves out only Redis.
+			if w := r.words(n.from, n.to); w != "not" && w != "non" {
+				lastCut = t.to
+			}
 			out = appendUnique(out, t.value)
 			cuts = append(cuts, [2]int{n.from, t.to})
 			said = append(said, r.words(n.from, t.to))
@@ -73,7 +88,9 @@ func (p *Planner) recogniseNegatedEngine(question string, r *reading, prev *Plan
 			case "anything", "everything", "all", "engines", "any", "non":
 				universal = true
 			}
+			continue
 		}
+		lastCut = -1
 	}
 	if len(out) == 0 {
 		return Plan{}, false
@@ -112,6 +129,22 @@ func (p *Planner) recogniseNegatedEngine(question string, r *reading, prev *Plan
 		pl.UnboundReading += " (" + unrun + ")"
 	}
 	return pl, true
+}
+
+// listedAfter reports that tokens [from, to) only join one engine to the
+// next in a list (", ", "and", "or", "nor", ", and").
+func listedAfter(r *reading, from, to int) bool {
+	if from >= to {
+		return false
+	}
+	for i := from; i < to; i++ {
+		switch r.toks[i].text {
+		case ",", "and", "or", "nor", "&", "/":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // ranAt reports whether an engine was measured at every core count given.
