@@ -82,6 +82,7 @@ func storeOfSynthetic(t *testing.T, n int) *Store {
 // from the persisted index), on one whose runs are loaded, and on a
 // snapshot built in memory.
 func TestIndexedQueriesAnswerExactlyLikeAScanOfEveryRun(t *testing.T) {
+	t.Parallel() // CPU-bound over stores of its own; no package variable is set
 	filters := []string{
 		`true`,
 		selectiveFilter,

@@ -10,6 +10,7 @@ import (
 )
 
 func TestExactPinsReadsOnlyConjunctionsOfCellFieldEqualities(t *testing.T) {
+	t.Parallel() // CPU-bound over stores of its own; no package variable is set
 	tests := []struct {
 		filter string
 		want   []pin // nil: left to expr
@@ -72,6 +73,7 @@ func TestExactPinsReadsOnlyConjunctionsOfCellFieldEqualities(t *testing.T) {
 // the same shape. A filter many cells share ("session == 1") is checked
 // once.
 func TestExactFiltersMatchAsExprDoes(t *testing.T) {
+	t.Parallel() // CPU-bound over stores of its own; no package variable is set
 	runs := append(embeddedRuns(t), fuzzRuns()...)
 	seen := map[CellKey]bool{}
 	checked := map[string]bool{}

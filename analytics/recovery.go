@@ -150,8 +150,9 @@ func (s *Store) deleteKeys(ctx context.Context, prefix string, drop func(key []b
 }
 
 // deleteChunkKeys is how many keys deleteKeys reads before it deletes
-// them: a few megabytes of keys.
-const deleteChunkKeys = 1 << 16
+// them: a few megabytes of keys. A variable so that a test crosses its
+// chunks with a few hundred keys.
+var deleteChunkKeys = 1 << 16
 
 // chunkedView calls fn with every item opts iterates, in key order, at
 // most chunk of them per read transaction, and done after each of those

@@ -193,6 +193,10 @@ func TestWhyAfterEveryGoldenQuestionTraces(t *testing.T) {
 	tr := newTracer(env.Store.Runs(), env.Knowledge)
 	for _, c := range readGolden(t) {
 		t.Run(c.name, func(t *testing.T) {
+			// Each golden question asks in a thread of its own, and
+			// tracing a search's answer takes seconds under the race
+			// detector.
+			t.Parallel()
 			thread := "why-all-" + c.name
 			var first bot.Answer
 			for _, q := range c.questions {

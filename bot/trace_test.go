@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/bot"
@@ -29,6 +30,8 @@ type tracer struct {
 	kb    *knowledge.Base
 	// counted keeps count's result per filter: golden answers and their
 	// follow-ups repeat the same filters, and each count scans every run.
+	// mu guards it: parallel subtests share one tracer.
+	mu      sync.Mutex
 	counted map[string][]int
 }
 
@@ -142,6 +145,8 @@ func (t *tracer) filterSpread(filter string) map[string][]float64 {
 // count returns how many runs and how many cells a filter selects, from
 // the raw runs (the filter compiled by the one gate).
 func (t *tracer) count(filter string) []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if c, ok := t.counted[filter]; ok {
 		return c
 	}

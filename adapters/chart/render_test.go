@@ -99,6 +99,7 @@ func TestRenderDrawsEachExampleAsAReadablePNG(t *testing.T) {
 	for _, ex := range examples {
 		name, doc := ex.spec, ex.doc
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each renders its own chart: seconds each under the race detector
 			c := loadChart(t, name)
 			b, err := Render(c)
 			if err != nil {
@@ -138,6 +139,7 @@ func TestRenderDrawsEachExampleAsAReadablePNG(t *testing.T) {
 }
 
 func TestRenderHonoursTheRequestedSize(t *testing.T) {
+	t.Parallel()
 	c := loadChart(t, "scale-dragonfly-redis.json")
 	b, err := Renderer{Width: 1600, Height: 960}.Render(c)
 	if err != nil {
@@ -289,6 +291,7 @@ func TestRenderDrawsUnusualButValidCharts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			b, err := Render(tt.chart)
 			if err != nil {
 				t.Fatal(err)
@@ -306,6 +309,7 @@ func TestRenderDrawsUnusualButValidCharts(t *testing.T) {
 // colour is drawn in both halves, and a cost panel that cannot be drawn
 // makes the whole chart an error rather than half a picture.
 func TestAChartWithItsLatencyCostDrawsBothPanels(t *testing.T) {
+	t.Parallel()
 	c := loadChart(t, "effect-ratio-dragonfly-garnet.json")
 	if c.Cost == nil {
 		t.Fatal("the golden effect chart has no cost panel")

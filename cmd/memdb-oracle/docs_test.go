@@ -202,7 +202,7 @@ func TestEveryRunnableBlockRuns(t *testing.T) {
 				script := strings.ReplaceAll(line, "go run ./cmd/memdb-oracle", "memdb-oracle")
 				cmd := exec.CommandContext(t.Context(), "sh", "-c", script)
 				cmd.Dir = root
-				cmd.Env = []string{"HOME=" + t.TempDir(), "MEMDB_ORACLE_DATA=" + data,
+				cmd.Env = []string{"HOME=" + t.TempDir(), "MEMDB_ORACLE_DATA=" + data, raceExitEnv,
 					"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")}
 				out, err := cmd.CombinedOutput()
 				if err != nil {

@@ -66,8 +66,18 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	// Children that inherit the environment get it too; those given a
+	// clean one get raceExitEnv.
+	os.Setenv("GORACE", raceExitEnv[len("GORACE="):])
 	os.Exit(m.Run())
 }
+
+// raceExitEnv has the program's processes exit as soon as they are done:
+// this test binary is built with -race, which otherwise sleeps a second at
+// exit (GORACE atexit_sleep_ms) for other goroutines' race reports — a
+// second for each of the hundreds of processes these tests start. Races
+// are still detected and reported (exit 66).
+var raceExitEnv = "GORACE=atexit_sleep_ms=0 " + os.Getenv("GORACE")
 
 // binaryPath links programName to this test binary, once per run.
 var binaryPath = sync.OnceValues(func() (string, error) {
@@ -115,7 +125,7 @@ func binary(t testing.TB) string {
 func command(t testing.TB, dataDir string, extraEnv []string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.CommandContext(t.Context(), binary(t), args...)
-	cmd.Env = append([]string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "MEMDB_ORACLE_DATA=" + dataDir}, extraEnv...)
+	cmd.Env = append([]string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "MEMDB_ORACLE_DATA=" + dataDir, raceExitEnv}, extraEnv...)
 	return cmd
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,10 +105,16 @@ func TestServeChecksTheModelAndCountsItsFailures(t *testing.T) {
 
 // awaitLog waits up to ten seconds for a log line containing s.
 func awaitLog(logs *logWatch, s string) bool {
+	return awaitLogs(s, logs)
+}
+
+// awaitLogs waits up to ten seconds for a log line containing s in any of
+// the logs.
+func awaitLogs(s string, logs ...*logWatch) bool {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	timeout := time.After(10 * time.Second)
-	for !logs.has(s) {
+	for !slices.ContainsFunc(logs, func(l *logWatch) bool { return l.has(s) }) {
 		select {
 		case <-tick.C:
 		case <-timeout:
