@@ -39,7 +39,7 @@ func TestABlockingModelNeverTurnsAQuestionIntoAnError(t *testing.T) {
 			[]bot.Kind{bot.KindClarify}, bot.DefaultDeadline * 3 / 4},
 		{"a vague speed question keeps the rules' ranking", 0, "which is quickest?",
 			[]bot.Kind{bot.KindAnswer}, planner.DefaultCompleterTimeout},
-		{"words the rules left unbound keep the rules' reading", 0, "which engine should I use for a leaderboard with heavy writes on a 16 core box",
+		{"words the rules left unbound keep the rules' reading", 0, "which engine should I use for a leaderboard with write storms on a 16 core box",
 			[]bot.Kind{bot.KindAnswer}, planner.DefaultCompleterTimeout},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -496,9 +496,6 @@ func (g *grammar) extractPipeline(x *parsed) {
 		return ok
 	})
 	x.each(g.pipeNumber, func(m []int) bool {
-		if unitFollows(x.text, m[1]) && !strings.HasPrefix(strings.TrimLeft(x.text[m[1]:], " "), "deep") {
-			return false
-		}
 		var ns []int
 		for _, f := range strings.FieldsFunc(x.group(m, 1)+" "+x.group(m, 2), func(r rune) bool { return r < '0' || r > '9' }) {
 			n, ok := num(f)
@@ -506,6 +503,18 @@ func (g *grammar) extractPipeline(x *parsed) {
 				return false
 			}
 			ns = append(ns, n)
+		}
+		if unitFollows(x.text, m[1]) && !strings.HasPrefix(strings.TrimLeft(x.text[m[1]:], " "), "deep") {
+			if len(ns) < 2 {
+				return false
+			}
+			// "pipeline 1 and 1 KB values": the last number is the size's.
+			end := strings.LastIndexAny(strings.TrimRight(x.text[m[0]:m[1]], "0123456789"), "0123456789") + 1
+			x.take(m[0], m[0]+end)
+			for _, n := range ns[:len(ns)-1] {
+				add(n)
+			}
+			return false
 		}
 		for _, n := range ns {
 			add(n)

@@ -52,7 +52,10 @@ func (p *Planner) readTokens(question string) reading {
 // rules.
 func (p *Planner) read(question string) reading {
 	r := p.readTokens(question)
-	r.x = p.extract(r.text)
+	// The slots are the canonical text's: a negated setting as its
+	// negative value ("nothing is pipelined" is pipeline 1), as the
+	// ordinary rules read it.
+	r.x = p.extract(r.canonical())
 	r.plain = p.normalized(strings.TrimSpace(question))
 	return r
 }

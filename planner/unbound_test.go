@@ -124,7 +124,7 @@ func TestAModelThatPlacesUnboundWordsReplacesTheDefault(t *testing.T) {
 		grid(2, "garnet", "single", []int{16}, []string{"1:10", "1:1"}, []int{100}, []int{16}),
 	)
 	pl, err := planner.New(cov, nil, planner.Options{Completer: c}).Plan(t.Context(),
-		"which engine should I use for a leaderboard with heavy writes on a 16 core box", nil)
+		"which engine should I use for a leaderboard with write storms on a 16 core box", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestWordsTheRulesDidNotNeedAreNotUnbound(t *testing.T) {
 // previous question's unbound words or their statement.
 func TestAFollowUpDoesNotRepeatThePreviousQuestionsUnboundWords(t *testing.T) {
 	p := realPlanner(t)
-	first, err := p.Plan(t.Context(), "which engine should I use for a leaderboard with heavy writes on a 16 core box", nil)
+	first, err := p.Plan(t.Context(), "which engine should I use for a leaderboard with write storms on a 16 core box", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
