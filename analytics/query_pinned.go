@@ -15,6 +15,12 @@ const lazyRunLimit = 50_000
 // pinnedCandidates reads the cells a filter's pins allow: the posting
 // list of each pin, intersected, then those cells' records.
 func (snap *snapshot) pinnedCandidates(sh filterShape) ([]Cell, error) {
+	return snap.pinnedCandidatesWith(sh, true)
+}
+
+// pinnedCandidatesWith is pinnedCandidates, with the cells' run IDs only
+// when withIDs.
+func (snap *snapshot) pinnedCandidatesWith(sh filterShape, withIDs bool) ([]Cell, error) {
 	lists := make([][]int, len(sh.pins))
 	for i, p := range sh.pins {
 		l, err := snap.lazy.posting(p)
@@ -30,7 +36,7 @@ func (snap *snapshot) pinnedCandidates(sh filterShape) ([]Cell, error) {
 	cells := make([]Cell, len(ids))
 	for i, c := range ids {
 		var err error
-		if cells[i], err = snap.lazy.cell(c); err != nil {
+		if cells[i], err = snap.lazy.cellWith(c, withIDs); err != nil {
 			return nil, err
 		}
 	}

@@ -281,6 +281,12 @@ func (s *Store) viewValue(key []byte, fn func(v []byte) error) (err error) {
 
 // cell returns cell number c.
 func (l *lazyCells) cell(c int) (Cell, error) {
+	return l.cellWith(c, true)
+}
+
+// cellWith is cell c, with its run IDs only when withIDs: decoded, they
+// stay with the chunk for the process's life.
+func (l *lazyCells) cellWith(c int, withIDs bool) (Cell, error) {
 	i := sort.SearchInts(l.head.ChunkStarts, c+1) - 1
 	if i < 0 || c >= l.head.Cells {
 		return Cell{}, l.corrupt(nil, "the cell index has no cell %d", c)
@@ -291,7 +297,9 @@ func (l *lazyCells) cell(c int) (Cell, error) {
 	}
 	j := c - l.head.ChunkStarts[i]
 	cell := chunk.cells[j]
-	cell.RunIDs = chunk.ids[j].get()
+	if withIDs {
+		cell.RunIDs = chunk.ids[j].get()
+	}
 	return cell, nil
 }
 

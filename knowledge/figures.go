@@ -91,6 +91,13 @@ type savedHead struct {
 	Chunks int `json:"chunks"`
 }
 
+// counter is a Querier that counts a filter's runs and cells without
+// building its result (whose run IDs, for a whole session, grow with the
+// store).
+type counter interface {
+	CountRuns(ctx context.Context, filter string) (runs, cells int, err error)
+}
+
 // runCount is how many runs and cells a filter matches.
 type runCount struct {
 	Runs  int `json:"runs"`
@@ -133,11 +140,20 @@ func (m *queryMemo) count(ctx context.Context, filter string) (runCount, error) 
 	if c, ok := m.saved.Counts[filter]; ok {
 		return c, nil
 	}
-	r, err := m.q.Query(ctx, filter)
-	if err != nil {
-		return runCount{}, err
+	var c runCount
+	if cq, ok := m.q.(counter); ok {
+		runs, cells, err := cq.CountRuns(ctx, filter)
+		if err != nil {
+			return runCount{}, err
+		}
+		c = runCount{Runs: runs, Cells: cells}
+	} else {
+		r, err := m.q.Query(ctx, filter)
+		if err != nil {
+			return runCount{}, err
+		}
+		c = runCount{Runs: r.Runs, Cells: len(r.Cells)}
 	}
-	c := runCount{Runs: r.Runs, Cells: len(r.Cells)}
 	m.saved.Counts[filter] = c
 	m.computed++
 	return c, nil
