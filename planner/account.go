@@ -174,6 +174,20 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 			return
 		}
 	}
+	if w, ok := pairReferent(accountWords(settings.text)); ok && !nothingBefore(prev) && len(prev.ThreadEngines) < 2 && len(prev.Slots.Modes) < 2 {
+		// "and the latter?", "those two side by side?" after an answer
+		// about one engine: there is no second thing to take up.
+		one := joinMap(prev.ThreadEngines, engineName)
+		c := clarifyPlan(asked, "“"+w+"” takes up one of two things said before, but this conversation has named only "+either(one != "", one, "one thing")+": which engines do you mean?",
+			[]string{"Compare Dragonfly and Redis", "Compare Valkey and Redis"})
+		c.Requested = pl.Intent
+		if strings.Contains(w, "two") || strings.Contains(w, "2") {
+			c.Requested = IntentCompare
+		}
+		c.Unread = []string{"“" + w + "”"}
+		*pl = c
+		return
+	}
 	if !accountable(pl.Intent) {
 		return
 	}
@@ -338,6 +352,23 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	} else {
 		pl.UnboundReading = lead + "; " + lowerFirst(pl.UnboundReading)
 	}
+}
+
+// pairReferent finds a word that takes up one of two things said before
+// ("the latter", "the former's", "those two").
+func pairReferent(words []accountWord) (string, bool) {
+	for i, w := range words {
+		lw := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w.lower, "?!.,"), "'s"), "’s")
+		switch {
+		case lw == "former" || lw == "latter":
+			return w.text, true
+		case (lw == "those" || lw == "these") && i+1 < len(words):
+			if n := strings.Trim(words[i+1].lower, "?!.,"); n == "two" || n == "2" {
+				return w.text + " " + words[i+1].text, true
+			}
+		}
+	}
+	return "", false
 }
 
 // nothingBefore reports a conversation with nothing a word like "it" or
