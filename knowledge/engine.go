@@ -6,10 +6,10 @@ type Engine struct {
 	Name    string   `json:"name"` // "Dragonfly"
 	Key     string   `json:"key"`  // "dragonfly", as in the runs
 	Aliases []string `json:"aliases"`
-	// Nicknames are how people refer to the engine by lineage, vendor,
-	// licence or implementation ("the fork Snap maintained", "the .NET
-	// cache server"). A nickname listed under two engines is ambiguous:
-	// the planner asks which one was meant.
+	// Nicknames are other whole names of the engine ("dfly", "Redis CE",
+	// "the Redis 7.2 fork"); a nickname listed under two engines is
+	// ambiguous: the planner asks which one was meant. Descriptions made
+	// of describing words are read from Descriptors.
 	Nicknames []string `json:"nicknames,omitempty"`
 	// Descriptors are words that describe the engine without naming it —
 	// its vendor, licence, lineage, implementation ("Snap", "BSL",
