@@ -329,9 +329,9 @@ func dropCovered(lits []string) []string {
 	return out
 }
 
-// rarestFirst orders a gate's groups so the one most likely to fail (the
-// longest shortest literal) is checked first, and drops repeated groups
-// ("\d+:\d+" needs a digit once).
+// rarestFirst orders a gate's groups so the cheapest to rule a text out
+// (the fewest literals, then the longest shortest one) is checked first,
+// and drops repeated groups ("\d+:\d+" needs a digit once).
 func rarestFirst(sets literals) gate {
 	shortest := func(group []string) int {
 		n := len(group[0])
@@ -346,7 +346,11 @@ func rarestFirst(sets literals) gate {
 			kept = append(kept, group)
 		}
 	}
-	slices.SortStableFunc(kept, func(a, b []string) int { return cmp.Compare(shortest(b), shortest(a)) })
+	// A group that fails costs a test of each of its literals: the
+	// fewest first, then the likeliest to fail.
+	slices.SortStableFunc(kept, func(a, b []string) int {
+		return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(shortest(b), shortest(a)))
+	})
 	var out gate
 	for _, group := range kept {
 		lits := make([]literal, len(group))
