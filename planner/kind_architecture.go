@@ -40,7 +40,7 @@ func (p *Planner) recogniseArchitecture(question string, r *reading, _ *Plan) (P
 	// A recorded claim the engine's own makers made on the same point
 	// ("Redis is single-threaded", per the Redis docs) is answered as that
 	// claim, checked; another engine's claim does not describe this one.
-	if c, ok := p.g.matchClaim(r.text, engines); ok && strings.HasPrefix(c.id, "claim:"+engines[0]+"-") {
+	if c, ok := p.matchClaim(r.text, engines); ok && strings.HasPrefix(c.id, "claim:"+engines[0]+"-") {
 		return Plan{}, false
 	}
 	x := r.x

@@ -23,7 +23,7 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	if !polar && !k.yesNoTag.MatchString(t) && !k.always.MatchString(t) && !k.never.MatchString(t) {
 		return Plan{}, false
 	}
-	if _, ok := p.g.matchClaim(t, engines); ok {
+	if _, ok := p.matchClaim(t, engines); ok {
 		return Plan{}, false
 	}
 	better, worse := k.better.MatchString(t), k.worse.MatchString(t)

@@ -16,7 +16,7 @@ func (p *Planner) recommendation(r reading, prev *Plan) (Plan, bool) {
 	if !p.k.recommend.MatchString(r.text) || p.g.otherDB.MatchString(r.text) {
 		return Plan{}, false
 	}
-	if _, ok := p.g.matchClaim(r.text, r.engines()); ok {
+	if _, ok := p.matchClaim(r.text, r.engines()); ok {
 		return Plan{}, false
 	}
 	w := p.fresh(r.x, r.text)

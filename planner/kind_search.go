@@ -22,7 +22,7 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	}
 	scope := k.searchScope.MatchString(t)
 	set := p.asksThreshold(&r) // "which runs broke 20M", "anything above 10M?"
-	if _, ok := p.g.matchClaim(t, r.engines()); ok && !((scope || set) && len(r.x.engines) == 0) {
+	if _, ok := p.matchClaim(t, r.engines()); ok && !((scope || set) && len(r.x.engines) == 0) {
 		return Plan{}, false // a claim's wording, unless it asks over everything
 	}
 	misses := k.misses.MatchString(t)

@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/memdb-oracle/memdb-oracle/analytics"
+import (
+	"strings"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics"
+)
 
 // memo holds what one Plan call has read already: the rules that each
 // read the question (the kind rules, the engine description, the slot
@@ -16,6 +20,7 @@ type memo struct {
 	parses    map[string]*parsed
 	phrases   map[string][]phraseHit  // question → the unbound detector's scan
 	compared  map[string][]comparison // question and text → its thresholds (comparisons)
+	claims    map[string]claimMatch   // text and engines → the claim its wording makes
 	// coverage is the store's coverage, copied once per call (the store
 	// hands out a fresh copy each time); nil until asked for.
 	coverage []analytics.SeriesCoverage
@@ -24,7 +29,7 @@ type memo struct {
 func newMemo() *memo {
 	return &memo{plain: map[string]string{}, corrected: map[string]string{},
 		readings: map[string]reading{}, parses: map[string]*parsed{}, phrases: map[string][]phraseHit{},
-		compared: map[string][]comparison{}}
+		compared: map[string][]comparison{}, claims: map[string]claimMatch{}}
 }
 
 // remembered returns m[k], computing it once; without a memo (m nil) it
@@ -99,4 +104,22 @@ func (p *Planner) coverage() []analytics.SeriesCoverage {
 func (p *Planner) comparisons(r reading) []comparison {
 	return remembered(memoField(p.memo, func(m *memo) map[string][]comparison { return m.compared }), r.question+"\x00"+r.text,
 		func() []comparison { return comparisons(r) })
+}
+
+// claimMatch is what g.matchClaim found.
+type claimMatch struct {
+	rule claimRule
+	ok   bool
+}
+
+// matchClaim is g.matchClaim, once per text and engines: the kind rules
+// and the ordinary ones each ask whether the question is a claim's
+// wording, and each asking tries every claim's pattern.
+func (p *Planner) matchClaim(text string, engines []string) (claimRule, bool) {
+	m := remembered(memoField(p.memo, func(m *memo) map[string]claimMatch { return m.claims }), text+"\x00"+strings.Join(engines, ","),
+		func() claimMatch {
+			c, ok := p.g.matchClaim(text, engines)
+			return claimMatch{c, ok}
+		})
+	return m.rule, m.ok
 }

@@ -212,7 +212,7 @@ func (p *Planner) recogniseClaimant(question string, r *reading, prev *Plan) (Pl
 	if !ok {
 		return Plan{}, false
 	}
-	if c, ok := p.g.matchClaim(text, engines); ok {
+	if c, ok := p.matchClaim(text, engines); ok {
 		if found, ok := p.kb.Claim(c.id); ok && claimantOf(found.Claimant) == claimantOf(byClaimant.Claimant) {
 			id = c.id
 		}

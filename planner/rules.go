@@ -144,7 +144,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 			return pl, true
 		}
 	}
-	if c, ok := p.g.matchClaim(text, engines); ok {
+	if c, ok := p.matchClaim(text, engines); ok {
 		var thread *Plan
 		if p.continues(x, text, prev) {
 			thread = prev // "is that sub-millisecond?" about the thread's cell

@@ -100,17 +100,19 @@ func required(re *syntax.Regexp) literals {
 		// "-" and a "d", which most questions hold.
 		var out literals
 		run := []string{""}
+		fromEndings := false // run is a piece's endings, not yet followed by anything
 		flush := func() {
-			if len(run) > 1 || run[0] != "" {
+			if (len(run) > 1 || run[0] != "") && !fromEndings {
 				if !slices.Contains(run, "") {
 					out = append(out, dropCovered(run))
 				}
 			}
-			run = []string{""}
+			run, fromEndings = []string{""}, false
 		}
 		for _, sub := range re.Sub {
 			if set, ok := exactSet(sub); ok && len(run)*len(set) <= maxGroupLiterals {
 				run = product(run, set)
+				fromEndings = fromEndings && slices.Equal(set, []string{""})
 				continue
 			}
 			if set, ok := repeatedSet(sub); ok {
@@ -118,6 +120,7 @@ func required(re *syntax.Regexp) literals {
 				// piece before, the last precedes the piece after.
 				if len(run)*len(set) <= maxGroupLiterals {
 					run = product(run, set)
+					fromEndings = false
 				}
 				flush()
 				run = set
@@ -129,6 +132,12 @@ func required(re *syntax.Regexp) literals {
 				continue
 			}
 			out = append(out, required(sub)...)
+			if set, ok := endings(sub); ok {
+				// "(?:\?|;|\s+and)\s+what": the piece ends in one of a few
+				// strings, which the pieces after it follow; alone they add
+				// nothing its own groups do not say.
+				run, fromEndings = set, true
+			}
 		}
 		flush()
 		return out
@@ -149,6 +158,57 @@ func required(re *syntax.Regexp) literals {
 		return literals{dropCovered(union)}
 	}
 	return nil
+}
+
+// endings lists strings one of which every match of a pattern ends with,
+// when they are few and none is empty; ok is false otherwise. A string
+// that ends with another of the set is dropped: the shorter says as much.
+func endings(re *syntax.Regexp) (set []string, ok bool) {
+	if set, ok = exactSet(re); !ok {
+		set, ok = endingsOf(re)
+	}
+	if !ok || slices.Contains(set, "") {
+		return nil, false
+	}
+	var out []string
+	for i, s := range set {
+		if !slices.ContainsFunc(set[:i], func(o string) bool { return strings.HasSuffix(s, o) }) &&
+			!slices.ContainsFunc(set[i+1:], func(o string) bool { return o != s && strings.HasSuffix(s, o) }) {
+			out = append(out, s)
+		}
+	}
+	return out, len(out) <= maxGroupLiterals
+}
+
+// endingsOf is endings for a pattern that is no exact set.
+func endingsOf(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return endings(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return endings(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// The last piece that holds a byte; empty-width ones after it
+		// (\b, $) end nothing.
+		for i := len(re.Sub) - 1; i >= 0; i-- {
+			if s, exact := exactSet(re.Sub[i]); !exact || !slices.Equal(s, []string{""}) {
+				return endings(re.Sub[i])
+			}
+		}
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			next, ok := endings(sub)
+			if !ok {
+				return nil, false
+			}
+			set = append(set, next...)
+		}
+		return set, true
+	}
+	return nil, false
 }
 
 // repeatedSet is the exact set of a piece repeated at least once (x+,
@@ -269,9 +329,9 @@ func dropCovered(lits []string) []string {
 	return out
 }
 
-// rarestFirst orders a gate's groups so the one most likely to fail (the
-// longest shortest literal) is checked first, and drops repeated groups
-// ("\d+:\d+" needs a digit once).
+// rarestFirst orders a gate's groups so the cheapest to rule a text out
+// (the fewest literals, then the longest shortest one) is checked first,
+// and drops repeated groups ("\d+:\d+" needs a digit once).
 func rarestFirst(sets literals) gate {
 	shortest := func(group []string) int {
 		n := len(group[0])
@@ -286,7 +346,11 @@ func rarestFirst(sets literals) gate {
 			kept = append(kept, group)
 		}
 	}
-	slices.SortStableFunc(kept, func(a, b []string) int { return cmp.Compare(shortest(b), shortest(a)) })
+	// A group that fails costs a test of each of its literals: the
+	// fewest first, then the likeliest to fail.
+	slices.SortStableFunc(kept, func(a, b []string) int {
+		return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(shortest(b), shortest(a)))
+	})
 	var out gate
 	for _, group := range kept {
 		lits := make([]literal, len(group))

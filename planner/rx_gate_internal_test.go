@@ -33,6 +33,12 @@ func TestGateRefusesTextsWithoutARequiredLiteral(t *testing.T) {
 		{`\bat\s+(\d+)\b`, "and at 16?", true},
 		{`\bfoo\b|\bbar\b|x?`, "anything", true}, // an alternative that needs nothing
 		{`(?i)redis`, "REDIS", true},             // case-folded literals are not gated
+		// A piece that is no set of strings still ends in one of a few,
+		// which the pieces after it follow: "?" or "and" before a space.
+		{`(?:\?|;|,?\s+(?:and|also)|\s+-{1,2})\s+(?:what|how)\b`, "which is fastest at 48 cores, read-heavy?", false},
+		{`(?:\?|;|,?\s+(?:and|also)|\s+-{1,2})\s+(?:what|how)\b`, "redis p99? what about valkey", true},
+		{`(?:\?|;|,?\s+(?:and|also)|\s+-{1,2})\s+(?:what|how)\b`, "redis p99 -- how about valkey", true},
+		{`(?:\d+|x*)\s+cores`, "many cores", true}, // an alternative may end in nothing
 	} {
 		r := newRx(tt.expr)
 		if got := r.possible(tt.text); got != tt.admits {

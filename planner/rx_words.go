@@ -112,8 +112,8 @@ func wordAlternative(re *syntax.Regexp, capture bool) (wordAlt, bool) {
 		}
 	}
 	for _, l := range lits {
-		if l == "" || !spaceRunsSettled(l) {
-			return alt, false // an empty match, or a run of spaces to backtrack over: leave it to the regexp
+		if l == "" || !spaceRunsSettled(l) || !wordRunsSettled(l) {
+			return alt, false // an empty match, or a run to backtrack over: leave it to the regexp
 		}
 	}
 	alt.lits = lits
@@ -133,6 +133,11 @@ func expand(re *syntax.Regexp) ([]string, bool) {
 	case syntax.OpStar:
 		if isSpaceRun(re) {
 			return []string{spaceRun}, true
+		}
+		return nil, false
+	case syntax.OpPlus:
+		if re.Flags&syntax.NonGreedy == 0 && isWordClass(re.Sub[0]) {
+			return []string{wordRun}, true
 		}
 		return nil, false
 	case syntax.OpEmptyMatch:
@@ -186,6 +191,25 @@ func expand(re *syntax.Regexp) ([]string, bool) {
 // spaceRun stands in a literal for a greedy \s*.
 const spaceRun = "\x00"
 
+// wordRun stands in a literal for a greedy \w+.
+const wordRun = "\x01"
+
+// wordRunsSettled reports that every run of word characters in l follows
+// a character and is followed by none, or by one that is no word
+// character: taking the whole word is then the only way to match ("best
+// p\w+"), nothing to backtrack over.
+func wordRunsSettled(l string) bool {
+	for i := 0; i < len(l); i++ {
+		if l[i] != 1 {
+			continue
+		}
+		if i == 0 || i+1 < len(l) && (l[i+1] == 1 || isASCIIWord(l[i+1])) {
+			return false
+		}
+	}
+	return true
+}
+
 // isSpaceRun reports a greedy \s*.
 func isSpaceRun(re *syntax.Regexp) bool {
 	if re.Op != syntax.OpStar || re.Flags&syntax.NonGreedy != 0 || re.Sub[0].Op != syntax.OpCharClass {
@@ -220,6 +244,15 @@ func spaceRunsSettled(l string) bool {
 func prefixAt(s string, i int, l string) int {
 	j := i
 	for k := 0; k < len(l); k++ {
+		if l[k] == 1 {
+			if j >= len(s) || !isASCIIWord(s[j]) {
+				return -1
+			}
+			for j < len(s) && isASCIIWord(s[j]) {
+				j++
+			}
+			continue
+		}
 		if l[k] == 0 {
 			for j < len(s) && isSpace(s[j]) {
 				j++
@@ -236,11 +269,12 @@ func prefixAt(s string, i int, l string) int {
 
 // isWordRun reports a greedy \w*.
 func isWordRun(re *syntax.Regexp) bool {
-	if re.Op != syntax.OpStar || re.Flags&syntax.NonGreedy != 0 || re.Sub[0].Op != syntax.OpCharClass {
-		return false
-	}
-	word := []rune{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}
-	return slices.Equal(re.Sub[0].Rune, word)
+	return re.Op == syntax.OpStar && re.Flags&syntax.NonGreedy == 0 && isWordClass(re.Sub[0])
+}
+
+// isWordClass reports \w.
+func isWordClass(re *syntax.Regexp) bool {
+	return re.Op == syntax.OpCharClass && slices.Equal(re.Rune, []rune{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'})
 }
 
 // product is every a followed by every b, in order.

@@ -16,6 +16,7 @@ func TestWordSetsFindWhatTheRegexpFinds(t *testing.T) {
 		`\bcores?\b|\bcore counts?\b|\bcpus?\b`,
 		`\b(redis|valkey|red)\b`,
 		`\b(?:a|ab)\b`, `ab|a`, `a|ab`, `\bpipelin\w*|\bbatching\b`, `\b(dragon\s*fly|df|key[\s-]db)\b`, `a\s*b|a\s*bc`, `\bovertak\w*|x\w*`, `\bx\b|x`, `\bp(?:99|50)`, `\bé\b|é`, `ab?c\b`, `\b[12]x|2`,
+		`\b(?:best latency|best p\w+|least)\b`, `\bout-?pac\w+`, `\bany (?:\w+ )?runs?\b`, `\b(?:doubl\w+|twice)\b`,
 	}
 	g := newGrammar()
 	pats := allPatterns(g)
@@ -29,7 +30,8 @@ func TestWordSetsFindWhatTheRegexpFinds(t *testing.T) {
 		t.Fatalf("only %d patterns take a word set", len(exprs))
 	}
 	texts := []string{"", "a", "ab", "abc", "a ab ab_ aab", "x_x x", "Cores cores core_ 2cores cores2 core counts cpus",
-		"redis valkey redisvalkey red redd red-is", "p99 p50p99 xp99 p990", "é xé é_ éé", "1x 2x 12x x2", "ac abc abbc", "pipelining pipelin_ed pipelinés xpipeline batching overtakes", "x x1 xé abé ab_c", "dragon  fly dragonfly dragon\tflyx key db key-db keydb a  bc ab abc"}
+		"redis valkey redisvalkey red redd red-is", "p99 p50p99 xp99 p990", "é xé é_ éé", "1x 2x 12x x2", "ac abc abbc", "pipelining pipelin_ed pipelinés xpipeline batching overtakes", "x x1 xé abé ab_c", "dragon  fly dragonfly dragon\tflyx key db key-db keydb a  bc ab abc",
+		"best p99 best p best_p9 best pé best latency least any runs any long runs any runs run anyruns doubles doubl twice outpaced out-pace outpac xy xay"}
 	for i, q := range sample(corpusQuestions(t)) {
 		if i%8 == 0 {
 			texts = append(texts, g.correctTypos(g.normalize(q)), q)
