@@ -279,11 +279,6 @@ func (s *Store) viewValue(key []byte, fn func(v []byte) error) (err error) {
 	})
 }
 
-// cell returns cell number c.
-func (l *lazyCells) cell(c int) (Cell, error) {
-	return l.cellWith(c, true)
-}
-
 // cellWith is cell c, with its run IDs only when withIDs: decoded, they
 // stay with the chunk for the process's life.
 func (l *lazyCells) cellWith(c int, withIDs bool) (Cell, error) {
