@@ -34,8 +34,16 @@ func composeOutOfScope(p planner.Plan) Answer {
 	if r := strings.TrimSpace(p.Refusal); r != "" && !strings.ContainsAny(r, "0123456789") {
 		para = ensureStop(r) + " " + insteadLine
 	}
+	headline := "That is outside what I can answer truthfully."
+	if about, ok := strings.CutPrefix(strings.TrimSpace(p.Refusal), "It is about "); ok {
+		// The planner's refusal of another database names it: line 1 says
+		// so ("Kvrocks was never measured here.").
+		if name, _, ok := strings.Cut(about, ", which this benchmark did not measure"); ok {
+			headline = "Never measured here: " + name + "."
+		}
+	}
 	return Answer{Kind: KindOutOfScope, Rows: []Row{}, Nearest: []Row{},
-		Headline: "That is outside what I can answer truthfully.",
+		Headline: headline,
 		Body:     []string{para},
 		Sources:  Sources{Filters: []string{}, RunIDs: []string{}, Entries: []SourceEntry{}},
 	}
