@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
@@ -193,7 +194,7 @@ func (p *Planner) classify(x *parsed, text string, w *want) (intent Intent, knob
 	case x.topics["ratio"] && len(w.ratios) == 0 && g.effect.MatchString(text):
 		topicKnob = slotRatio
 	}
-	effectWords := g.effect.MatchString(text)
+	effectWords := g.effect.MatchString(text) && g.effect.MatchString(withoutEngineDoes(text, w.engines))
 	switch {
 	case x.topics["multi"] && len(w.ratios) < 2:
 		return IntentEffect, slotRatio, true
@@ -222,6 +223,18 @@ func (p *Planner) classify(x *parsed, text string, w *want) (intent Intent, knob
 		return IntentCompare, "", false
 	}
 	return "", "", false
+}
+
+// withoutEngineDoes drops "what does <engine> do": asked of an engine
+// ("what does valkey do unpipelined at 16 cores"), it asks for its figure,
+// not for what a setting does.
+func withoutEngineDoes(text string, engines []string) string {
+	for _, e := range engines {
+		for _, verb := range []string{"does", "do", "did", "would"} {
+			text = strings.ReplaceAll(text, "what "+verb+" "+e+" do", "")
+		}
+	}
+	return text
 }
 
 // fromPlan rebuilds the request a previous plan answered: only the slots
