@@ -233,6 +233,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 		pl.UnboundReading = strings.TrimSuffix(modelReading(pl)+"; "+pl.UnboundReading, "; ")
 	}
 	failoverFollowUp(&pl, prev, settings.text)
+	p.memoryFollowUp(&pl, prev)
 	p.shapeQuery(&pl, settings.text)
 	p.account(ctx, &pl, asked, settings, prev)
 	if len(pl.Unread) > 0 && pl.Source != "llm" && p.opts.Completer != nil && !p.ablating {

@@ -230,6 +230,23 @@ func failoverFollowUp(pl *Plan, prev *Plan, text string) {
 	*pl = f
 }
 
+// memoryFollowUp keeps a follow-up in a memory thread in the memory table
+// ("bytes per key, dragonfly vs redis" then "and the latter vs valkey?"),
+// unless it asks about the runs (a measure of its own, a core count).
+func (p *Planner) memoryFollowUp(pl *Plan, prev *Plan) {
+	if prev == nil || prev.Intent != IntentMemory || pl.Intent != IntentCompare && pl.Intent != IntentLookup || !statedEngines(pl) {
+		return
+	}
+	if pl.Slots.Metric != "" && !slices.Contains(pl.Defaulted, slotMetric) && pl.Slots.Metric != "bytes_per_key" ||
+		len(pl.Slots.Cores) > 0 && !slices.Contains(pl.Defaulted, slotCores) {
+		return
+	}
+	m := p.memoryPlan(want{question: pl.Question, engines: pl.Slots.Engines})
+	m.ThreadEngines = pl.ThreadEngines
+	m.UnboundReading = pl.UnboundReading
+	*pl = m
+}
+
 // cutPossessive removes a possessive "'s" ("latter's" → "latter").
 func cutPossessive(w string) (string, bool) {
 	for _, suf := range []string{"'s", "’s"} {
