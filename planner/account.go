@@ -900,7 +900,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		switch {
 		case !w.first && isCapitalised(w.text):
 			names = append(names, w.text)
-		case enginePlace[before] || enginePlace[next] || strangeWord(w.lower) && (subjectPlace[next] || objectPlace[before]):
+		case enginePlace[before] || enginePlace[next] || (subjectPlace[next] || objectPlace[before]) && strangeWord(w.lower):
 			// "Skyforge vs dragonfly", "faster than pelikan": where an
 			// engine's name stands.
 			names = append(names, w.text)

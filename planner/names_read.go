@@ -31,11 +31,11 @@ var madeThings = map[string]bool{"server": true, "servers": true, "engine": true
 // describing are the function words a description holds between its
 // describing words ("the fork Snap maintained", "the server written in C#",
 // "the multi-thread fork of Redis from Snapchat").
-// A participle belongs to the description even last ("the fork Snap
-// maintained").
-var describing = map[string]bool{"the": true, "a": true, "an": true, "s": true, "that": true, "by": true, "from": true,
-	"of": true, "in": true, "made": false, "built": false, "written": false, "maintained": false, "licensed": false,
-	"licenced": false, "based": false, "backed": false, "powered": false}
+// A participle (true) belongs to the description even last ("the fork
+// Snap maintained"); the others only stand between its words.
+var describing = map[string]bool{"the": false, "a": false, "an": false, "s": false, "that": false, "by": false, "from": false,
+	"of": false, "in": false, "made": true, "built": true, "written": true, "maintained": true, "licensed": true,
+	"licenced": true, "based": true, "backed": true, "powered": true}
 
 // beforeOther are the words after which an article and describing words
 // alone name an engine ("the Linux Foundation fork vs the original at 16
@@ -203,16 +203,11 @@ func (n engineNames) descriptions(s string) []description {
 			if !ok {
 				break
 			}
-			if !participle && first >= 0 {
-				last = j
+			if first < 0 && (w == "the" || w == "a" || w == "an") {
+				first = j // an article opens a description
 			}
-			if w == "the" || w == "a" || w == "an" {
-				if first >= 0 && last < j-1 || first < 0 {
-					first = -1 // an article opens a description
-				}
-				if first < 0 {
-					first = j
-				}
+			if participle && first >= 0 {
+				last = j
 			}
 			j++
 		}
