@@ -151,7 +151,8 @@ type Plan struct {
 	Queries        []Query `json:"queries,omitempty"`
 	Order          Order   `json:"order,omitempty"`
 	// Missing names each requested part that was never measured (no_data),
-	// e.g. "pipeline 64 was never measured — only 1 and 16".
+	// e.g. "pipeline 64 was never measured — only 1 and 16"; for a question
+	// about another database (out_of_scope), the databases it names.
 	Missing []string `json:"missing,omitempty"`
 	// Unmeasured names the server settings or platforms a no_data plan
 	// asked for that no run used ("persistence", "replication", "tls",

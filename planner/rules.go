@@ -59,7 +59,10 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return pl, true
 	}
 	if m := p.g.otherDB.FindAllString(text, -1); len(m) > 0 {
-		return outOfScopePlan(question, "It is about "+joinAnd(uniqueNames(m))+", which this benchmark did not measure: it covers only Redis, Valkey, Dragonfly, KeyDB and Garnet."), true
+		names := uniqueNames(m)
+		pl := outOfScopePlan(question, "It is about "+joinAnd(names)+", which this benchmark did not measure: it covers only Redis, Valkey, Dragonfly, KeyDB and Garnet.")
+		pl.Missing = names // what was asked about and never measured, for line 1
+		return pl, true
 	}
 	if p.g.measured.MatchString(text) && len(engines) == 0 && !x.hasKnobValue() {
 		pl := p.helpPlan(question, "")

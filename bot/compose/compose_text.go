@@ -35,12 +35,9 @@ func composeOutOfScope(p planner.Plan) Answer {
 		para = ensureStop(r) + " " + insteadLine
 	}
 	headline := "That is outside what I can answer truthfully."
-	if about, ok := strings.CutPrefix(strings.TrimSpace(p.Refusal), "It is about "); ok {
-		// The planner's refusal of another database names it: line 1 says
-		// so ("Kvrocks was never measured here.").
-		if name, _, ok := strings.Cut(about, ", which this benchmark did not measure"); ok {
-			headline = "Never measured here: " + name + "."
-		}
+	if len(p.Missing) > 0 {
+		// Another database, named: "Never measured here: Kvrocks."
+		headline = "Never measured here: " + joinAnd(p.Missing) + "."
 	}
 	return Answer{Kind: KindOutOfScope, Rows: []Row{}, Nearest: []Row{},
 		Headline: headline,
