@@ -2,10 +2,14 @@ package analytics
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest/smalldisk"
 )
@@ -79,6 +83,83 @@ func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
 	if keys, err := kv.Keys(t.Context(), ""); err != nil || len(keys) != 2 {
 		t.Errorf("keys = %v, %v; want t1 (held) and t2 (stored)", keys, err)
 	}
+
+	// What was held is in the store once it closes with room to spare.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(t.Context(), Options{Dir: filepath.Join(disk, "data"), MinFreeBytes: floor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	for key, want := range map[string]string{"t1": "plan", "t2": "later"} {
+		if v, found, err := again.KV("threads").Get(t.Context(), key); err != nil || !found || string(v) != want {
+			t.Errorf("after reopening, %s = %q, %v, %v; want %q (a write held while the disk was full is lost)", key, v, found, err, want)
+		}
+	}
+}
+
+// TestServesDiskWatchWritesBackWhatWasHeldOnceSpaceIsBack holds a thread
+// write while the disk is full and frees the space with the store open:
+// the disk watch serve runs writes it to Badger, so a process that then
+// dies without closing has not lost it.
+func TestServesDiskWatchWritesBackWhatWasHeldOnceSpaceIsBack(t *testing.T) {
+	disk := mountSmallDisk(t, "96m")
+	const floor = 32 << 20
+	dir := filepath.Join(disk, "data")
+	s, err := Open(t.Context(), Options{Dir: dir, MinFreeBytes: floor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	watched := make(chan error, 1)
+	ctx, stop := context.WithCancel(t.Context())
+	defer func() { stop(); <-watched }()
+	go func() { watched <- s.WatchDisk(ctx) }()
+
+	free, ok := freeBytes(disk)
+	if !ok {
+		t.Fatal("the free space of the tmpfs cannot be read")
+	}
+	filler := filepath.Join(disk, "filler")
+	if err := os.WriteFile(filler, make([]byte, free-floor/2), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kv := s.KV("threads")
+	if err := kv.Set(t.Context(), "t1", []byte("plan"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := heldWrites(s); n != 1 {
+		t.Fatalf("held writes = %d on a full disk, want 1", n)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for heldWrites(s) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := heldWrites(s); n != 0 {
+		t.Fatalf("held writes = %d ten seconds after space came back, want 0", n)
+	}
+	var stored []byte
+	if err := s.view(func(txn *badger.Txn) error {
+		item, err := txn.Get([]byte(kv.prefix + "t1"))
+		if err != nil {
+			return err
+		}
+		stored, err = item.ValueCopy(nil)
+		return err
+	}); err != nil || string(stored) != "plan" {
+		t.Errorf("in Badger, t1 = %q, %v; want the held write", stored, err)
+	}
+}
+
+func heldWrites(s *Store) int {
+	s.disk.mu.Lock()
+	defer s.disk.mu.Unlock()
+	return len(s.disk.mem)
 }
 
 // TestAWritingOpenOnADiskFilledToTheLastByteIsDiskFull opens Badger for

@@ -61,6 +61,7 @@ func (s *Store) WatchDisk(ctx context.Context) error {
 			s.disk.observe(ctx, free)
 			wait = diskWatchInterval(free, s.minFree)
 		}
+		s.writeBackHeld(ctx)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -207,6 +207,29 @@ func (s *Store) setAsideErr(err error) {
 	s.asideErr = err
 }
 
+// writeBackHeld writes the KV state held in memory while space was short
+// to the store, once it takes writes again: serve's disk watch asks at each
+// look and every close asks, so thread memory kept through a full disk is
+// not lost when the process ends. A hand-off writes back on its own.
+func (s *Store) writeBackHeld(ctx context.Context) {
+	g := &s.disk
+	if s.dir == "" || s.readOnly || g.handedOff.Load() || !g.writable.Load() {
+		return
+	}
+	g.mu.Lock()
+	n := len(g.mem)
+	g.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	s.dbMu.RLock() // a hand-off does not replace the handle while it writes
+	defer s.dbMu.RUnlock()
+	if s.dbErr != nil {
+		return
+	}
+	g.writeBack(ctx, s.db) // only if there is room now (it checks)
+}
+
 // writeBack writes the KV state held in memory to db, once the store
 // takes writes again (dbMu held); a key written again meanwhile stays
 // held until the next write-back.

@@ -551,6 +551,9 @@ func (s *Store) Close() error {
 		if s.dbErr != nil {
 			return // closed when a hand-off could not open it again
 		}
+		// What was held in memory while space was short, if there is room
+		// now; on a disk still short it ends with the process.
+		s.writeBackHeld(context.Background())
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close store: %w", err)
 			return
