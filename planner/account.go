@@ -42,32 +42,88 @@ var functionWords = sync.OnceValue(func() map[string]bool {
 	return out
 })
 
-// sharedKnownWords are the words read wherever they stand: function words
+// sharedKnownWords are every word the vocabulary holds: function words
 // and every word of the lexicon's phrases. Built once per process.
 var sharedKnownWords = sync.OnceValue(func() map[string]bool {
+	known := maps.Clone(loneWords())
+	for w := range phraseOnlyWords() {
+		known[w] = true
+	}
+	return known
+})
+
+// loneWords are the words read wherever they stand: function words and
+// the lexicon's one-word phrases.
+var loneWords = sync.OnceValue(func() map[string]bool {
 	known := maps.Clone(functionWords())
 	for _, t := range lexiconTables() {
 		for _, e := range t.entries {
-			for _, w := range strings.Fields(e.phrase) {
-				known[w] = true
+			if ws := strings.Fields(e.phrase); len(ws) == 1 {
+				known[ws[0]] = true
 			}
 		}
 	}
 	return known
 })
 
+// phraseOnlyWords maps each word the lexicon holds only inside longer
+// phrases (and the function words do not hold) to those phrases (their
+// words, punctuation left out). Such a word is read only where one of its
+// phrases stands: "sense" is read in "makes sense", and named back in
+// "redis sense pipeline" (Catalan for "without"), where it would otherwise
+// pass as known and the default pipeline answer the question.
+var phraseOnlyWords = sync.OnceValue(func() map[string][][]string {
+	lone := loneWords()
+	out := map[string][][]string{}
+	for _, t := range lexiconTables() {
+		for _, e := range t.entries {
+			var ws []string
+			for _, w := range strings.Fields(e.phrase) {
+				if hasLetter(w) || isNumber(w) {
+					ws = append(ws, w)
+				}
+			}
+			if len(strings.Fields(e.phrase)) < 2 {
+				continue
+			}
+			for _, w := range ws {
+				if !lone[w] {
+					out[w] = append(out[w], ws)
+				}
+			}
+		}
+	}
+	return out
+})
+
+// inPhrase reports whether words[i] stands inside one of the lexicon's
+// phrases that hold it.
+func inPhrase(words []accountWord, i int) bool {
+	for _, ph := range phraseOnlyWords()[words[i].lower] {
+		for k, w := range ph {
+			if w != words[i].lower || i-k < 0 || i-k+len(ph) > len(words) {
+				continue
+			}
+			if slices.EqualFunc(ph, words[i-k:i-k+len(ph)], func(a string, b accountWord) bool { return a == b.lower }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // knownWords adds the knowledge base's own names (terms, engines and
-// their aliases) to the shared words.
+// their aliases) to the words read wherever they stand.
 func (p *Planner) knownWords() map[string]bool {
 	if p.known == nil {
-		return sharedKnownWords()
+		return loneWords()
 	}
 	return p.known()
 }
 
 func newKnownWords(kb Knowledge) func() map[string]bool {
 	return sync.OnceValue(func() map[string]bool {
-		shared := sharedKnownWords()
+		shared := loneWords()
 		known := make(map[string]bool, len(shared)+512)
 		for w := range shared {
 			known[w] = true
@@ -821,6 +877,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 			named[w.lower] = true
 		}
 	}
+	whole := sharedKnownWords()
 	known := func(w string) bool { return shared[w] || named[w] }
 	settings := sharedVocabulary().lx.settingWords
 	var unknown func(w accountWord) bool
@@ -830,7 +887,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		}
 		if parts := strings.FieldsFunc(w.lower, func(r rune) bool { return r == '-' || r == '/' || r == '\'' }); len(parts) > 1 {
 			for _, part := range parts {
-				if len(part) > 1 && unknown(accountWord{text: part, lower: part}) {
+				if len(part) > 1 && !whole[part] && unknown(accountWord{text: part, lower: part}) {
 					return true
 				}
 			}
@@ -849,7 +906,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		return !strings.ContainsAny(w.lower, "0123456789")
 	}
 	for i, w := range words {
-		if !unknown(w) {
+		if !unknown(w) || inPhrase(words, i) {
 			continue
 		}
 		next, before := "", ""
