@@ -380,7 +380,14 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		unread = append(unread, quoted...)
 		leads = append(leads, "I don't know "+joinAnd(quoted))
 	}
+	if hedged := hedgedNumbers(pl, settings.text); len(hedged) > 0 {
+		// "garnet at maybe 16 cores": read, and said to be read as exact.
+		leads = append(leads, "Read "+joinAnd(hedged))
+	}
 	if len(unread) == 0 {
+		if len(leads) > 0 {
+			pl.UnboundReading = joinReading(strings.Join(leads, "; "), pl.UnboundReading)
+		}
 		return
 	}
 	pl.Unread = unread
@@ -402,13 +409,103 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		*pl = unknownNameRefusal(*pl, quoted)
 		return
 	}
-	lead := strings.Join(leads, "; ")
-	if pl.UnboundReading == "" {
-		pl.UnboundReading = lead
-	} else {
-		pl.UnboundReading = lead + "; " + lowerFirst(pl.UnboundReading)
-	}
+	pl.UnboundReading = joinReading(strings.Join(leads, "; "), pl.UnboundReading)
 }
+
+// joinReading puts the accounting's lead before the reading the plan
+// already had.
+func joinReading(lead, had string) string {
+	if had == "" {
+		return lead
+	}
+	return lead + "; " + lowerFirst(had)
+}
+
+// hedgedNumbers finds the numbers said loosely ("maybe 16 cores", "16
+// cores or so", "~16", "16ish") that a slot of the plan holds as stated,
+// each quoted as written, with the word after the number, and how it was
+// read ("“maybe 16 cores” as exactly 16"). A number the plan does not
+// hold is named back as unread.
+func hedgedNumbers(pl *Plan, text string) []string {
+	var words []string
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		if w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '~' && r != '≈' }); w != "" {
+			words = append(words, w)
+		}
+	}
+	held := func(w string) bool {
+		n, err := strconv.Atoi(w)
+		if err != nil {
+			return false
+		}
+		return slices.Contains(pl.Slots.Cores, n) && !slices.Contains(pl.Defaulted, "cores") ||
+			pl.Slots.Pipeline == n && !slices.Contains(pl.Defaulted, "pipeline") ||
+			pl.Slots.ValueBytes == n && !slices.Contains(pl.Defaulted, "value_bytes")
+	}
+	pre, post := hedgePhrases()
+	at := func(i int, ph []string) bool {
+		return i >= 0 && i+len(ph) <= len(words) && slices.Equal(words[i:i+len(ph)], ph)
+	}
+	var out []string
+	for i, w := range words {
+		n, end, loose := w, i+1, false
+		if rest := strings.TrimLeft(w, "~≈"); rest != w {
+			n, loose = rest, true
+		} else if base, ok := strings.CutSuffix(strings.TrimSuffix(w, "-ish"), "ish"); ok || base != w {
+			n, loose = strings.TrimSuffix(base, "-"), true
+		}
+		if !held(n) {
+			continue
+		}
+		start := i
+		for _, ph := range pre {
+			if at(i-len(ph), ph) {
+				start, loose = i-len(ph), true
+				break
+			}
+		}
+		after := end
+		if after < len(words) && !isNumber(words[after]) {
+			after++ // "16 cores or so": the unit, then the hedge
+		}
+		for _, ph := range post {
+			if at(after, ph) {
+				end, loose = after+len(ph), true
+				break
+			}
+		}
+		if !loose {
+			continue
+		}
+		if end == i+1 && i+1 < len(words) && !isNumber(words[i+1]) {
+			end = i + 2 // the unit or setting the number is of
+		}
+		out = append(out, "“"+strings.Join(words[start:end], " ")+"” as exactly "+n)
+	}
+	return out
+}
+
+// hedgePhrases are the lexicon's hedge table split into the phrases before
+// a number and those after it, longest first.
+var hedgePhrases = sync.OnceValues(func() (pre, post [][]string) {
+	for _, t := range lexiconTables() {
+		if t.meaning != mHedge {
+			continue
+		}
+		for _, e := range t.entries {
+			ph := strings.Fields(e.phrase)
+			if e.value == "post" {
+				post = append(post, ph)
+			} else {
+				pre = append(pre, ph)
+			}
+		}
+	}
+	longest := func(a, b []string) int { return len(b) - len(a) }
+	slices.SortStableFunc(pre, longest)
+	slices.SortStableFunc(post, longest)
+	return pre, post
+})
 
 // pairReferent finds a word that takes up one of two things said before
 // ("the latter", "the former's", "those two").

@@ -32,6 +32,7 @@ const (
 	mHelp                          // value: "" — asks what the bot can do ("usage?", "halp")
 	mClaimTopic                    // value: claim id the content of the words points to ("memory efficiency")
 	mDataset                       // value: a measured table other than the runs ("crossslot", "diagnostics")
+	mHedge                         // value: "pre" (loosens the number after it) or "post" (the number before it)
 )
 
 // entry is one synonym: a phrase (words separated by spaces, as the
@@ -60,7 +61,7 @@ var meaningNames = map[string]meaning{
 	"engine": mEngine, "mode": mMode, "setting": mSetting, "workload": mWorkload, "metric": mMetric,
 	"negation": mNegation, "relation": mRelation, "kind": mKind, "claimant": mClaimant, "domain": mDomain,
 	"chatter": mChatter, "polite": mPolite, "unit": mUnit, "followup": mFollowUp, "failover": mFailover,
-	"help": mHelp, "claimtopic": mClaimTopic, "dataset": mDataset,
+	"help": mHelp, "claimtopic": mClaimTopic, "dataset": mDataset, "hedge": mHedge,
 }
 
 // generatedTables are the tables built by crossing patterns with words.

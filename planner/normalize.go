@@ -172,6 +172,10 @@ func (g *grammar) normalize(s string) string {
 			out = append(out, n)
 			continue
 		}
+		if base, ok := strings.CutSuffix(w, "ish"); ok && isNumber(strings.TrimSuffix(base, "-")) {
+			out = append(out, strings.TrimSuffix(base, "-")) // "16ish": the number; the accounting names the hedge
+			continue
+		}
 		if long, ok := shorthand()[w]; ok {
 			w = long
 		}
