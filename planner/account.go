@@ -366,7 +366,11 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		unread = append(unread, numbers...)
 		leads = append(leads, "Left out "+joinAnd(numbers)+": no setting here holds "+either(len(numbers) == 1, "it", "them"))
 	}
-	names, onSetting, beside, glued := p.unreadNames(words, pl.Unbound)
+	spoken := pl.Unbound // words a part of the plan already accounts for
+	if len(pl.Unmeasured) > 0 {
+		spoken = append(slices.Clip(spoken), p.g.featureWords(p.g.normalize(settings.text), pl.Unmeasured)...)
+	}
+	names, onSetting, beside, glued := p.unreadNames(words, spoken)
 	var quoted []string
 	for _, n := range names {
 		// A misspelling the typo corrector reads ("dragnfly") is read.
@@ -963,8 +967,9 @@ func textNumbers(text string, held *[]float64) {
 // such a word to the setting word it stands by.
 func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []string, onSetting map[string]string, beside, glued map[string]bool) {
 	shared := p.knownWords()
-	// Words the unbound detector already named ("longer pipelines") are
-	// accounted for there.
+	// Words the unbound detector already named ("longer pipelines"), or an
+	// unmeasured feature was read from ("aof everysec"), are accounted for
+	// there.
 	var named map[string]bool
 	for _, u := range unbound {
 		for _, w := range accountWords(u) {

@@ -19,7 +19,9 @@ type feature struct {
 func newFeatures() []feature {
 	re := newRx
 	return []feature{
-		{key: "persistence", re: re(`\bpersist(?:ence|ent)\b|\baof\b|\brdb\b|\bappend[- ]only\b|\bfsync\b|\bsnapshott?ing\b|\bdurab(?:le|ility)\b`),
+		// A config line's value ("aof everysec", "appendfsync always") is
+		// part of the match: the feature reads it (see readFeatureWords).
+		{key: "persistence", re: re(`\b(?:aof|appendfsync|append[- ]?only)(?: (?:yes|no|on|off|everysec|always))?\b|\bpersist(?:ence|ent)\b|\brdb\b|\bfsync\b|\bsnapshott?ing\b|\bdurab(?:le|ility)\b`),
 			phrase:  "with persistence (RDB/AOF) on",
 			missing: "persistence (RDB/AOF) was never measured — every run had persistence off, so runs with it would be slower by an unmeasured amount"},
 		{key: "replication", re: re(`\breplica(?:s|tion|ted)?\b|\breplicaof\b|\bprimary/replicas?\b|\bmaster/slaves?\b`),
@@ -43,6 +45,18 @@ func (g *grammar) featuresIn(text string) []string {
 	for _, f := range g.features {
 		if f.re.MatchString(text) {
 			out = append(out, f.key)
+		}
+	}
+	return out
+}
+
+// featureWords are the words of text that the unmeasured features a plan
+// names were read from ("aof everysec"), for the accounting.
+func (g *grammar) featureWords(text string, keys []string) []string {
+	var out []string
+	for _, f := range g.features {
+		if slices.Contains(keys, f.key) {
+			out = append(out, f.re.FindAllString(text, -1)...)
 		}
 	}
 	return out
