@@ -66,6 +66,11 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 	switch {
 	case len(cur.engines) > 0:
 		addTo := base.intent == IntentCompare || base.intent == IntentClaim || p.g.also.MatchString(text) || p.g.compare.MatchString(text) && len(base.engines) > 0
+		if len(cur.engines) >= 2 && !p.g.also.MatchString(text) {
+			// "and dragonfly vs keydb?": a pair of its own replaces the
+			// thread's engines ("also", "too" add to them).
+			addTo = false
+		}
 		if addTo && len(base.engines) > 0 {
 			w.engines = slices.Clone(base.engines)
 			for _, e := range cur.engines {
@@ -165,6 +170,13 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 		if w.intent == IntentLookup && len(w.engines) != 1 {
 			w.intent = IntentCompare
 		}
+	}
+	if (base.intent == IntentFailover || base.intent == IntentMemory) && cur.cued && !cur.given(slotMetric) &&
+		(w.intent == IntentCompare || w.intent == IntentLookup) {
+		// "and dragonfly vs keydb?" in a failover thread: the same table
+		// for other engines; a comparison of it is its own answer, and the
+		// runs hold no outage or memory-per-key figure to rank.
+		w.intent = base.intent
 	}
 	if w.intent == IntentEffect && w.knob != "" && cur.knob == "" && base.given(w.knob) {
 		// An inherited single value of the varied knob is the baseline, not a filter.

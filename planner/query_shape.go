@@ -87,6 +87,17 @@ var ordinalNouns = map[string]bool{"session": true, "capture": true, "sessions":
 	"rep": true, "repetition": true, "attempt": true, "try": true, "time": true, "question": true,
 	"thing": true, "part": true, "half": true, "sample": true, "kill": true, "round": true}
 
+// leadingCount are the words a count of places stands before ("the 3
+// best"): -1 counts from the bottom in a word the rules do not read as a
+// direction; 1 leaves the direction to the rules ("the 2 slowest").
+var leadingCount = map[string]int{"best": 1, "top": 1, "fastest": 1, "quickest": 1, "leading": 1,
+	"worst": 1, "slowest": 1, "bottom": -1}
+
+// directionWords turn a thread's ranking around when a follow-up says
+// them alone ("and the 2 slowest?"): the rules read them in a question
+// of its own.
+var directionWords = map[string]bool{"worst": true, "slowest": true}
+
 // rankingShape reads a position or a count of items asked of a ranking;
 // worst is set when the position counts from the bottom in words the
 // rules do not read as a direction ("second to last", "second from the
@@ -107,8 +118,9 @@ func rankingShape(words []accountWord) (position, limit int, worst bool) {
 			}
 		case w.lower == "bottom" || w.lower == "worst" || w.lower == "last":
 			// "bottom 2 by p99", "the last 3": the count from the other end
+			// ("worst" is a direction the rules read)
 			if n, err := strconv.Atoi(next); err == nil && n > 1 && n <= 20 {
-				limit, worst = n, true
+				limit, worst = n, w.lower != "worst"
 			}
 		case w.lower == "limit" && (prev == "asc" || prev == "desc" || i > 0):
 			if n, err := strconv.Atoi(next); err == nil && n > 0 && n <= 20 { // "order by p50_ms asc limit 3"
@@ -116,6 +128,11 @@ func rankingShape(words []accountWord) (position, limit int, worst bool) {
 			}
 		case w.lower == "runner" && next == "up":
 			position = 2
+		case leadingCount[next] != 0 && (prev == "the" || prev == "" || prev == "and"):
+			// "the 3 best", "and the 2 slowest": the count before the word
+			if n, err := strconv.Atoi(w.lower); err == nil && n > 1 && n <= 20 {
+				limit, worst = n, leadingCount[next] < 0
+			}
 		}
 		n, ok := ordinals[w.lower]
 		if !ok || n < 2 || prev == "per" || prev == "a" || prev == "each" || prev == "every" || ordinalNouns[next] {

@@ -156,9 +156,20 @@ func (p *Planner) contrastive(text string) string {
 }
 
 // placeFollowUp answers "which one is third?", "and the runner-up?",
-// "who's second" after a ranking: the thread's ranking, at that place.
+// "who's second" after a ranking, or after a measured table of several
+// engines (memory per key, failover outages): the thread's ranking, at
+// that place.
 func placeFollowUp(question, text string, prev *Plan) (Plan, bool) {
-	if prev == nil || prev.Intent != IntentCompare {
+	if prev == nil {
+		return Plan{}, false
+	}
+	switch prev.Intent {
+	case IntentCompare:
+	case IntentMemory, IntentFailover:
+		if len(prev.Slots.Engines) == 1 {
+			return Plan{}, false // one engine: there is no second place
+		}
+	default:
 		return Plan{}, false
 	}
 	words := accountWords(text)
@@ -169,8 +180,9 @@ func placeFollowUp(question, text string, prev *Plan) (Plan, bool) {
 	if position == 0 && limit == 0 {
 		return Plan{}, false
 	}
+	worst = worst || slices.ContainsFunc(words, func(w accountWord) bool { return directionWords[w.lower] })
 	for _, w := range words {
-		if _, ok := sharedKnownWords()[w.lower]; !ok && !slices.Contains([]string{"runner-up", "runner", "up"}, w.lower) {
+		if _, ok := sharedKnownWords()[w.lower]; !ok && !isNumber(w.lower) && !slices.Contains([]string{"runner-up", "runner", "up"}, w.lower) {
 			if _, ordinal := ordinals[w.lower]; !ordinal {
 				return Plan{}, false // it says more than a place: the rules read it
 			}

@@ -60,6 +60,9 @@ func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 	}
 
 	a.Headline = "Memory per key (bytes, measured): " + memoryFigures(measured) + "."
+	if p.Position > 0 || p.Limit > 0 {
+		a.Headline = memoryPlace(measured, p.Order, p.Position, p.Limit)
+	}
 	if len(measured) == 0 {
 		a.Headline = "No measured bytes-per-key figure exists for " + enginesWords(want) + "; only a quoted one (below, with its label)."
 	}
@@ -189,8 +192,8 @@ func (b *Composer) composeFailover(p planner.Plan) (Answer, error) {
 			formatSeconds(g.MedianOutageS), formatSeconds(g.MeanOutageS), formatSeconds(g.MinOverheadS) + "–" + formatSeconds(g.MaxOverheadS)})
 	}
 	a.Headline = "Write outage during a Sentinel failover (median of the kills): " + strings.Join(parts, "; ") + "."
-	if p.Order != "" && len(groups) > 1 {
-		a.Headline = failoverRanking(groups, p.Order)
+	if p.Order != "" && len(groups) > 1 || p.Position > 0 || p.Limit > 0 {
+		a.Headline = failoverRanking(groups, p.Order, p.Position, p.Limit)
 	}
 	if p.Premise != nil {
 		if h, ok := failoverVerdict(groups, *p.Premise); ok {
@@ -288,9 +291,37 @@ func failoverFigure(g knowledge.FailoverGroup) string {
 	return fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS))
 }
 
-// failoverRanking answers "which failed over slowest / fastest" from the
-// lab's medians, at one down-after setting, and says when they are level.
-func failoverRanking(groups []knowledge.FailoverGroup, order planner.Order) string {
+// memoryPlace answers a place in the memory table ("which is second?",
+// "the top 2") from the smallest figure up (the largest down for a
+// descending order).
+func memoryPlace(rows []knowledge.MemoryRow, order planner.Order, position, limit int) string {
+	sorted := slices.Clone(rows)
+	slices.SortStableFunc(sorted, func(x, y knowledge.MemoryRow) int {
+		if order == planner.OrderDesc {
+			return cmp.Compare(y.BytesPerKey, x.BytesPerKey)
+		}
+		return cmp.Compare(x.BytesPerKey, y.BytesPerKey)
+	})
+	word := "smallest"
+	if order == planner.OrderDesc {
+		word = "largest"
+	}
+	if position > len(sorted) {
+		return fmt.Sprintf("There is no %s: only %d engines were measured in the memory table (%s).", ordinalWord(position), len(sorted), memoryFigures(sorted))
+	}
+	if position > 0 {
+		r := sorted[position-1]
+		return fmt.Sprintf("%s has the %s %s memory per key: %s bytes (measured), after %s.", analytics.EngineName(r.Engine), ordinalWord(position), word,
+			formatExact(r.BytesPerKey), memoryFigures(sorted[:position-1]))
+	}
+	limit = min(limit, len(sorted))
+	return fmt.Sprintf("The %d with the %s memory per key (bytes, measured): %s.", limit, word, memoryFigures(sorted[:limit]))
+}
+
+// failoverRanking answers "which failed over slowest / fastest", or a
+// place in that order, from the lab's medians, at one down-after setting,
+// and says when they are level.
+func failoverRanking(groups []knowledge.FailoverGroup, order planner.Order, position, limit int) string {
 	at := groups[0].DownAfterMs
 	var same []knowledge.FailoverGroup
 	for _, g := range groups {
@@ -318,6 +349,17 @@ func failoverRanking(groups []knowledge.FailoverGroup, order planner.Order) stri
 		parts = append(parts, fmt.Sprintf("%s %s s", analytics.EngineName(g.Engine), formatSeconds(g.MedianOutageS)))
 	}
 	head := fmt.Sprintf("%s had the %s failover outage at down-after %d ms (median of the kills): %s", analytics.EngineName(same[0].Engine), word, at, strings.Join(parts, ", then "))
+	switch {
+	case position > len(same):
+		return fmt.Sprintf("There is no %s: only %d engines were killed at down-after %d ms (%s).", ordinalWord(position), len(same), at, strings.Join(parts, ", "))
+	case position > 0:
+		g := same[position-1]
+		head = fmt.Sprintf("%s had the %s %s failover outage at down-after %d ms (median of the kills): %s s, after %s", analytics.EngineName(g.Engine),
+			ordinalWord(position), word, at, formatSeconds(g.MedianOutageS), strings.Join(parts[:position-1], ", then "))
+	case limit > 0:
+		limit = min(limit, len(same))
+		head = fmt.Sprintf("The %d with the %s failover outage at down-after %d ms (median of the kills): %s", limit, word, at, strings.Join(parts[:limit], ", then "))
+	}
 	if len(same) > 1 {
 		lo, hi := same[0].MedianOutageS, same[len(same)-1].MedianOutageS
 		if d := math.Abs(hi - lo); d < 0.1 {
