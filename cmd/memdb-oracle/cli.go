@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		// program does before its forty-odd settings.
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, FlagsLast: true, WrapUpperBound: 100}),
 		kong.ExplicitGroups(settingGroups),
-		settingDefaults(),
+		expandSettingDefaults(),
 		kong.Vars{"version": "memdb-oracle " + programVersion()},
 		kong.Resolvers(settingsResolver(getenv, file)),
 	)
