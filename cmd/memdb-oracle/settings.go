@@ -250,11 +250,15 @@ func settingsResolver(getenv func(string) string, file map[string]string) kong.R
 // unknownVariables lists the MEMDB_ORACLE_* names in environ that no
 // setting declares, each with the nearest declared name when one is close.
 func unknownVariables(environ []string) []string {
-	known := map[string]bool{}
-	var names []string
-	for _, s := range declaredSettings() {
-		known[s.Env] = true
-		names = append(names, s.Env)
+	// Only the names are needed: declaredSettings would also expand every
+	// help text, in every process.
+	t := reflect.TypeFor[settings]()
+	known := make(map[string]bool, t.NumField())
+	names := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		env := t.Field(i).Tag.Get("env")
+		known[env] = true
+		names = append(names, env)
 	}
 	var out []string
 	for _, kv := range environ {
