@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -17,11 +18,12 @@ import (
 
 // keepNote is the import keep rule: only the AWS scale captures are
 // measurements; laptop rehearsals, smoke tests and diagnostics are skipped.
-var keepNote = regexp.MustCompile(`^(sat-)?scale-\d+c$`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var keepNote = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(sat-)?scale-\d+c$`) })
 
 // Keep reports whether a parsed row is a measurement to store under the keep
 // rule: its note matches ^(sat-)?scale-\d+c$ and it measured some throughput.
-func Keep(r Run) bool { return keepNote.MatchString(r.Note) && r.OpsPerSec > 0 }
+func Keep(r Run) bool { return keepNote().MatchString(r.Note) && r.OpsPerSec > 0 }
 
 // ImportReport says what an import did.
 type ImportReport struct {

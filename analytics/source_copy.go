@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,7 +31,8 @@ type sourceCopy struct {
 	kept     bool
 }
 
-var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var unsafeNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // newSourceCopy starts the copy of a file being imported.
 func (s *Store) newSourceCopy(name string) (*sourceCopy, error) {
@@ -43,7 +45,7 @@ func (s *Store) newSourceCopy(name string) (*sourceCopy, error) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("keeping a copy of the file: %w", err)
 		}
-		base := unsafeNameChars.ReplaceAllString(filepath.Base(name), "_")
+		base := unsafeNameChars().ReplaceAllString(filepath.Base(name), "_")
 		c.rel = filepath.Join(sourcesDir, fmt.Sprintf("%s-%s", time.Now().UTC().Format("20060102T150405.000000000Z"), base))
 		c.f, err = os.OpenFile(filepath.Join(s.dir, c.rel), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	}

@@ -214,7 +214,7 @@ func assumed(interpretation, lead string) string {
 	var stated []string
 	for _, item := range strings.Split(strings.SplitN(interpretation, "; ", 2)[0], ", ") {
 		item = strings.TrimSpace(item)
-		if conditionItem.MatchString(item) && !strings.Contains(lead, item) {
+		if conditionItem().MatchString(item) && !strings.Contains(lead, item) {
 			stated = append(stated, strings.TrimSpace(item))
 		}
 	}
@@ -237,7 +237,10 @@ func assumed(interpretation, lead string) string {
 
 // conditionItem is one condition of a reading ("8 cores", "pipeline 1",
 // "SET:GET 1:1 (mixed)", "1 KB (1024 B) values", "session 2").
-var conditionItem = regexp.MustCompile(`^(?:\d+ cores|pipeline \d+|SET:GET [\d:]+(?: \([a-z-]+\))?|[\d.]+ K?B(?: \(\d+ B\))? values|session \d+|MGET of \d+ keys|MSET of \d+ keys)$`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var conditionItem = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\d+ cores|pipeline \d+|SET:GET [\d:]+(?: \([a-z-]+\))?|[\d.]+ K?B(?: \(\d+ B\))? values|session \d+|MGET of \d+ keys|MSET of \d+ keys)$`)
+})
 
 // assumedDefaults is the defaults and kept slots part of a reading.
 func assumedDefaults(interpretation, lead string) string {
@@ -255,7 +258,7 @@ func assumedDefaults(interpretation, lead string) string {
 	if i := strings.Index(defaults, "; "); i >= 0 {
 		defaults = defaults[:i]
 	}
-	defaults = strings.TrimSpace(whereMeasuredNote.ReplaceAllString(defaults, ""))
+	defaults = strings.TrimSpace(whereMeasuredNote().ReplaceAllString(defaults, ""))
 	defaults = strings.TrimSuffix(strings.TrimSuffix(defaults, ")"), "_")
 	if defaults == "" {
 		return ""
@@ -277,7 +280,8 @@ func assumedDefaults(interpretation, lead string) string {
 	return line
 }
 
-var whereMeasuredNote = regexp.MustCompile(` \(where [^)]*\)`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var whereMeasuredNote = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(where [^)]*\)`) })
 
 // mustNotMiss is the caveat that changes how the lead reads, when the
 // lead does not say it already.
@@ -300,13 +304,14 @@ func mustNotMiss(a Answer, lead string) string {
 
 // effectHeadline is the headline of an answer about what one knob does to
 // throughput.
-var effectHeadline = regexp.MustCompile(`^Effect of [^:]* on throughput`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var effectHeadline = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Effect of [^:]* on throughput`) })
 
 // latencyCost is, for an answer about what a knob does to throughput, the
 // p99 latency it costs, from the same measured rows: "p99 cost:
 // Dragonfly 0.547 ms → 2.423 ms." The gain alone would hide the price.
 func latencyCost(a Answer) string {
-	if !effectHeadline.MatchString(a.Headline) || len(a.Rows) < 2 {
+	if !effectHeadline().MatchString(a.Headline) || len(a.Rows) < 2 {
 		return ""
 	}
 	type series struct{ engine, mode string }
@@ -338,13 +343,14 @@ func latencyCost(a Answer) string {
 }
 
 // coresAsked is the core count a refusal names ("at 128 cores").
-var coresAsked = regexp.MustCompile(`\bat (\d+) cores\b`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var coresAsked = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bat (\d+) cores\b`) })
 
 // nearestTo is, of the nearest measured rows, the one closest to the
 // core count the refusal names (128 cores asked: the 48-core row, not the
 // first listed); the first row when it names none.
 func nearestTo(headline string, rows []Row) Row {
-	m := coresAsked.FindStringSubmatch(headline)
+	m := coresAsked().FindStringSubmatch(headline)
 	if m == nil {
 		return rows[0]
 	}
@@ -367,14 +373,17 @@ func abs(n int) int {
 
 // ordinaryClientSentence is a ranking's sentence about the series an
 // ordinary client sees, which the card puts before the ceiling's.
-var ordinaryClientSentence = regexp.MustCompile(`^(?:Of the series an ordinary client sees|What an ordinary client sees)`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var ordinaryClientSentence = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:Of the series an ordinary client sees|What an ordinary client sees)`)
+})
 
 // ordinaryClientFirst reorders a ranking headline so that what an
 // ordinary client sees comes first and the fully driven ceiling second.
 func ordinaryClientFirst(head string) string {
 	parts := sentences(head)
 	for i, p := range parts {
-		if i > 0 && ordinaryClientSentence.MatchString(p) {
+		if i > 0 && ordinaryClientSentence().MatchString(p) {
 			rest := append(append([]string{}, parts[:i]...), parts[i+1:]...)
 			return strings.Join(append([]string{p}, rest...), " ")
 		}
@@ -384,12 +393,15 @@ func ordinaryClientFirst(head string) string {
 
 // spreadHeadline is a spread answer's headline: the conditions, the
 // repetitions, their lowest and highest values and their spread.
-var spreadHeadline = regexp.MustCompile(`^(.*?): (\d+) repetitions, .*lowest ([\d,.]+), highest ([\d,.]+), spread ([\d.]+)%`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var spreadHeadline = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.*?): (\d+) repetitions, .*lowest ([\d,.]+), highest ([\d,.]+), spread ([\d.]+)%`)
+})
 
 // spreadWords says a spread in words people use: "very consistent: 2
 // reps 0.4% apart (15.44M / 15.50M)".
 func spreadWords(head string) (string, bool) {
-	m := spreadHeadline.FindStringSubmatch(head)
+	m := spreadHeadline().FindStringSubmatch(head)
 	if m == nil {
 		return "", false
 	}
@@ -464,7 +476,10 @@ var seriesShort = sync.OnceValue(func() *strings.Replacer {
 })
 
 // knowledgeIDs are the ids in parentheses the evidence keeps.
-var knowledgeIDs = regexp.MustCompile(` ?\((?:term|engine|claim|finding|trap|session|setup|failover|caveat|series|scope|conflict|rule|memory):[a-z0-9:-]+\)`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var knowledgeIDs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(` ?\((?:term|engine|claim|finding|trap|session|setup|failover|caveat|series|scope|conflict|rule|memory):[a-z0-9:-]+\)`)
+})
 
 // plainCardText is a Markdown text as one plain line: no bold or code
 // markers, no knowledge ids, short series names, one space between words.
@@ -474,7 +489,7 @@ func plainCardText(s string) string {
 	if len(s) > 2 && s[0] == '_' && s[len(s)-1] == '_' {
 		s = s[1 : len(s)-1]
 	}
-	s = knowledgeIDs.ReplaceAllString(s, "")
+	s = knowledgeIDs().ReplaceAllString(s, "")
 	s = seriesShort().Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
 	for strings.HasSuffix(s, "…") {

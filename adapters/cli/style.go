@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memdb-oracle/memdb-oracle/bot"
 )
@@ -27,12 +28,13 @@ const (
 	sgrDefault = "\x1b[39m" // ends the code colour
 )
 
+// Compiled on first use: a process that never needs it does not pay for it at start.
 var (
-	codeSpan   = regexp.MustCompile("`([^`]+)`")
-	strongSpan = regexp.MustCompile(`\*\*([^*]+(?:\*[^*]+)*)\*\*`)
+	codeSpan   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
+	strongSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*\*([^*]+(?:\*[^*]+)*)\*\*`) })
 	// emphasis is _text_ standing apart from words, so snake_case names
 	// (value_bytes) are never read as marks.
-	emphasisSpan = regexp.MustCompile(`(^|[\s(])_([^_\s](?:[^_]*[^_\s])?)_($|[\s).,;:])`)
+	emphasisSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s(])_([^_\s](?:[^_]*[^_\s])?)_($|[\s).,;:])`) })
 )
 
 // StyleMarkdown turns the Markdown marks answers use into terminal styles
@@ -53,7 +55,7 @@ func styleLine(line string, color bool) string {
 	// Code spans stand aside as placeholders while the marks are read, so
 	// their characters are never marks and a bold span may hold one.
 	var codes []string
-	line = codeSpan.ReplaceAllStringFunc(line, func(m string) string {
+	line = codeSpan().ReplaceAllStringFunc(line, func(m string) string {
 		codes = append(codes, m[1:len(m)-1])
 		return codeMark + strconv.Itoa(len(codes)-1) + codeMark
 	})
@@ -76,10 +78,10 @@ func styleProse(s string, color bool) string {
 	if color {
 		bold, dim, end = sgrBold, sgrDim, sgrNormal
 	}
-	s = strongSpan.ReplaceAllString(s, bold+"$1"+end)
+	s = strongSpan().ReplaceAllString(s, bold+"$1"+end)
 	// Twice: adjacent emphases share the space between them.
 	for range 2 {
-		s = emphasisSpan.ReplaceAllString(s, "$1"+dim+"$2"+end+"$3")
+		s = emphasisSpan().ReplaceAllString(s, "$1"+dim+"$2"+end+"$3")
 	}
 	return s
 }

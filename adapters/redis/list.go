@@ -3,6 +3,7 @@ package redis
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -14,19 +15,23 @@ import (
 // step on the server, so replicas appending at once never lose an entry.
 // A key still holding the single-value form of earlier versions is
 // replaced (that thread forgets its context once).
-var appendScript = goredis.NewScript(`
+// Each script is hashed on first use: a process that never talks to
+// Redis does not pay for it at start.
+var appendScript = sync.OnceValue(func() *goredis.Script {
+	return goredis.NewScript(`
 if redis.call("TYPE", KEYS[1]).ok ~= "list" then redis.call("DEL", KEYS[1]) end
 redis.call("RPUSH", KEYS[1], ARGV[1])
 redis.call("LTRIM", KEYS[1], -tonumber(ARGV[2]), -1)
 if tonumber(ARGV[3]) > 0 then redis.call("PEXPIRE", KEYS[1], ARGV[3]) end
 return 1`)
+})
 
 // AppendBounded implements bot.Appender on the server.
 func (kv *KV) AppendBounded(ctx context.Context, key string, value []byte, max int, ttl time.Duration) error {
 	if max <= 0 {
 		max = 1 << 30
 	}
-	err := appendScript.Run(ctx, kv.s.c, []string{kv.prefix + key}, value, max, ttl.Milliseconds()).Err()
+	err := appendScript().Run(ctx, kv.s.c, []string{kv.prefix + key}, value, max, ttl.Milliseconds()).Err()
 	kv.s.observe(err)
 	if err != nil {
 		return fmt.Errorf("shared list append %s: %w", key, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -19,7 +20,10 @@ import (
 // KEYS: the limits' keys. ARGV, three per key: "g", emission interval (ms),
 // burst — or "c", count, window TTL (ms). Returns {0, "0"} when admitted,
 // else {i, retry ms} for the first refusing limit i (1-based).
-var admitScript = goredis.NewScript(`
+// Each script is hashed on first use: a process that never talks to
+// Redis does not pay for it at start.
+var admitScript = sync.OnceValue(func() *goredis.Script {
+	return goredis.NewScript(`
 local t = redis.call("TIME")
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local news = {}
@@ -52,6 +56,7 @@ for i = 1, #KEYS do
 end
 return {0, "0"}
 `)
+})
 
 // Limits returns the bot.RateStore on the server.
 func (s *Store) Limits() bot.RateStore { return rateStore{s} }
@@ -77,7 +82,7 @@ func (r rateStore) Admit(ctx context.Context, limits []bot.RateLimit) (bot.RateD
 		ttl := max(time.Until(l.Reset).Milliseconds(), 1)
 		args = append(args, "c", l.Count, ttl)
 	}
-	res, err := admitScript.Run(ctx, r.s.c, keys, args...).Slice()
+	res, err := admitScript().Run(ctx, r.s.c, keys, args...).Slice()
 	r.s.observe(err)
 	if err != nil {
 		if failed(err) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"github.com/memdb-oracle/memdb-oracle/knowledge"
@@ -195,7 +196,8 @@ func (b *Composer) setupHardware(s *sourcer) (setupPart, bool) {
 }
 
 // memtierRE finds the load generator and its version in the software entry.
-var memtierRE = regexp.MustCompile(`memtier_benchmark [0-9][0-9.]*[0-9]`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var memtierRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`memtier_benchmark [0-9][0-9.]*[0-9]`) })
 
 // loadGenerator names the load generator and its version from the
 // software entry ("The load generator was memtier_benchmark 2.5.1
@@ -205,7 +207,7 @@ func loadGenerator(k Knowledge) string {
 	if !ok {
 		return ""
 	}
-	m := memtierRE.FindString(n.Summary)
+	m := memtierRE().FindString(n.Summary)
 	if m == "" {
 		return ""
 	}

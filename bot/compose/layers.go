@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -152,7 +153,8 @@ func replyReading(a Answer, budget int) (line, whole string) {
 }
 
 // whereMeasured is the note on a default session, which the evidence keeps.
-var whereMeasured = regexp.MustCompile(` \(where [^)]*\)`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var whereMeasured = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(where [^)]*\)`) })
 
 // compactReading fits an interpretation into budget: first without the
 // notes on where a session's engines were measured, then without the list
@@ -162,7 +164,7 @@ func compactReading(s string, budget int) string {
 	if Visible(s) <= budget {
 		return s
 	}
-	s = whereMeasured.ReplaceAllString(s, "")
+	s = whereMeasured().ReplaceAllString(s, "")
 	if Visible(s) > budget {
 		parts := strings.Split(s, "; ")
 		vs := strings.Index(parts[0], " vs ")
@@ -250,12 +252,15 @@ func ReplyMarkdown(r Reply, where string) string {
 
 // entryIDs are knowledge ids in parentheses, which the reply leaves to the
 // evidence ("Ceiling series (term:ceiling)" → "Ceiling series").
-var entryIDs = regexp.MustCompile(` \((?:term|engine|claim|finding|trap|session|setup|failover|caveat|series|scope|conflict|rule|memory):[a-z0-9:-]+\)`)
+// Compiled on first use: a process that never needs it does not pay for it at start.
+var entryIDs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(` \((?:term|engine|claim|finding|trap|session|setup|failover|caveat|series|scope|conflict|rule|memory):[a-z0-9:-]+\)`)
+})
 
 // shortText is a text in the reply's words: short series labels, no
 // knowledge ids, one space between words.
 func shortText(s string) string {
-	s = entryIDs.ReplaceAllString(s, "")
+	s = entryIDs().ReplaceAllString(s, "")
 	for _, p := range seriesShortening() {
 		s = strings.ReplaceAll(s, p[0], p[1])
 	}

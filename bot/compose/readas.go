@@ -20,7 +20,7 @@ func (b *Composer) readAs(p planner.Plan) string {
 	}
 	if p.Intent == planner.IntentDefine {
 		// The entry's id is cited in the sources; the reading names it.
-		s = entryIDs.ReplaceAllString(s, "")
+		s = entryIDs().ReplaceAllString(s, "")
 	}
 	return defaultsOnce(s, p.Defaults)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -13,7 +15,8 @@ import (
 )
 
 // cli is the command line: global flags and one field per subcommand. Each
-// subcommand lives in its own cmd_*.go file with a Run(*app) error method.
+// subcommand lives in its own cmd_*.go file with a Run(*app) error method;
+// one tagged model:"whole" reads kong's model of every command (parseNamed).
 type cli struct {
 	Settings    settings         `embed:""`
 	Verbose     bool             `name:"verbose" short:"v" help:"Log debug details to stderr."`
@@ -32,7 +35,7 @@ type cli struct {
 	Version     versionCmd     `cmd:"" help:"Print the version and the embedded dataset's fingerprint."`
 	Doctor      doctorCmd      `cmd:"" help:"Check the data directory's store (tables, manifest, every run); --repair rebuilds a damaged one."`
 	Healthcheck healthcheckCmd `cmd:"" help:"Exit 0 when a running serve answers GET /healthz (for container health checks)."`
-	Completion  completionCmd  `cmd:"" help:"Print a shell completion script: eval \"$(memdb-oracle completion bash)\" (or zsh, fish)."`
+	Completion  completionCmd  `cmd:"" model:"whole" help:"Print a shell completion script: eval \"$(memdb-oracle completion bash)\" (or zsh, fish)."`
 }
 
 // usageError marks errors in how the command was called (exit code 2).
@@ -63,46 +66,34 @@ func exitCode(err error) int {
 // the end-to-end tests drive; main calls runEnviron, which also warns
 // about unknown variables.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	var c cli
-	exited := false
 	file, err := readConfigFile(configFileArg(args, getenv))
 	if err != nil {
 		return usageError{err}
 	}
-	parser, err := kong.New(&c,
-		kong.Name("memdb-oracle"),
-		kong.Description("Answers questions about Redis, Valkey, Dragonfly, KeyDB and Garnet from measured benchmark runs only. "+
-			"Every setting below can also be given as the environment variable shown, or in --config FILE; "+
-			"docs/configuration.md lists them all."),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(int) { exited = true }),
-		kong.UsageOnError(),
-		// Commands first, then the settings: a newcomer sees what the
-		// program does before its forty-odd settings.
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true, FlagsLast: true, WrapUpperBound: 100}),
-		kong.ExplicitGroups(settingGroups),
-		settingDefaults(),
-		kong.Vars{"version": "memdb-oracle " + programVersion()},
-		kong.Resolvers(settingsResolver(getenv, file)),
-	)
-	if err != nil {
-		return fmt.Errorf("building the command line: %w", err)
-	}
-	if len(args) == 0 {
-		// A bare command is a newcomer asking what this does: the usage,
-		// not an error.
-		kctx, err := kong.Trace(parser, nil)
+	c, kctx, ok := parseNamed(args, getenv, file)
+	if !ok {
+		c = new(cli)
+		exited := false
+		parser, err := newParser(c, getenv, file, stdout, stderr, func(int) { exited = true })
 		if err != nil {
-			return err
+			return fmt.Errorf("building the command line: %w", err)
 		}
-		return kctx.PrintUsage(false)
-	}
-	kctx, err := parser.Parse(args)
-	if exited {
-		return nil // --help or --version was printed
-	}
-	if err != nil {
-		return usageError{err}
+		if len(args) == 0 {
+			// A bare command is a newcomer asking what this does: the usage,
+			// not an error.
+			kctx, err := kong.Trace(parser, nil)
+			if err != nil {
+				return err
+			}
+			return kctx.PrintUsage(false)
+		}
+		kctx, err = parser.Parse(args)
+		if exited {
+			return nil // --help or --version was printed
+		}
+		if err != nil {
+			return usageError{err}
+		}
 	}
 	cfg, err := loadConfig(c.Verbose, c.Settings.lookup(getenv))
 	if err != nil {
@@ -115,6 +106,89 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return err
 	}
 	return a.storeSettled()
+}
+
+// newParser builds the command line over c, its settings resolved from
+// getenv and the config file's values; extra options come last.
+func newParser(c *cli, getenv func(string) string, file map[string]string, stdout, stderr io.Writer, exit func(int), extra ...kong.Option) (*kong.Kong, error) {
+	return kong.New(c, append([]kong.Option{
+		kong.Name("memdb-oracle"),
+		kong.Description("Answers questions about Redis, Valkey, Dragonfly, KeyDB and Garnet from measured benchmark runs only. " +
+			"Every setting below can also be given as the environment variable shown, or in --config FILE; " +
+			"docs/configuration.md lists them all."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(exit),
+		kong.UsageOnError(),
+		// Commands first, then the settings: a newcomer sees what the
+		// program does before its forty-odd settings.
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, FlagsLast: true, WrapUpperBound: 100}),
+		kong.ExplicitGroups(settingGroups),
+		expandSettingDefaults(),
+		kong.Vars{"version": "memdb-oracle " + programVersion()},
+		kong.Resolvers(settingsResolver(getenv, file)),
+	}, extra...)...)
+}
+
+// parseNamed parses args against a command line that holds only the
+// commands args name (kong ignores the other fields of cli): building the
+// model, every field's tags read and every help text interpolated, was
+// most of a one-shot process's start, and a parse can only choose a
+// command whose name it was given; nor does it need help texts. It
+// reports false for anything but a
+// clean parse (help, --version, an error, a bare command), which the whole
+// command line then parses again and prints, and for a command tagged
+// model:"whole", which reads the model itself.
+func parseNamed(args []string, getenv func(string) string, file map[string]string) (*cli, *kong.Context, bool) {
+	var ignore []string
+	t := reflect.TypeFor[cli]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, ok := f.Tag.Lookup("cmd"); !ok {
+			continue
+		}
+		switch {
+		case !slices.Contains(args, commandName(f)):
+			ignore = append(ignore, f.Name)
+		case f.Tag.Get("model") == "whole":
+			return nil, nil, false
+		}
+	}
+	if len(args) == 0 || len(ignore) == 0 {
+		return nil, nil, false
+	}
+	c := new(cli)
+	exited := false
+	parser, err := newParser(c, getenv, file, io.Discard, io.Discard, func(int) { exited = true },
+		kong.IgnoreFields(`^cli\.(?:`+strings.Join(ignore, "|")+`)$`),
+		// Nothing this parse prints is shown: kong need not interpolate help.
+		kong.PostBuild(func(k *kong.Kong) error {
+			return kong.Visit(k.Model, func(n kong.Visitable, next kong.Next) error {
+				switch n := n.(type) {
+				case *kong.Node:
+					n.Help, n.Detail = "", ""
+				case *kong.Value:
+					n.Help = ""
+				}
+				return next(nil)
+			})
+		}))
+	if err != nil {
+		return nil, nil, false
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil || exited {
+		return nil, nil, false
+	}
+	return c, kctx, true
+}
+
+// commandName is the name kong gives the command of a field of cli: its
+// name tag, else the field's name in lower case (TestCommandNames).
+func commandName(f reflect.StructField) string {
+	if name := f.Tag.Get("name"); name != "" {
+		return name
+	}
+	return strings.ToLower(f.Name)
 }
 
 // runEnviron is run over a process environment (os.Environ): it first

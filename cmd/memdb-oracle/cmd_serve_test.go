@@ -129,7 +129,7 @@ func resolvedSettingsWith(t *testing.T, args []string, env, file map[string]stri
 	t.Helper()
 	var c cli
 	getenv := func(k string) string { return env[k] }
-	parser, err := kong.New(&c, settingDefaults(), kong.ExplicitGroups(settingGroups),
+	parser, err := kong.New(&c, expandSettingDefaults(), kong.ExplicitGroups(settingGroups),
 		kong.Vars{"version": "test"}, kong.Resolvers(settingsResolver(getenv, file)))
 	if err != nil {
 		t.Fatal(err)

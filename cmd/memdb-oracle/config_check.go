@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memdb-oracle/memdb-oracle/adapters/web"
 )
@@ -50,7 +51,7 @@ func checkSettings(get func(string) string) []error {
 	add(checkToken("DISCORD_BOT_TOKEN", strings.TrimPrefix(get("DISCORD_BOT_TOKEN"), "Bot "), discordToken,
 		"a Discord bot token is three dot-separated parts (Developer Portal → Bot → Reset Token)"))
 	for _, name := range []string{"DISCORD_APP_ID", "DISCORD_GUILD_ID"} {
-		if v := get(name); v != "" && !snowflake.MatchString(v) {
+		if v := get(name); v != "" && !snowflake().MatchString(v) {
 			add(fmt.Errorf("%s=%q: want the numeric id (Developer Portal → General Information, or Copy ID)", name, v))
 		}
 	}
@@ -74,19 +75,20 @@ func checkSettings(get func(string) string) []error {
 	return problems
 }
 
+// Compiled on first use: a process that never needs it does not pay for it at start.
 var (
-	slackBotToken = regexp.MustCompile(`^xoxb-[A-Za-z0-9-]+$`)
-	slackAppToken = regexp.MustCompile(`^xapp-[A-Za-z0-9-]+$`)
-	noSpace       = regexp.MustCompile(`^\S+$`)
+	slackBotToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^xoxb-[A-Za-z0-9-]+$`) })
+	slackAppToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^xapp-[A-Za-z0-9-]+$`) })
+	noSpace       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\S+$`) })
 	// discordToken is a bot token's shape: the bot's id, a timestamp and
 	// an HMAC, each base64url, joined by dots.
-	discordToken = regexp.MustCompile(`^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$`)
-	snowflake    = regexp.MustCompile(`^[0-9]{1,20}$`)
+	discordToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$`) })
+	snowflake    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{1,20}$`) })
 )
 
 // checkToken refuses a credential of the wrong shape without echoing it.
-func checkToken(name, value string, shape *regexp.Regexp, hint string) error {
-	if value == "" || shape.MatchString(value) {
+func checkToken(name, value string, shape func() *regexp.Regexp, hint string) error {
+	if value == "" || shape().MatchString(value) {
 		return nil
 	}
 	return fmt.Errorf("%s is not in the expected format: %s (value not shown)", name, hint)
