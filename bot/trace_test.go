@@ -309,8 +309,10 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 			p.ratios = append(p.ratios, q)
 			p.percents = append(p.percents, q*100, math.Abs(q-1)*100)
 		}
+		var medians []float64 // of every group: a ranking says how far apart they are
 		for _, ft := range []knowledge.FailoverTable{t.kb.FailoverSweep(), t.kb.FailoverEngines()} {
 			for _, g := range ft.Groups {
+				medians = append(medians, g.MedianOutageS)
 				var outs []float64
 				for _, r := range g.Reps {
 					outs = append(outs, r.OutageS)
@@ -323,6 +325,11 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 				}
 				p.seconds = append(p.seconds, median(outs), mean)
 				p.plain = append(p.plain, float64(g.DownAfterMs))
+			}
+		}
+		for i, a := range medians {
+			for _, b := range medians[i+1:] {
+				p.seconds = append(p.seconds, math.Abs(a-b))
 			}
 		}
 		// The diagnostic runs and the cross-slot demo are measured
