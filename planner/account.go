@@ -367,9 +367,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		leads = append(leads, "Left out "+joinAnd(numbers)+": no setting here holds "+either(len(numbers) == 1, "it", "them"))
 	}
 	spoken := pl.Unbound // words a part of the plan already accounts for
-	if len(pl.Unmeasured) > 0 {
-		spoken = append(slices.Clip(spoken), p.g.featureWords(p.g.normalize(settings.text), pl.Unmeasured)...)
-	}
+	spoken = append(slices.Clip(spoken), p.g.featureWords(p.g.normalize(settings.text))...)
 	names, onSetting, beside, glued := p.unreadNames(words, spoken)
 	var quoted []string
 	for _, n := range names {
@@ -383,6 +381,10 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	if len(quoted) > 0 {
 		unread = append(unread, quoted...)
 		leads = append(leads, "I don't know "+joinAnd(quoted))
+	}
+	if said, had := p.offSettings(settings); len(said) > 0 {
+		// "appendonly no" pasted from a config file: what every run had.
+		leads = append(leads, "Read "+joinAnd(said)+" as the runs' own setup: "+joinAnd(had))
 	}
 	if hedged := hedgedNumbers(pl, settings.text); len(hedged) > 0 {
 		// "garnet at maybe 16 cores": read, and said to be read as exact.
@@ -414,6 +416,24 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		return
 	}
 	pl.UnboundReading = joinReading(strings.Join(leads, "; "), pl.UnboundReading)
+}
+
+// offSettings are the pasted settings of an unmeasured feature at the
+// value every run had ("appendonly no", "maxmemory-policy noeviction"), as
+// typed, and what every run had.
+func (p *Planner) offSettings(settings settingsRead) (said, had []string) {
+	for _, r := range settings.reads {
+		if r.status != statusUnmeasured || !sharedSettings().asRunValue(r.field, r.value) {
+			continue
+		}
+		for _, f := range p.g.features {
+			if f.key == r.field && f.off != "" {
+				said = append(said, "“"+r.text+"”")
+				had = appendUnique(had, f.off)
+			}
+		}
+	}
+	return said, had
 }
 
 // joinReading puts the accounting's lead before the reading the plan

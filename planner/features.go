@@ -3,6 +3,7 @@ package planner
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // feature is a server setting or platform every run left out (FACTS.md
@@ -14,6 +15,9 @@ type feature struct {
 	re      *rx
 	phrase  string // how the interpretation names it
 	missing string // the sentence a no_data plan carries
+	// off says what every run had, for a question that asks for the
+	// feature off ("without persistence", "tls off"): the runs' own setup.
+	off string
 }
 
 func newFeatures() []feature {
@@ -23,40 +27,146 @@ func newFeatures() []feature {
 		// part of the match: the feature reads it (see readFeatureWords).
 		{key: "persistence", re: re(`\b(?:aof|appendfsync|append[- ]?only)(?: (?:yes|no|on|off|everysec|always))?\b|\bpersist(?:ence|ent)\b|\brdb\b|\bfsync\b|\bsnapshott?ing\b|\bdurab(?:le|ility)\b`),
 			phrase:  "with persistence (RDB/AOF) on",
-			missing: "persistence (RDB/AOF) was never measured — every run had persistence off, so runs with it would be slower by an unmeasured amount"},
+			missing: "persistence (RDB/AOF) was never measured — every run had persistence off, so runs with it would be slower by an unmeasured amount",
+			off:     "every run had persistence off"},
 		{key: "replication", re: re(`\breplica(?:s|tion|ted)?\b|\breplicaof\b|\bprimary/replicas?\b|\bmaster/slaves?\b`),
 			phrase:  "with replicas",
-			missing: "replication was never measured — every throughput run used one node with no replicas"},
+			missing: "replication was never measured — every throughput run used one node with no replicas",
+			off:     "every throughput run used nodes with no replicas"},
 		{key: "tls", re: re(`\btls\b|\bssl\b|\bencrypt(?:ed|ion)\b`),
 			phrase:  "with TLS",
-			missing: "TLS was never measured — it was off on every engine"},
+			missing: "TLS was never measured — it was off on every engine",
+			off:     "TLS was off on every engine"},
 		{key: "eviction", re: re(`\bevict(?:ion|ions|ing|ed)?\b|\bmemory pressure\b|\bmaxmemory\b|\blru\b|\blfu\b`),
 			phrase:  "under eviction",
-			missing: "eviction was never measured — every engine ran noeviction with maxmemory far above the data"},
+			missing: "eviction was never measured — every engine ran noeviction with maxmemory far above the data",
+			off:     "every engine ran noeviction with maxmemory far above the data"},
 		{key: "arm", re: re(`\barm(?:64)?\b|\baarch64\b|\bgraviton\d*\b|\bampere\b|\bamd (?:server|epyc)\b|\bepyc server\b`),
 			phrase:  "on an ARM or AMD server",
 			missing: "other server hardware was never measured — every run used one Intel Xeon Platinum 8488C server (c7i.metal-24xl, 48 physical cores)"},
 	}
 }
 
-// features lists the unmeasured settings a question asks for.
+// featuresIn lists the unmeasured settings a question asks for; one it
+// asks for only switched off is the runs' own setup (featuresOff).
 func (g *grammar) featuresIn(text string) []string {
 	var out []string
 	for _, f := range g.features {
-		if f.re.MatchString(text) {
+		if locs := f.re.FindAllStringIndex(text, -1); len(locs) > 0 && !allOff(text, locs) {
 			out = append(out, f.key)
 		}
 	}
 	return out
 }
 
-// featureWords are the words of text that the unmeasured features a plan
-// names were read from ("aof everysec"), for the accounting.
-func (g *grammar) featureWords(text string, keys []string) []string {
+// featuresOff lists the features a question says are off ("without
+// persistence", "appendonly no", "tls off"), each as written and what
+// every run had: the answer is the runs' own, and line 1 says so.
+func (g *grammar) featuresOff(text string) (said, had []string) {
+	for _, f := range g.features {
+		locs := f.re.FindAllStringIndex(text, -1)
+		if len(locs) == 0 || f.off == "" || !allOff(text, locs) {
+			continue
+		}
+		for _, l := range locs {
+			said = append(said, "“"+offPhrase(text, l)+"”")
+		}
+		had = append(had, f.off)
+	}
+	return said, had
+}
+
+// allOff reports whether every mention of a feature says it is off: its
+// config value is "no" or "off", or a negation stands before or after it
+// (the lexicon's negation table: "without", "no", "non-", "disabled").
+func allOff(text string, locs [][]int) bool {
+	for _, l := range locs {
+		if !mentionOff(text, l) {
+			return false
+		}
+	}
+	return true
+}
+
+func mentionOff(text string, l []int) bool {
+	m := text[l[0]:l[1]]
+	if strings.HasSuffix(m, " no") || strings.HasSuffix(m, " off") {
+		return true
+	}
+	pre, post := negationPhrases()
+	before := strings.Fields(strings.ReplaceAll(text[:l[0]], "-", " "))
+	after := strings.Fields(text[l[1]:])
+	for _, ph := range pre {
+		if len(before) >= len(ph) && slices.Equal(before[len(before)-len(ph):], ph) {
+			return true
+		}
+	}
+	for _, ph := range post {
+		if len(after) >= len(ph) && slices.Equal(after[:len(ph)], ph) {
+			return true
+		}
+	}
+	return false
+}
+
+// offPhrase is a mention said off with its negation ("without tls").
+func offPhrase(text string, l []int) string {
+	start, end := l[0], l[1]
+	pre, post := negationPhrases()
+	before := strings.Fields(strings.ReplaceAll(text[:l[0]], "-", " "))
+	for _, ph := range pre {
+		if len(before) >= len(ph) && slices.Equal(before[len(before)-len(ph):], ph) {
+			start = max(0, strings.LastIndex(text[:l[0]], ph[0]))
+			break
+		}
+	}
+	after := strings.Fields(text[l[1]:])
+	for _, ph := range post {
+		if len(after) >= len(ph) && slices.Equal(after[:len(ph)], ph) {
+			end = l[1] + strings.Index(text[l[1]:], ph[len(ph)-1]) + len(ph[len(ph)-1])
+			break
+		}
+	}
+	return strings.TrimSpace(text[start:end])
+}
+
+// negationPhrases are the lexicon's negation table split into the phrases
+// before what they negate and those after it, longest first; the
+// punctuation-only ones ("not ,") are left out.
+var negationPhrases = sync.OnceValues(func() (pre, post [][]string) {
+	for _, t := range lexiconTables() {
+		if t.meaning != mNegation {
+			continue
+		}
+		for _, e := range t.entries {
+			ph := strings.Fields(e.phrase)
+			if !hasLetter(ph[len(ph)-1]) {
+				continue
+			}
+			if e.value == "post" {
+				post = append(post, ph)
+			} else {
+				pre = append(pre, ph)
+			}
+		}
+	}
+	longest := func(a, b []string) int { return len(b) - len(a) }
+	slices.SortStableFunc(pre, longest)
+	slices.SortStableFunc(post, longest)
+	return pre, post
+})
+
+// featureWords are the words of text the features were read from ("aof
+// everysec", "tls off"), for the accounting: a feature asked for makes
+// the plan no_data, one said off gives line 1's reading.
+func (g *grammar) featureWords(text string) []string {
 	var out []string
 	for _, f := range g.features {
-		if slices.Contains(keys, f.key) {
-			out = append(out, f.re.FindAllString(text, -1)...)
+		for _, l := range f.re.FindAllStringIndex(text, -1) {
+			out = append(out, text[l[0]:l[1]])
+			if mentionOff(text, l) {
+				out = append(out, offPhrase(text, l))
+			}
 		}
 	}
 	return out

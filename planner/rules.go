@@ -200,6 +200,12 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	if len(features) > 0 {
 		return p.withFeatures(p.planWant(w), features), true
 	}
+	if said, had := p.g.featuresOff(text); len(said) > 0 {
+		// "redis without persistence": what every run had.
+		pl := p.planWant(w)
+		pl.UnboundReading = joinReading("Read "+joinAnd(said)+" as the runs' own setup: "+joinAnd(had), pl.UnboundReading)
+		return pl, !vague
+	}
 	if vague && len(x.metrics) == 0 && !p.hasDomainContent(&r) {
 		// "best sci-fi movies of 2020?": a superlative, and nothing of the
 		// domain to rank.

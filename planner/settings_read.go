@@ -55,6 +55,9 @@ type settingsVocabulary struct {
 	programs map[string]bool
 	// plainConf are the config keys without a '-', '_', '=' or ':'.
 	plainConf []string
+	// asRun are the values of an unmeasured setting that every run had
+	// ("maxmemory-policy noeviction"), by setting.
+	asRun map[string]map[string]bool
 }
 
 var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
@@ -66,7 +69,7 @@ var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
 })
 
 func parseSettings(text string) (*settingsVocabulary, error) {
-	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}, programs: map[string]bool{}}
+	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, asRun: map[string]map[string]bool{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}, programs: map[string]bool{}}
 	for n, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -100,6 +103,16 @@ func parseSettings(text string) (*settingsVocabulary, error) {
 			v.conf[f[1]] = f[2]
 			if !strings.ContainsAny(f[1], "-=:_") {
 				v.plainConf = append(v.plainConf, f[1])
+			}
+		case "asrun":
+			if len(f) < 3 {
+				return nil, bad()
+			}
+			if v.asRun[f[1]] == nil {
+				v.asRun[f[1]] = map[string]bool{}
+			}
+			for _, s := range f[2:] {
+				v.asRun[f[1]][s] = true
 			}
 		case "program":
 			for _, s := range f[1:] {
@@ -482,10 +495,10 @@ func (v *settingsVocabulary) read(key, val string, hasValue bool) (string, setti
 	if !ok {
 		// An unmeasured server setting (persistence, eviction, tls…): the
 		// rules know the word; "appendonly no" is what every run had.
-		if !hasValue || !confValue(val) {
+		if !hasValue || !confValue(val) && !v.asRunValue(field, val) {
 			return "", settingRead{}, false
 		}
-		if offValue(val) {
+		if v.asRunValue(field, val) {
 			return "", settingRead{field: field, status: statusUnmeasured, value: val}, true
 		}
 		return field, settingRead{field: field, status: statusUnmeasured, value: val}, true
@@ -622,12 +635,15 @@ func cpuCount(list string) (int, bool) {
 	return n, n > 0
 }
 
-func offValue(v string) bool {
-	switch strings.ToLower(strings.Trim(v, `'"`)) {
+// asRunValue reports a value of an unmeasured setting that every run had:
+// off ("appendonly no") or one the table lists ("noeviction").
+func (v *settingsVocabulary) asRunValue(field, val string) bool {
+	val = strings.ToLower(strings.Trim(val, `'"`))
+	switch val {
 	case "no", "off", "0", "", "false", "disabled", "none":
 		return true
 	}
-	return false
+	return v.asRun[field][val]
 }
 
 func isFlag(w string) bool {
