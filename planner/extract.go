@@ -529,9 +529,9 @@ func (g *grammar) extractPipeline(x *parsed) {
 		return ok
 	})
 	x.each(g.pipeP, func(m []int) bool {
-		s := x.group(m, 1)
+		s := x.group(m, 1) + x.group(m, 2)
 		n, ok := num(s)
-		if !ok || isPercentileNumber(s) {
+		if c := x.text[m[0]+1]; !ok || c >= '0' && c <= '9' && isPercentileNumber(s) { // "p99" is a metric, "pl99" a depth
 			return false
 		}
 		add(n)

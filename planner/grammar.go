@@ -116,7 +116,7 @@ func newGrammar() *grammar {
 		pipeNumber: re(`\bpipelin(?:e|es|ed|ing)\s*(?:depths?|sizes?|length|level)?\s*(?:=|:|of|at|to)?\s*(?:of\s+)?(\d+)((?:\s*(?:,|and|or|vs\.?|versus|/)\s*\d+)*)\b`),
 		pipeDeep:   re(`\b(\d+)\s*-?\s*(?:deep|depth)\b(?:\s*pipelin\w*)?|\bdepth\s*(?:of\s+|=\s*)?(\d+)\b|\b(\d+)\s*-?\s*pipelin(?:e|es|ed|ing)\b`),
 		pipeFlag:   re(`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`),
-		pipeP:      re(`\bp(\d+)\b`),
+		pipeP:      re(`\b(?:p|pl|pipe)(\d+)\b|\b(?:pl|pipe)\s+(\d+)\b`), // "p16", "pl1", "pl 8", "pipe 16"
 		pipeOff:    re(`\b(?:no|without|w/o|zero|disabled?|non|un|not|turn(?:ed)? off)[- ]?pipelin\w*|\bpipelin\w*\s+(?:off|disabled)\b|\b1 (?:request|command|op) at a time\b|\bsequential(?:ly)?\b|\bunbatched\b`),
 		pipeOn:     re(`\b(?:with|using|use|enable|enabled|turn(?:ed)? on)\s+pipelin\w*|\bpipelined\b|\bpipelin\w*\s+(?:on|enabled)\b`),
 		pipeTopic:  re(`\bpipelin\w*|\bbatching\b`),
