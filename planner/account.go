@@ -1028,6 +1028,16 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		return !strings.ContainsAny(w.lower, "0123456789")
 	}
 	for i, w := range words {
+		if glued := mixedToken(w.lower); glued && !known(w.lower) {
+			// "pl1", "x10", "c6a": letters and digits in one word, neither a
+			// name nor a number; named back unless the plan reads it.
+			names = append(names, w.text)
+			if beside == nil {
+				beside = map[string]bool{}
+			}
+			beside[w.text] = true
+			continue
+		}
 		if !unknown(w) || inPhrase(words, i) {
 			continue
 		}
@@ -1095,6 +1105,19 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		}
 	}
 	return names, onSetting, beside, glued
+}
+
+// mixedToken reports a short word of letters and digits both ("pl1",
+// "x10", "r6g"); numbers with a unit the accounting reads as numbers
+// ("16k", "1kb") are not.
+func mixedToken(w string) bool {
+	if len(w) < 2 || len(w) > 8 || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return false
+	}
+	if _, ok := numberToken(w); ok {
+		return false
+	}
+	return strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789") != ""
 }
 
 // toggles are the words a server switch is written with ("hugepages on",
