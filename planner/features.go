@@ -11,7 +11,7 @@ import (
 // server was one Intel machine. Asking for one gets no_data with no
 // nearest rows — the runs without it are not a stand-in.
 type feature struct {
-	key     string // "persistence", "replication", "tls", "eviction", "arm"
+	key     string // "persistence", "replication", "tls", "eviction", "thp", "arm"
 	re      *rx
 	phrase  string // how the interpretation names it
 	missing string // the sentence a no_data plan carries
@@ -41,6 +41,10 @@ func newFeatures() []feature {
 			phrase:  "under eviction",
 			missing: "eviction was never measured — every engine ran noeviction with maxmemory far above the data",
 			off:     "every engine ran noeviction with maxmemory far above the data"},
+		{key: "thp", re: re(`\btransparent[- ]huge[- ]?pages?\b|\bthp\b|\bhuge ?pages\b`),
+			phrase:  "with Transparent Huge Pages on",
+			missing: "Transparent Huge Pages on was never measured — THP was off on every run",
+			off:     "THP was off on every run"},
 		{key: "arm", re: re(`\barm(?:64)?\b|\baarch64\b|\bgraviton\d*\b|\bampere\b|\bamd (?:server|epyc)\b|\bepyc server\b`),
 			phrase:  "on an ARM or AMD server",
 			missing: "other server hardware was never measured — every run used one Intel Xeon Platinum 8488C server (c7i.metal-24xl, 48 physical cores)"},
