@@ -64,11 +64,48 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 		if !ok || !answerable(pl) {
 			return Plan{}, false
 		}
+		if len(plans) > 0 && !p.k.anotherAsk.MatchString(p.g.normalize(part)) && qualifies(pl, plans[len(plans)-1]) {
+			// "p99 of valkey at 16 cores? I think the realistic one",
+			// "garnet for 1024 bytes, you have it? at 16 cores": the part
+			// only qualifies the ask before it — one question, planned whole.
+			return Plan{}, false
+		}
 		pl.ThreadEngines = threadEngines(last, pl)
 		plans = append(plans, pl)
 		last = threadBase(&plans[len(plans)-1])
 	}
 	return compoundOf(r.question, plans), true
+}
+
+// qualifies reports a part, planned as a follow-up of the part before it,
+// that asks the same kind again and changes nothing that part stated: it
+// restates it ("garnet at 16 cores? is that a floor?"), fills a setting
+// the earlier part left to a default ("… you have it? at 16 cores"), or
+// narrows its series to one ("I think the realistic one"). Changing a
+// stated value ("dragonfly 1kb at 8 cores? and with 100 byte values?") is
+// a second ask, as is any part a follow-up's marker opens ("how about with
+// 1kb values?").
+func qualifies(pl, before Plan) bool {
+	if pl.Intent != before.Intent || pl.Requested != before.Requested {
+		return false
+	}
+	a, b := pl.Slots, before.Slots
+	stated := func(slot string) bool { return !slices.Contains(before.Defaulted, slot) }
+	switch {
+	case !slices.Equal(a.Engines, b.Engines) && len(b.Engines) > 0,
+		!slices.Equal(a.Modes, b.Modes) && len(b.Modes) > 0 && // none: every series, which one narrows
+			!(len(a.Modes) < len(b.Modes) && !slices.ContainsFunc(a.Modes, func(m string) bool { return !slices.Contains(b.Modes, m) })),
+		!slices.Equal(a.Cores, b.Cores) && stated(slotCores),
+		a.Ratio != b.Ratio && stated(slotRatio),
+		a.ValueBytes != b.ValueBytes && stated(slotValue),
+		a.Pipeline != b.Pipeline && stated(slotPipeline),
+		a.Session != b.Session && stated(slotSession),
+		a.Metric != b.Metric && stated(slotMetric),
+		a.Knob != b.Knob, a.TermID != b.TermID, a.ClaimID != b.ClaimID,
+		pl.Position != before.Position, pl.Limit != before.Limit:
+		return false
+	}
+	return true
 }
 
 // compoundOf is the plan answering each ask's plan in order (the rules'

@@ -5,7 +5,7 @@ package planner
 type kindGrammar struct {
 	greeting, capability *rx
 
-	compoundJoin, compoundStrong, compoundStrongJoin, compoundLead, defineAnd *rx
+	compoundJoin, compoundStrong, compoundStrongJoin, compoundLead, defineAnd, anotherAsk *rx
 
 	correctionLead, correctionExplicit, notThis *rx
 
@@ -33,6 +33,9 @@ func newKindGrammar() *kindGrammar {
 
 		// A second ask starts after a question mark, a semicolon, or an
 		// "and"/"also"/"plus" followed by a question word.
+		// A part these open asks again ("how about with 1kb values?"); one
+		// they do not may only qualify the ask before it (qualifies).
+		anotherAsk:     re(`^(?:and|what about|how about|what if|same|also|plus|now|then|but|instead|versus|vs|compared?)\b`),
 		compoundStrong: re(`\?\s+\S|;|\band also\b|\balso,|,\s*also\b|\bseparately\b|[,.]\s+second(?:ly)?,|\b(?:two|2|three|3|couple of|few|several|some) (?:quick |short |small |related |separate )?(?:questions|things|qs)\b|\. (?:then|also|next)\b|(?:^|\s)\(?1 ?[).]\s.*\s\(?2 ?[).]\s`),
 		// After a question mark, a semicolon, "also," or "plus" a new ask
 		// may start with any word ("…? and valkey at 16 cores?").
