@@ -22,7 +22,10 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	}
 	scope := k.searchScope.MatchString(t)
 	set := p.asksThreshold(&r) // "which runs broke 20M", "anything above 10M?"
-	if _, ok := p.matchClaim(t, r.engines()); ok && !((scope || set) && len(r.x.engines) == 0) {
+	// "count rows p99_ms<1", "how many cells have p50 under 1 ms": a count
+	// of what meets a bound is a search that counts its matches.
+	counts, countOver, _, _ := countShape(accountWords(t))
+	if _, ok := p.matchClaim(t, r.engines()); ok && !((scope || set || counts == "count") && len(r.x.engines) == 0) {
 		return Plan{}, false // a claim's wording, unless it asks over everything
 	}
 	misses := k.misses.MatchString(t)
@@ -34,6 +37,10 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	s := Search{Limit: searchLimit, Over: "cells", Order: OrderDesc}
 	threshold := p.threshold(r, &s)
 	switch {
+	case threshold && counts == "count":
+		if countOver != "" {
+			s.Over = countOver
+		}
 	case (misses || errs) && (scope || r.x.wordCount <= 8):
 	case scope && (high || low || best || worst || threshold || slowest):
 	case threshold && fewest:

@@ -337,54 +337,90 @@ var distinctNouns = map[string]string{
 var distinctFields = map[string]string{"cores_used": "cores", "cores": "cores", "data_bytes": "value_bytes", "value_bytes": "value_bytes",
 	"pipeline": "pipeline", "ratio": "ratio", "mode": "mode", "engine": "engine", "session": "session"}
 
+// countFillers may stand between a count's cue and what it counts ("how
+// many distinct core counts", "number of the measured cells"); the
+// distinct ones make it a count of values.
+var countFillers = map[string]bool{"the": false, "of": false, "measured": false, "separate": false, "individual": false,
+	"distinct": true, "different": true, "unique": true}
+
+// listVerbs say that a "which …" question lists what was measured rather
+// than ranks it ("which core counts did keydb use", "… appear", "… exist").
+var listVerbs = map[string]bool{"used": true, "use": true, "uses": true, "measured": true, "run": true, "ran": true, "tested": true,
+	"cover": true, "covers": true, "covered": true, "include": true, "includes": true, "included": true, "benchmarked": true,
+	"tried": true, "exist": true, "exists": true, "available": true, "appear": true, "appears": true, "occur": true, "occurs": true,
+	"present": true, "there": true}
+
 // countShape reads a count ("how many runs of keydb", "number of cells
-// measured only once") or a list of values ("which pipeline depths did
-// session 2 use", "every core count dragonfly was run at").
+// measured only once", "count rows p99_ms<1") or a list of values ("which
+// pipeline depths did session 2 use", "how many distinct core counts
+// appear for keydb", "every core count dragonfly was run at"). What is
+// counted may stand a few words after the cue, past fillers.
 func countShape(words []accountWord) (aggregate, over, field string, reps int) {
 	listed := false // asked for as a list in so many words
+	at := func(k int) string {
+		if k >= 0 && k < len(words) {
+			return words[k].lower
+		}
+		return ""
+	}
+	// counted reads what stands from word k on: a count noun, or a
+	// dimension (a count of its values), past fillers.
+	counted := func(k int) (agg, o, f string) {
+		distinct := false
+		for ; k < len(words); k++ {
+			d, filler := countFillers[at(k)]
+			if !filler {
+				break
+			}
+			distinct = distinct || d
+		}
+		if _, ok := countNouns[at(k)]; !ok && distinctNouns[at(k)] == "" {
+			k++ // "number of garnet rows": one word between
+		}
+		if per := at(k + 1); per == "per" || per == "each" || per == "a" {
+			return "", "", "" // "how many runs per cell" asks the method
+		}
+		if o, ok := countNouns[at(k)]; ok {
+			return "count", o, "" // "how many distinct combinations" are cells
+		}
+		if f, ok := distinctNouns[at(k)]; ok && (distinct || at(k+1) == "counts" || at(k+1) == "depths" || at(k+1) == "sizes" || f != "cores" && f != "pipeline" && f != "value_bytes") {
+			return "distinct", "", f // "how many distinct core counts", "how many ratios"
+		}
+		return "", "", ""
+	}
 	for i, w := range words {
-		next := func(k int) string {
-			if i+k < len(words) {
-				return words[i+k].lower
-			}
-			return ""
-		}
 		switch {
-		case w.lower == "count" && next(1) == "where" && (i == 0 || words[i-1].lower == "select") && aggregate == "":
+		case aggregate != "":
+		case w.lower == "count" && at(i+1) == "where" && (i == 0 || at(i-1) == "select"):
 			aggregate, over = "count", "runs" // "count(*) where engine = 'dragonfly'": a row is a run
-		case w.lower == "distinct" && distinctFields[next(1)] != "" && aggregate == "":
-			aggregate, field, listed = "distinct", distinctFields[next(1)], true // "select distinct cores_used"
-		case w.lower == "how" && next(1) == "many" || w.lower == "number" && next(1) == "of" || w.lower == "count" && (next(1) == "of" || next(1) == "the"):
-			if next(3) == "per" || next(3) == "each" || next(3) == "a" {
-				continue // "how many runs per cell" asks the method
+		case w.lower == "distinct" && distinctFields[at(i+1)] != "":
+			aggregate, field, listed = "distinct", distinctFields[at(i+1)], true // "select distinct cores_used"
+		case w.lower == "how" && at(i+1) == "many", w.lower == "number" && at(i+1) == "of":
+			if at(i+2) == "times" {
+				continue // "how many times faster"
 			}
-			if o, ok := countNouns[next(2)]; ok {
-				aggregate, over = "count", o
-			} else if o, ok := countNouns[next(3)]; ok && next(2) != "times" {
-				aggregate, over = "count", o // "how many distinct runs", "number of measured cells"
+			aggregate, over, field = counted(i + 2)
+			listed = aggregate == "distinct"
+		case w.lower == "count" && (at(i-1) == "" || at(i-1) == "please" || at(i-1) == "and" || at(i-1) == "just"):
+			// "count the cells where …", "count rows p99_ms<1": the verb
+			aggregate, over, field = counted(i + 1)
+			listed = aggregate == "distinct"
+		case w.lower == "which" || w.lower == "what" || w.lower == "every" || w.lower == "all" || w.lower == "list":
+			k, distinct := i+1, false
+			for d, filler := countFillers[at(k)]; filler; d, filler = countFillers[at(k)] {
+				distinct = distinct || d
+				k++
 			}
-		case (w.lower == "which" || w.lower == "what" || w.lower == "every" || w.lower == "all" || w.lower == "list") && aggregate == "":
-			n := next(1)
-			if n == "the" {
-				n = next(2)
-			}
-			if f, ok := distinctNouns[n]; ok {
-				// "core counts", "pipeline depths", "value sizes"
-				aggregate, field = "distinct", f
+			if f, ok := distinctNouns[at(k)]; ok {
+				// "core counts", "pipeline depths", "distinct value sizes"
+				aggregate, field, listed = "distinct", f, distinct
 			}
 		}
-		if (w.lower == "once" || w.lower == "single") && (i > 0 && (words[i-1].lower == "only" || words[i-1].lower == "just" || words[i-1].lower == "a")) {
+		if (w.lower == "once" || w.lower == "single") && (i > 0 && (at(i-1) == "only" || at(i-1) == "just" || at(i-1) == "a")) {
 			reps = 1
 		}
 	}
-	if aggregate == "distinct" && !listed && !slices.ContainsFunc(words, func(w accountWord) bool {
-		switch w.lower {
-		case "used", "use", "uses", "measured", "run", "ran", "tested", "cover", "covers", "covered", "include", "includes", "included",
-			"benchmarked", "tried", "exist", "available":
-			return true
-		}
-		return false
-	}) {
+	if aggregate == "distinct" && !listed && !slices.ContainsFunc(words, func(w accountWord) bool { return listVerbs[w.lower] }) {
 		aggregate, field = "", "" // "which engines are fastest" is a ranking
 	}
 	return aggregate, over, field, reps

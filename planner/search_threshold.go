@@ -240,6 +240,11 @@ func comparisons(r reading) []comparison {
 	return out
 }
 
+// settingNamedRx finds a setting's name followed by its own value.
+var settingNamedRx = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:sessions?|pipelines?|pipeline depth|cores|core count|cores_used|value_bytes|data_bytes)\s*(?:=|:)?\s*\d`)
+})
+
 // oneUnitRx finds a time written as one of its unit ("a millisecond",
 // "one second"), so that a threshold of it is read as 1.
 var oneUnitRx = sync.OnceValue(func() *regexp.Regexp {
@@ -292,8 +297,11 @@ func bindComparison(r reading, before, after string, v float64, multiplied bool)
 	if pc := percentileBefore(before); pc != "" {
 		latency = pc // "median p50 of runs whose p99 stays under 1 ms": the p99's threshold
 	}
+	// "p99 < 1 session 1": a setting's name with a number of its own
+	// opens the next condition; it is not this number's unit.
+	ownNumber := settingNamedRx().MatchString(after)
 	for _, u := range unitRulesOnce() {
-		if !u.rx.MatchString(after) {
+		if ownNumber || !u.rx.MatchString(after) {
 			continue
 		}
 		switch u.field {
