@@ -90,6 +90,10 @@ func BenchmarkCurves(b *testing.B) {
 		b.Skip("sqlite3 is not installed (apt-get install sqlite3): no baseline, no curves")
 	}
 	bin := buildOracle(b)
+	before := *curveBefore
+	if before != "" {
+		before = copyInOneWrite(b, before)
+	}
 	duck := ""
 	if withDuckDB {
 		duck = buildDuckDBQ(b)
@@ -106,8 +110,8 @@ func BenchmarkCurves(b *testing.B) {
 					{"", []string{bin, "--data", data, "import", "--session", "3", csvPath}},
 					{"sqlite3-", []string{"sqlite3", db, ".read " + sqliteImportScript(b, dir, csvPath)}},
 				}
-				if *curveBefore != "" {
-					sides = append(sides, side{"before-", []string{*curveBefore, "--data", data + "-before", "import", "--session", "3", csvPath}})
+				if before != "" {
+					sides = append(sides, side{"before-", []string{before, "--data", data + "-before", "import", "--session", "3", csvPath}})
 				}
 				if duck != "" {
 					sides = append(sides, side{"duckdb-", []string{duck, duckDB,
@@ -143,8 +147,8 @@ func BenchmarkCurves(b *testing.B) {
 						{"", append([]string{bin, "--data", data}, op.args...)},
 						{"sqlite3-", []string{"sqlite3", db, op.sql}},
 					}
-					if *curveBefore != "" {
-						sides = append(sides, side{"before-", append([]string{*curveBefore, "--data", data}, op.args...)})
+					if before != "" {
+						sides = append(sides, side{"before-", append([]string{before, "--data", data}, op.args...)})
 					}
 					if duck != "" {
 						sql := cmp.Or(duckSQL[op.name], op.sql)

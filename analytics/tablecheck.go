@@ -73,7 +73,7 @@ func checkTables(dir string, remember bool) (int, error) {
 		}
 	}
 	for _, f := range trusted {
-		if err := checkFooter(f); err != nil && slices.Contains(namedTables(dir, []string{f}), f) {
+		if err := checkFooter(f, known[filepath.Base(f)].size); err != nil && slices.Contains(namedTables(dir, []string{f}), f) {
 			return len(todo), corrupt(dir, err, "table file %s is damaged (%v)", filepath.Base(f), err)
 		}
 	}
@@ -144,40 +144,51 @@ func verifyTable(dir, path string, mode options.ChecksumVerificationMode) (err e
 	return nil
 }
 
-// checkFooter reads the end of a table file (the length of the index's
-// checksum, the checksum and the index's length: Badger's layout) and
-// checks that the lengths fit in the file; two small reads, whatever the
-// table's size.
-func checkFooter(path string) error {
+// checkFooter reads the end of a table file of size bytes (as stamped:
+// the file is remembered in that state) and checks that the lengths it
+// gives (the index's checksum, the index: Badger's layout) fit in the
+// file. One read of its last footerRead bytes holds both for Badger's
+// checksums; a longer one takes a second read.
+func checkFooter(path string, size int64) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	size := fi.Size()
-	var b [4]byte
 	if size < 8 {
 		return fmt.Errorf("%d bytes is too short for a table", size)
 	}
-	if _, err := f.ReadAt(b[:], size-4); err != nil {
+	var b [footerRead]byte
+	tail := b[:min(size, footerRead)]
+	at := size - int64(len(tail))
+	if _, err := f.ReadAt(tail, at); err != nil {
 		return err
 	}
-	sumLen := int64(binary.BigEndian.Uint32(b[:]))
+	u32 := func(off int64) (int64, error) {
+		if off >= at {
+			return int64(binary.BigEndian.Uint32(tail[off-at:])), nil
+		}
+		var w [4]byte
+		_, err := f.ReadAt(w[:], off)
+		return int64(binary.BigEndian.Uint32(w[:])), err
+	}
+	sumLen, _ := u32(size - 4)
 	if sumLen > size-8 {
 		return fmt.Errorf("its footer gives a checksum of %d bytes in a file of %d", sumLen, size)
 	}
-	if _, err := f.ReadAt(b[:], size-8-sumLen); err != nil {
+	indexLen, err := u32(size - 8 - sumLen)
+	if err != nil {
 		return err
 	}
-	if indexLen := int64(binary.BigEndian.Uint32(b[:])); indexLen > size-8-sumLen {
+	if indexLen > size-8-sumLen {
 		return fmt.Errorf("its footer gives an index of %d bytes in a file of %d", indexLen, size)
 	}
 	return nil
 }
+
+// footerRead is how much of a table's end checkFooter reads at once: the
+// two lengths and a CRC-32C checksum message (about ten bytes), with room.
+const footerRead = 64
 
 // firstLine shortens a recovered panic's text to one line for a message.
 func firstLine(s string) string {
