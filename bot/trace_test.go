@@ -381,6 +381,10 @@ func (t *tracer) poolsFor(a bot.Answer, questions []string) *pools {
 			case strings.HasPrefix(after, "min"):
 				p.tokens[strconv.FormatFloat(tok.value()*60, 'f', -1, 64)+"s"] = true
 			}
+			// "10M" in a question may be restated to one decimal ("10.0M").
+			if tok.unit != "" && !strings.Contains(tok.num, ".") {
+				p.tokens[tok.num+".0"+tok.unit] = true
+			}
 			// "10KB" in a question may be restated in bytes.
 			if strings.HasPrefix(strings.TrimSpace(strings.ToUpper(tok.after)), "KB") || strings.HasPrefix(strings.ToUpper(tok.after), "KIB") {
 				p.tokens[strconv.Itoa(int(tok.value())*1024)] = true

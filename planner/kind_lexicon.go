@@ -14,7 +14,7 @@ type kindGrammar struct {
 	provenance, provClient, provServer, provTool, provDuration, provReps, provDates, provVersions *rx
 
 	searchScope, searchHigh, searchLow, searchBest, searchWorst, searchRuns, misses, slowestRequest *rx
-	fewestCores, connErrors, cellNoun, runNoun                                                      *rx
+	connErrors, cellNoun, runNoun                                                                   *rx
 
 	recommend *rx
 
@@ -70,9 +70,8 @@ func newKindGrammar() *kindGrammar {
 		slowestRequest: re(`\bslowest (?:request|response|reply|call|command|op|operation|query)s?\b|\blongest (?:request|response|wait|call|command|op|operation)s?\b|\bworst[- ]case (?:latency|request|response)\b|\bmax(?:imum)? (?:latency|response time|request time)\b|\bhighest (?:latency|response time)\b|\bworst (?:latency|response time)\b`),
 		connErrors:     re(`\b(?:connection|conn|connect) (?:errors?|failures?)\b|\bconn_errors\b|\bfailed connections?\b|\berrors\b`),
 		// A search names what it is over: cells (medians) or single runs.
-		cellNoun:    re(`\b(?:cells?|setups?|configurations?|configs?|combinations?|settings)\b`),
-		runNoun:     re(`\b(?:runs|run|reps?|repetitions?|tries|trials?|attempts?|iterations?|(?:individual|single|separate|each|every|any|one|a) (?:measurements?|try))\b(?:\s+(\w+))?`),
-		fewestCores: re(`\b(?:fewest|least|smallest number of|lowest number of|minimum number of|min(?:imum)?) (?:cores|cpus|threads|shards)\b|\bfewest\b`),
+		cellNoun: re(`\b(?:cells?|setups?|configurations?|configs?|combinations?|settings)\b`),
+		runNoun:  re(`\b(?:runs|run|reps?|repetitions?|tries|trials?|attempts?|iterations?|(?:individual|single|separate|each|every|any|one|a) (?:measurements?|try))\b(?:\s+(\w+))?`),
 
 		recommend: re(`\brecommend\w*|\bshould (?:we|i|one|my team|our team) (?:use|run|pick|choose|go with|deploy|adopt|take|select|prefer|standardi[sz]e on|bet on)\b|\b(?:what|which)(?: one| engine| store| database| db| of them| option)? (?:should|would you|do you|would) (?:we|i|one)? ?(?:use|run|pick|choose|go with|recommend|suggest|deploy|take|select)\b|\bbest (?:choice|option|pick|engine|fit|bet|candidate) for\b|\bwhat (?:to|do you) (?:use|run|pick|suggest)\b|\bsuggest\w*\b|\badvi[cs]e\b|\bgood fit\b|\bwhich (?:is|would be) (?:the )?(?:better|best) (?:choice|option|fit|bet)\b|\bhelp (?:me|us) (?:choose|pick|decide)\b|\bdecid(?:e|ing) between\b|\bchoos(?:e|ing) between\b|\bwhat fits\b`),
 

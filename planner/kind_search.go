@@ -33,7 +33,7 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 	slowest := k.slowestRequest.MatchString(t)
 	high, low := k.searchHigh.MatchString(t), k.searchLow.MatchString(t)
 	best, worst := k.searchBest.MatchString(t), k.searchWorst.MatchString(t)
-	fewest := k.fewestCores.MatchString(t)
+	fewest := asksFewest(accountWords(t)) || strings.Contains(t, "fewest")
 	s := Search{Limit: searchLimit, Over: "cells", Order: OrderDesc}
 	threshold := p.threshold(r, &s)
 	switch {
@@ -43,7 +43,12 @@ func (p *Planner) search(r reading, prev *Plan) (Plan, bool) {
 		}
 	case (misses || errs) && (scope || r.x.wordCount <= 8):
 	case scope && (high || low || best || worst || threshold || slowest):
+	case threshold && fewest && !scope && len(r.x.engines) > 0:
+		// "fewest cores for valkey to hit 10M": each of its series, the
+		// query shape's threshold, not one search over every cell.
+		return Plan{}, false
 	case threshold && fewest:
+		// "which setups pass 10M with the fewest cores": over everything.
 	case threshold && set:
 	case prev != nil && prev.Search != nil && r.x.wordCount <= 6 && (len(r.x.engines) > 0 || r.x.hasKnobValue()):
 		// "and for Valkey?" after a search: the same search, narrowed.

@@ -57,6 +57,13 @@ func thresholdText(rows []Row, b planner.Bound) (headline, plain string) {
 		if first == 0 && len(g) > 0 {
 			item += ", the fewest it was measured with"
 		}
+		if first > 0 && g[first-1].floorFor(metric) {
+			// A floor below the bound says only that the client could not
+			// drive more: the engine may cross it with fewer cores.
+			below := g[first-1]
+			bv, _ := below.Metric(metric)
+			item += fmt.Sprintf(" — at most that many: at %d cores its figure (%s) is a client-limited floor, so fewer cores may suffice", below.Cores, show(below, bv))
+		}
 		reached = append(reached, item)
 	}
 	bound := metricWords(metric) + " " + thresholdOpWords[b.Op] + " " + formatMetric(metric, b.Value, false)
