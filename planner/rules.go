@@ -74,7 +74,7 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 		return p.helpPlan(question, ""), true
 	}
 	switch {
-	case p.g.pricing.MatchString(text):
+	case p.g.pricing.MatchString(text) && !p.costOfSetting(text, x):
 		return outOfScopePlan(question, "Prices, managed services and business questions are not covered: the benchmark measured throughput, latency, memory per key and failover time only."), true
 	case p.g.programming.MatchString(text) && !p.g.defineStrong.MatchString(text):
 		return outOfScopePlan(question, "General programming, installation and operations help is not covered: I answer only from the benchmark's measurements, glossary and the vendors' recorded claims."), true
@@ -517,4 +517,21 @@ func (p *Planner) termMention(question, text string, x *parsed) (Plan, bool) {
 		return Plan{}, false
 	}
 	return p.defineOf(question, id, name, x), true
+}
+
+// costOfSetting reports a "how much does … cost" whose cost is a measured
+// setting's or is counted in a metric ("how much does 1024 B cost
+// Dragonfly relative to 100 B", "… pipelining cost in p99"): an
+// effect on the runs, not a price, when nothing else of pricing is there
+// ("how much does it cost to run redis" stays a price).
+func (p *Planner) costOfSetting(text string, x *parsed) bool {
+	measured := len(x.values) > 0 || len(x.pipelines) > 0 || len(x.ratios) > 0 || len(x.metrics) > 0
+	for t := range x.topics {
+		measured = measured || t != slotCores
+	}
+	if !measured {
+		return false // "how much would a 48 core box cost": hardware has a price
+	}
+	rest := strings.NewReplacer("how much does ", "", "how much do ", "", "how much would ", "", "how much will ", "").Replace(text)
+	return !p.g.pricing.MatchString(rest)
 }
