@@ -27,6 +27,15 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 		return Plan{}, false
 	}
 	better, worse := k.better.MatchString(t), k.worse.MatchString(t)
+	metric := defaultOr(r.metric(), defaultMetric)
+	if r.metric() == "" && slices.Contains(r.x.metrics, "bytes_per_key") {
+		if r.has(mClaimTopic) {
+			return Plan{}, false // "is it true dragonfly uses less memory?": a vendor's claim, checked as one
+		}
+		// On memory per key, less is better: "is valkey leaner than redis?"
+		metric = "bytes_per_key"
+		better, worse = k.leanerWords.MatchString(t), k.heavierWords.MatchString(t)
+	}
 	// "are Redis and Valkey about the same at 16 cores?": a premise of
 	// its own, that the two are level.
 	same := polar && !better && !worse && k.same.MatchString(t)
@@ -41,7 +50,7 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 	if len(engines) == 0 || len(engines) == 1 && !everyOther && !always || len(engines) > 2 {
 		return Plan{}, false
 	}
-	pr := Premise{Subject: engines[0], Metric: defaultOr(r.metric(), defaultMetric), Better: better, Same: same}
+	pr := Premise{Subject: engines[0], Metric: metric, Better: better, Same: same}
 	if len(engines) == 2 {
 		pr.Object = engines[1]
 	}
@@ -60,16 +69,23 @@ func (p *Planner) leading(r reading, prev *Plan) (Plan, bool) {
 		w := p.fresh(r.x, t)
 		w.question = r.question
 		w.intent = IntentCompare
+		if pr.Metric == "bytes_per_key" {
+			w.intent = IntentMemory // the memory table, not the runs
+		}
 		w.cued = true
 		w.metric = pr.Metric
 		if pr.Object == "" {
 			w.engines, w.modeFor = nil, nil
 		}
-		pl = p.measuredPlan(w)
-		if pl.Intent != IntentCompare && pl.Intent != IntentLookup {
+		pl = p.planWant(w)
+		switch pl.Intent {
+		case IntentCompare, IntentLookup:
+			pl.Intent = IntentCompare
+		case IntentMemory:
+			// The memory table answers the yes/no from its own figures.
+		default:
 			return pl, true // never measured there: no_data says so
 		}
-		pl.Intent = IntentCompare
 	}
 	pl.Premise = &pr
 	pl.Interpretation = "Yes/no: " + pr.Statement + " — " + pl.Interpretation
@@ -89,6 +105,14 @@ func premiseStatement(pr Premise) string {
 	where := "under the stated conditions"
 	if pr.Always {
 		where = "everywhere both were measured"
+	}
+	if pr.Metric == "bytes_per_key" {
+		// The memory table has one setup: it holds no conditions to state.
+		rel = map[bool]string{true: "leaner than", false: "heavier than"}[pr.Better]
+		if pr.Same {
+			return engineName(pr.Subject) + " and " + obj + " use about the same memory per key"
+		}
+		return engineName(pr.Subject) + " is " + rel + " " + obj + " in memory per key"
 	}
 	if pr.Same {
 		return engineName(pr.Subject) + " and " + obj + " are about the same on " + metricPhrase(pr.Metric) + " " + where

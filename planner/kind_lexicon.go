@@ -18,6 +18,10 @@ type kindGrammar struct {
 
 	recommend *rx
 
+	// leanerWords and heavierWords say which engine stores a key in less or
+	// more memory ("is valkey leaner than redis?").
+	leanerWords, heavierWords *rx
+
 	spread *rx
 
 	yesNoLead, yesNoTag, always, never, better, worse, same, everyOther *rx
@@ -77,14 +81,16 @@ func newKindGrammar() *kindGrammar {
 
 		spread: re(`\bspread\b|\bvarian(?:ce|ces)\b|\bvariation\b|\bvaried\b|\bvary\b|\bconsisten(?:t|cy)\b|\bstable\b|\bstability\b|\brepeatab\w*|\breproducib\w*|\bnois(?:e|y)\b|\bjitter\w*|\bper[- ]?(?:rep|reps|repetition|repetitions|run)\b|\beach (?:rep|repetition|run)\b|\bevery (?:rep|repetition)\b|\bindividual (?:runs|reps|repetitions|values)\b|\b(?:repetitions|reps)\b|\bhow many runs\b|\bstandard deviation\b|\bstd ?dev\b|\bmin(?:imum)? (?:and|&|/) max(?:imum)?\b|\brange of (?:the )?(?:runs|reps|repetitions|values)\b|\bhow long (?:was |were |did )?(?:each|every|a|one|the) (?:run|rep|test)\b|\bdiffer(?:ence)? between (?:the )?(?:runs|reps|repetitions)\b|\bagree\b|\bclose (?:together|to each other)\b|\bsame (?:each|every) time\b|\bfluke\b|\bone[- ]off\b|\boutlier\w*|\bwobbl\w*|\bbounc\w*(?: around)?\b|\bjump(?:y|iness|ed around|ing around|s around| around)\b|\bfluctuat\w*|\bsw(?:ing|ings|inging|ung)(?: around)?\b|\bscatter\w*|\b(?:un)?stead(?:y|iness|ily)\b|\bdrift\w*|\berratic\w*|\ball over the place\b|\bwander\w*|\boscillat\w*|\bvolatil\w*|\bwiggl\w*|\bflak(?:y|iness)\b`),
 
-		yesNoLead:  re(`^(?:so |but |and |surely |really |honestly |ok |okay |hey |bot |i (?:think|thought|assume|heard|read) )*(?:is|isn't|isnt|is not|are|aren't|arent|does|doesn't|doesnt|do|don't|dont|did|didn't|didnt|can|can't|cant|was|wasn't|wasnt|will|won't|has|hasn't|have|haven't)\b`),
-		yesNoTag:   re(`(?:isn't it|is it not|aren't they|doesn't it|don't they|didn't it|right|correct|true|yes|yeah|no|innit|surely|agreed|confirm|isnt it|am i right|am i wrong)\s*[?!.]*\s*$`),
-		always:     re(`\balways\b|\bevery(?:where| time| case| setting| condition| core count| config\w*)?\b|\bacross the board\b|\bin all (?:cases|settings|conditions|configurations|tests|runs)\b|\bconsistently\b|\bwithout exception\b|\bno matter\b|\bin any (?:setting|case|condition|configuration)\b|\bat every\b|\ball the time\b`),
-		never:      re(`\bnever\b|\bnot once\b|\bno (?:setting|case|condition|configuration) where\b`),
-		same:       re(`\b(?:about|roughly|basically|pretty much|more or less|essentially|just|really)? ?the same\b|\bcomparable\b|\bsimilar(?:ly)?\b|\bon par\b|\bneck and neck\b|\bequal(?:ly)?\b|\beven\b|\bsame (?:speed|throughput|latency|performance)\b|\bas (?:fast|quick) as\b|\bno (?:real )?difference\b`),
-		better:     re(`\bfaster\b|\bquicker\b|\bahead\b|\bbeats?\b|\bbeating\b|\bwins?\b|\bwinning\b|\bbetter\b|\boutperform\w*|\bout-?pac\w+|\bout-?(?:runs?|ran|do|does|did|strips?|stripped|class(?:es)?|shines?)\b|\bedges? (?:out|past)\b|\bhigher throughput\b|\bmore throughput\b|\blower (?:latency|p\d+\w*|tail)\b|\b(?:latency|p\d+\w*|tail) (?:is |was )?lower\b|\bleads?\b|\bon top\b|\bsuperior\b|\bdominat\w+|\bcrush\w*|\bsmokes?\b|\bfastest\b|\bthe best\b`),
-		worse:      re(`\bslower\b|\bbehind\b|\bloses?\b|\blosing\b|\bworse\b|\bunderperform\w*|\blower throughput\b|\bless throughput\b|\bhigher (?:latency|p\d+\w*|tail)\b|\b(?:latency|p\d+\w*|tail) (?:is |was )?higher\b|\blags?\b|\blagging\b|\btrails?\b|\binferior\b|\bslowest\b|\bthe worst\b`),
-		everyOther: re(`\b(?:every|each|all(?: the)?|any) other (?:engines?|stores?|databases?|dbs?|ones?)\b|\beverything else\b|\bthe (?:rest|others|competition|field)\b|\b(?:every|each|all(?: the)?|any) (?:engines?|others?|competitors?)\b|\beverything\b|\beveryone\b`),
+		yesNoLead:    re(`^(?:so |but |and |surely |really |honestly |ok |okay |hey |bot |i (?:think|thought|assume|heard|read) )*(?:is|isn't|isnt|is not|are|aren't|arent|does|doesn't|doesnt|do|don't|dont|did|didn't|didnt|can|can't|cant|was|wasn't|wasnt|will|won't|has|hasn't|have|haven't)\b`),
+		yesNoTag:     re(`(?:isn't it|is it not|aren't they|doesn't it|don't they|didn't it|right|correct|true|yes|yeah|no|innit|surely|agreed|confirm|isnt it|am i right|am i wrong)\s*[?!.]*\s*$`),
+		always:       re(`\balways\b|\bevery(?:where| time| case| setting| condition| core count| config\w*)?\b|\bacross the board\b|\bin all (?:cases|settings|conditions|configurations|tests|runs)\b|\bconsistently\b|\bwithout exception\b|\bno matter\b|\bin any (?:setting|case|condition|configuration)\b|\bat every\b|\ball the time\b`),
+		never:        re(`\bnever\b|\bnot once\b|\bno (?:setting|case|condition|configuration) where\b`),
+		same:         re(`\b(?:about|roughly|basically|pretty much|more or less|essentially|just|really)? ?the same\b|\bcomparable\b|\bsimilar(?:ly)?\b|\bon par\b|\bneck and neck\b|\bequal(?:ly)?\b|\beven\b|\bsame (?:speed|throughput|latency|performance)\b|\bas (?:fast|quick) as\b|\bno (?:real )?difference\b`),
+		leanerWords:  re(`\blean(?:er|est)?\b|\bless (?:memory|ram|bytes|space)\b|\bsmaller (?:footprint|keys?)\b|\bfewer bytes\b|\bmore (?:memory[- ])?efficient\b|\bsaves? (?:memory|ram)\b`),
+		heavierWords: re(`\bmore (?:memory|ram|bytes|space)\b|\b(?:bigger|larger|heavier) (?:footprint|keys?)\b|\bheavier\b|\bhungrier\b|\bless (?:memory[- ])?efficient\b`),
+		better:       re(`\bfaster\b|\bquicker\b|\bahead\b|\bbeats?\b|\bbeating\b|\bwins?\b|\bwinning\b|\bbetter\b|\boutperform\w*|\bout-?pac\w+|\bout-?(?:runs?|ran|do|does|did|strips?|stripped|class(?:es)?|shines?)\b|\bedges? (?:out|past)\b|\bhigher throughput\b|\bmore throughput\b|\blower (?:latency|p\d+\w*|tail)\b|\b(?:latency|p\d+\w*|tail) (?:is |was )?lower\b|\bleads?\b|\bon top\b|\bsuperior\b|\bdominat\w+|\bcrush\w*|\bsmokes?\b|\bfastest\b|\bthe best\b`),
+		worse:        re(`\bslower\b|\bbehind\b|\bloses?\b|\blosing\b|\bworse\b|\bunderperform\w*|\blower throughput\b|\bless throughput\b|\bhigher (?:latency|p\d+\w*|tail)\b|\b(?:latency|p\d+\w*|tail) (?:is |was )?higher\b|\blags?\b|\blagging\b|\btrails?\b|\binferior\b|\bslowest\b|\bthe worst\b`),
+		everyOther:   re(`\b(?:every|each|all(?: the)?|any) other (?:engines?|stores?|databases?|dbs?|ones?)\b|\beverything else\b|\bthe (?:rest|others|competition|field)\b|\b(?:every|each|all(?: the)?|any) (?:engines?|others?|competitors?)\b|\beverything\b|\beveryone\b`),
 
 		unitMicro:   re(`µs|μs|\d ?us\b|\bin us\b|\busec\w*|\bmicro ?s(?:ec(?:ond)?s?)?\b|\bmicroseconds?\b`),
 		unitMilli:   re(`\bin (?:ms|msec|millis|milliseconds?)\b|\bas milliseconds\b`),

@@ -50,7 +50,7 @@ func withUnboundReading(a *Answer, p planner.Plan) {
 func (b *Composer) composeKind(ctx context.Context, p planner.Plan) (Answer, error) {
 	switch {
 	case p.Aggregate == "count" || p.Aggregate == "distinct", p.Intent == planner.IntentRecommend,
-		p.Intent == planner.IntentSpread, p.Premise != nil && p.Intent != planner.IntentFailover:
+		p.Intent == planner.IntentSpread, p.Premise != nil && p.Intent != planner.IntentFailover && p.Intent != planner.IntentMemory:
 		return b.composeQuery(ctx, p)
 	case p.Intent == planner.IntentChatter:
 		return composeChatter(p), nil

@@ -63,6 +63,14 @@ func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 	if p.Position > 0 || p.Limit > 0 {
 		a.Headline = memoryPlace(measured, p.Order, p.Position, p.Limit)
 	}
+	if p.Premise != nil {
+		if h, ok := memoryVerdict(measured, *p.Premise); ok {
+			a.Headline = h
+		} else if len(quoted) > 0 {
+			a.Headline = "Neither yes nor no from measurements: " + enginesWords(quotedEngines(quoted)) +
+				" has only a quoted figure, not a measured one (below, with its label). Measured: " + memoryFigures(measured) + "."
+		}
+	}
 	if len(measured) == 0 {
 		a.Headline = "No measured bytes-per-key figure exists for " + enginesWords(want) + "; only a quoted one (below, with its label)."
 	}
@@ -289,6 +297,53 @@ func failoverGroups(s *sourcer, tables ...knowledge.FailoverTable) []knowledge.F
 // ms: 5.82 s".
 func failoverFigure(g knowledge.FailoverGroup) string {
 	return fmt.Sprintf("%s at down-after %d ms: %s s", analytics.EngineName(g.Engine), g.DownAfterMs, formatSeconds(g.MedianOutageS))
+}
+
+func quotedEngines(rows []knowledge.MemoryRow) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Engine)
+	}
+	return out
+}
+
+// memoryVerdict answers a yes/no question about two engines' memory per
+// key ("is Valkey leaner than Redis?") from the measured table; ok is false
+// when either was not measured there.
+func memoryVerdict(rows []knowledge.MemoryRow, pr planner.Premise) (string, bool) {
+	var subj, obj *knowledge.MemoryRow
+	for i := range rows {
+		switch rows[i].Engine {
+		case pr.Subject:
+			subj = &rows[i]
+		case pr.Object:
+			obj = &rows[i]
+		}
+	}
+	if subj == nil || obj == nil {
+		return "", false
+	}
+	vs, vo := subj.BytesPerKey, obj.BytesPerKey
+	same := aboutTheSame(vs, vo)
+	figures := fmt.Sprintf("%s %s bytes per key, %s %s (measured)", analytics.EngineName(subj.Engine), formatExact(vs),
+		analytics.EngineName(obj.Engine), formatExact(vo))
+	switch {
+	case pr.Same && same:
+		return "Yes — about the same memory per key: " + figures + ".", true
+	case pr.Same:
+		return "No — their memory per key differs: " + figures + ".", true
+	case same:
+		return "No — about the same memory per key: " + figures + ".", true
+	}
+	leaner := analytics.EngineName(subj.Engine)
+	if vo < vs {
+		leaner = analytics.EngineName(obj.Engine)
+	}
+	verdict := "No"
+	if (vs < vo) == pr.Better {
+		verdict = "Yes"
+	}
+	return verdict + " — " + leaner + " stores a key in less memory: " + figures + ".", true
 }
 
 // memoryPlace answers a place in the memory table ("which is second?",
