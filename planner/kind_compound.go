@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +20,9 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	}
 	parts := p.splitAsks(r.question)
 	if len(parts) < 2 {
+		parts = p.splitTables(r.question, prev)
+	}
+	if len(parts) < 2 {
 		return Plan{}, false
 	}
 	for _, part := range parts {
@@ -35,9 +39,12 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 		// one, unless one end asks for a definition ("… and what is a hash
 		// tag?"), which the whole would answer without.
 		first, _ := p.ordinary(parts[0], prev)
-		last, _ := p.ordinary(parts[len(parts)-1], prev)
+		last, _ := p.ordinary(parts[len(parts)-1], threadBase(&first))
 		definesOne := first.Intent == IntentDefine || last.Intent == IntentDefine && len(strings.Fields(parts[len(parts)-1])) <= 8
-		if whole, ok := p.ordinary(r.question, prev); ok && !definesOne {
+		// "Dragonfly's throughput at 48 cores, and how much memory per
+		// key?": two measured tables, which no one plan reads.
+		twoTables := p.twoTables(first, last, parts[len(parts)-1])
+		if whole, ok := p.ordinary(r.question, prev); ok && !definesOne && !twoTables {
 			switch whole.Intent {
 			case IntentDefine, IntentHelp, IntentClarify, IntentOutOfScope:
 			default:
@@ -107,6 +114,55 @@ func qualifies(pl, before Plan) bool {
 	}
 	return true
 }
+
+// tableJoin is where a question may join asks of two measured tables
+// without a question word: ", and", "and also", "+", "&".
+var tableJoin = regexp.MustCompile(`,\s+and\s+|\s+and also\s+|\s+\+\s+|\s+&\s+`)
+
+// splitTables cuts a question at a join no question word follows when its
+// two sides ask of different measured tables ("df 48c ops + bytes/key",
+// "redis failover outage at down-after 5000, and redis bytes per key?"):
+// the runs, the memory table and the failover lab each answer one.
+func (p *Planner) splitTables(question string, prev *Plan) []string {
+	for _, m := range tableJoin.FindAllStringIndex(question, -1) {
+		a, b := strings.TrimSpace(question[:m[0]]), strings.TrimSpace(question[m[1]:])
+		if len(strings.Fields(a)) < 2 || b == "" {
+			continue
+		}
+		first, ok := p.ordinary(a, prev)
+		if !ok {
+			continue
+		}
+		if second, _ := p.ordinary(b, threadBase(&first)); p.twoTables(first, second, b) {
+			return []string{a, b}
+		}
+	}
+	return nil
+}
+
+// twoTables reports plans of two asks that read different measured tables,
+// the later naming what it measures itself ("… and bytes per key?"; "and
+// is it slower than valkey?" in a failover question only continues it).
+func (p *Planner) twoTables(first, later Plan, laterText string) bool {
+	da, db := datasetOf(&first), datasetOf(&later)
+	if da == "" || db == "" || da == db {
+		return false
+	}
+	t := p.g.normalize(laterText)
+	named := p.g.extract(t).metrics
+	switch db {
+	case "memory":
+		return slices.Contains(named, "bytes_per_key")
+	case "failover":
+		return slices.Contains(named, "outage_s")
+	}
+	// A measure of the runs by name: "slower" alone compares on the
+	// table the question is about.
+	return runsMeasure.MatchString(t)
+}
+
+// runsMeasure names a measure of the runs outright.
+var runsMeasure = regexp.MustCompile(`\b(?:throughput|ops|ops/s|qps|latency|p50|p99|p99\.9|p999|ops per core|hit rate)\b`)
 
 // compoundOf is the plan answering each ask's plan in order (the rules'
 // split, or a language model's).
