@@ -113,7 +113,7 @@ func newGrammar() *grammar {
 		coresThreads: re(`\b(?:server|proactor)[-_ ]?threads?\s*(?:=|:)?\s*(\d+)\b`),
 		coresAt:      re(`\bat\s+(\d+)\b`),
 
-		pipeNumber: re(`\bpipelin(?:e|es|ed|ing)\s*(?:depths?|sizes?|length|level)?\s*(?:=|:|of|at|to)?\s*(?:of\s+)?(\d+)((?:\s*(?:,|and|or|vs\.?|versus|/)\s*\d+)*)\b`),
+		pipeNumber: re(`\bpipelin(?:e|es|ed|ing)\s*(?:depths?|sizes?|length|level)?\s*(?:=|:|of|at|to)?\s*(?:of\s+)?(\d+)((?:\s*(?:,|and|or|vs\.?|versus|/|to)\s*\d+)*)\b`),
 		pipeDeep:   re(`\b(\d+)\s*-?\s*(?:deep|depth)\b(?:\s*pipelin\w*)?|\bdepth\s*(?:of\s+|=\s*)?(\d+)\b|\b(\d+)\s*-?\s*pipelin(?:e|es|ed|ing)\b`),
 		pipeFlag:   re(`(?:^|\s)(?:-p|--pipeline(?:=|\s))\s*(\d+)\b`),
 		pipeP:      re(`\b(?:p|pl|pipe)(\d+)\b|\b(?:pl|pipe)\s+(\d+)\b`), // "p16", "pl1", "pl 8", "pipe 16"

@@ -98,11 +98,35 @@ var leadingCount = map[string]int{"best": 1, "top": 1, "fastest": 1, "quickest":
 // of its own.
 var directionWords = map[string]bool{"worst": true, "slowest": true}
 
+// splitRankWords spells a place or a count glued to its word as two
+// ("third-highest" → "third highest", "top3" → "top 3").
+func splitRankWords(words []accountWord) []accountWord {
+	var out []accountWord
+	for _, w := range words {
+		if head, tail, ok := strings.Cut(w.lower, "-"); ok && ordinals[head] > 0 && tail != "" {
+			out = append(out, accountWord{text: head, lower: head}, accountWord{text: tail, lower: tail})
+			continue
+		}
+		for _, lead := range []string{"top", "bottom", "best", "worst"} {
+			if n, ok := strings.CutPrefix(w.lower, lead); ok && n != "" && isNumber(n) {
+				out = append(out, accountWord{text: lead, lower: lead}, accountWord{text: n, lower: n})
+				w = accountWord{}
+				break
+			}
+		}
+		if w.lower != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // rankingShape reads a position or a count of items asked of a ranking;
 // worst is set when the position counts from the bottom in words the
 // rules do not read as a direction ("second to last", "second from the
 // bottom"; "second worst" is read by the rules: worst p99 is the highest).
 func rankingShape(words []accountWord) (position, limit int, worst bool) {
+	words = splitRankWords(words)
 	for i, w := range words {
 		prev, next := "", ""
 		if i > 0 {
