@@ -60,6 +60,34 @@ func (r *reading) canonical() string {
 	return b.String()
 }
 
+// leadingAcknowledgement is the end of the chatter, politeness and
+// punctuation that open the message, when a question follows them; 0 when
+// none opens it or nothing follows.
+func (r *reading) leadingAcknowledgement() int {
+	end, chatter := 0, false
+	for end < len(r.toks) {
+		if r.toks[end].kind == tokPunct {
+			end++
+			continue
+		}
+		next := end
+		for _, t := range r.tags {
+			if t.from == end && (t.meaning == mChatter || t.meaning == mPolite && t.value == "") {
+				chatter = chatter || t.meaning == mChatter
+				next = max(next, t.to)
+			}
+		}
+		if next == end {
+			break
+		}
+		end = next
+	}
+	if !chatter || end >= len(r.toks) || end == 0 || r.toks[end-1].kind != tokPunct {
+		return 0 // "thanks" alone is chatter; "ok redis at 8" reads whole
+	}
+	return end
+}
+
 // rewrites lists the canonical spellings the reading calls for.
 func (r *reading) rewrites() []rewrite {
 	var out []rewrite
@@ -69,6 +97,12 @@ func (r *reading) rewrites() []rewrite {
 		if t.meaning == mSetting && t.value != "cores" || t.meaning == mWorkload {
 			hasKnob = true
 		}
+	}
+	if end := r.leadingAcknowledgement(); end > 0 {
+		// "ok thanks. and for the 1:1 mix?", "danke, and at 8 cores?": the
+		// acknowledgement before a follow-up asks nothing; what follows is
+		// read as if it opened the message.
+		out = append(out, rewrite{0, end, "", false})
 	}
 	for _, t := range r.tags {
 		switch t.meaning {
