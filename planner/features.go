@@ -11,7 +11,7 @@ import (
 // server was one Intel machine. Asking for one gets no_data with no
 // nearest rows — the runs without it are not a stand-in.
 type feature struct {
-	key     string // "persistence", "replication", "tls", "eviction", "thp", "arm"
+	key     string // "persistence", "replication", "tls", "eviction", "thp", "kubernetes", "arm"
 	re      *rx
 	phrase  string // how the interpretation names it
 	missing string // the sentence a no_data plan carries
@@ -45,6 +45,9 @@ func newFeatures() []feature {
 			phrase:  "with Transparent Huge Pages on",
 			missing: "Transparent Huge Pages on was never measured — THP was off on every run",
 			off:     "THP was off on every run"},
+		{key: "kubernetes", re: re(`\bk8s\b|\bkubernetes\b|\bhelm\b|\bpods?\b|\bopenshift\b|\beks\b|\bgke\b`),
+			phrase:  "on Kubernetes",
+			missing: "Kubernetes was never measured — every run used Docker containers pinned to physical cores on one host"},
 		{key: "arm", re: re(`\barm(?:64)?\b|\baarch64\b|\bgraviton\d*\b|\bampere\b|\bamd (?:server|epyc)\b|\bepyc server\b`),
 			phrase:  "on an ARM or AMD server",
 			missing: "other server hardware was never measured — every run used one Intel Xeon Platinum 8488C server (c7i.metal-24xl, 48 physical cores)"},

@@ -76,7 +76,9 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	switch {
 	case p.g.pricing.MatchString(text) && !p.costOfSetting(text, x):
 		return outOfScopePlan(question, "Prices, managed services and business questions are not covered: the benchmark measured throughput, latency, memory per key and failover time only."), true
-	case p.g.programming.MatchString(text) && !p.g.defineStrong.MatchString(text):
+	case p.g.programming.MatchString(text) && !p.g.defineStrong.MatchString(text) && !(len(engines) > 0 && (x.hasKnobValue() || len(x.metrics) > 0)):
+		// "dragonfly 16 cores in k8s" asks of the data (an unmeasured
+		// platform, said so), not for operations help.
 		return outOfScopePlan(question, "General programming, installation and operations help is not covered: I answer only from the benchmark's measurements, glossary and the vendors' recorded claims."), true
 	case p.g.general.MatchString(text) && len(engines) == 0:
 		return outOfScopePlan(question, "That is general knowledge, not something the benchmark measured."), true
