@@ -92,7 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return nil // --help or --version was printed
 		}
 		if err != nil {
-			return usageError{err}
+			return usageError{withQuestionHint(err, args)}
 		}
 	}
 	cfg, err := loadConfig(c.Verbose, c.Settings.lookup(getenv))
@@ -215,4 +215,22 @@ func readOnlyCommand(command string) bool {
 		return true
 	}
 	return false
+}
+
+// questionCommands take the question as their words.
+var questionCommands = []string{"ask", "plan"}
+
+// withQuestionHint adds to an unknown-flag error of a question command how
+// to ask a question that starts with a flag (a pasted memtier line): kong
+// reads "--pipeline=16 redis" as the command's own flags.
+func withQuestionHint(err error, args []string) error {
+	if !strings.HasPrefix(err.Error(), "unknown flag") {
+		return err
+	}
+	for i, a := range args {
+		if slices.Contains(questionCommands, a) && i+1 < len(args) && !slices.Contains(args, "--") {
+			return fmt.Errorf("%w; a question that starts with a flag (a pasted command line) goes after --: memdb-oracle %s -- %q", err, a, strings.Join(args[i+1:], " "))
+		}
+	}
+	return err
 }

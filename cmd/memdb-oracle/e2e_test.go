@@ -357,6 +357,21 @@ func TestAskUsageErrors(t *testing.T) {
 	}
 }
 
+// TestAQuestionStartingWithAFlagIsToldHowToAskIt: a pasted memtier line
+// is kong's flags to ask; the error says how to pass it, and that way
+// works.
+func TestAQuestionStartingWithAFlagIsToldHowToAskIt(t *testing.T) {
+	data := t.TempDir()
+	_, _, err := runInProcess(t, env(), "", "--data", data, "ask", "--pipeline=1", "redis", "at", "16", "cores")
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), `memdb-oracle ask -- "--pipeline=1 redis at 16 cores"`) {
+		t.Fatalf("err %v (exit %d), want a usage error saying how to ask it after --", err, exitCode(err))
+	}
+	out, _, err := runInProcess(t, env(), "", "--data", data, "ask", "--", "--pipeline=1 redis at 16 cores")
+	if err != nil || !strings.Contains(out, "pipeline 1") {
+		t.Errorf("asked after --: %v\n%s", err, out)
+	}
+}
+
 func TestChatThroughAPipe(t *testing.T) {
 	dir := t.TempDir()
 	input := strings.Join([]string{
