@@ -163,6 +163,8 @@ func newGrammar() *grammar {
 			{re(`\bp\s*50\b|\b50(?:th)?\s*percentile\b|\bmedian latency\b|\btypical latency\b|\bp50_ms\b`), "p50_ms"},
 			{re(`\bav(?:era)?ge? (?:latenc(?:y|ies)|response times?)\b|\bmean (?:latenc(?:y|ies)|response times?)\b`), metricAverage},
 			{re(`\blatenc(?:y|ies)\b|\bresponse times?\b`), metricLatency},
+			{re(`\bhits?\s*(?:per|/|a)\s*s(?:ec(?:ond)?)?\b|\bhits_per_sec\b`), "hits_per_sec"},
+			{re(`\bmiss(?:es)?\s*(?:per|/|a)\s*s(?:ec(?:ond)?)?\b|\bmisses_per_sec\b`), "misses_per_sec"},
 			{re(`\bhit[- ]?(?:rate|ratio)s?\b|\bcache hits?\b|\bmiss(?:es|[- ]rate)?\b|\bhits\b|\bhit_rate\b`), "hit_rate"},
 			{re(`\bthroughput\b|\bthru-?put\b|\bops\s*/\s*s(?:ec)?\b|\bops per sec\w*|\boperations per sec\w*|\bqps\b|\brps\b|\btps\b|\breq(?:uest)?s?\s*(?:/|per)\s*s(?:ec\w*)?\b|\bqueries per sec\w*|\bops\b|\bspeed\b|\bfast(?:er|est)?\b|\bslow(?:er|est)?\b|\bperformance\b|\bperf\b|\bquick(?:er|est)?\b|\bpeak\b|\bhow many (?:ops|operations|requests)\b|\bops_per_sec\b`), "ops_per_sec"},
 		},

@@ -6,9 +6,10 @@ import (
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 )
 
-// unrecordedMetric names, for a latency statistic the runs do not carry
-// (p90, p95, p99.99, the maximum), what was asked in words; "" for the
-// metrics the runs record.
+// unrecordedMetric names, for a statistic the answers do not give (a
+// latency the runs do not carry: p90, p95, p99.99, the maximum; a per-run
+// column no answer summarises: hits per second), what was asked in words;
+// "" for the metrics answered.
 func unrecordedMetric(m string) string {
 	return nameOf("metric", m, 2, "")
 }
@@ -16,6 +17,9 @@ func unrecordedMetric(m string) string {
 // unrecordedMissing is the sentence a no_data plan carries for a statistic
 // the runs do not record.
 func unrecordedMissing(m string) string {
+	if why := nameOf("metric", m, 3, ""); why != "" {
+		return fmt.Sprintf("%s is not answered here — %s", unrecordedMetric(m), why)
+	}
 	return fmt.Sprintf("%s was not measured — every run records p50, p99 and p99.9 latency only", unrecordedMetric(m))
 }
 

@@ -36,7 +36,7 @@ func (b *Composer) noDataAnswer(a *Answer, p planner.Plan, rows []Row, s *source
 		a.Headline = "That combination was never measured, so there is no figure for it."
 	case 1:
 		m := strings.TrimSuffix(p.Missing[0], ".")
-		if l := strings.ToLower(m); strings.Contains(l, "never measured") || strings.Contains(l, "not measured") {
+		if l := strings.ToLower(m); strings.Contains(l, "never measured") || strings.Contains(l, "not measured") || strings.Contains(l, "not answered") {
 			a.Headline = capitalise(m) + "."
 		} else {
 			a.Headline = "Never measured: " + m + "."
