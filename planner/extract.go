@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"math"
 	"slices"
 	"strconv"
@@ -279,6 +280,15 @@ func (g *grammar) extract(text string) *parsed {
 		}
 		return true
 	})
+
+	if x.session == 0 {
+		// "how many rows does runs-aws.csv have?": the file is its session.
+		for _, f := range analytics.DefaultDataset() {
+			if strings.Contains(x.text, strings.ToLower(f.Name())) {
+				x.session = f.Session
+			}
+		}
+	}
 
 	g.extractVersions(x)
 	g.extractRatios(x) // before cores: "SET:GET 1:10, 8 cores" is not "10, 8 cores"

@@ -187,7 +187,8 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 			// A session is the question's only when it names one; some
 			// readings fill in the engine's own.
 			sessionStated := slices.ContainsFunc(words, func(w accountWord) bool {
-				return strings.HasPrefix(w.lower, "session") || strings.HasPrefix(w.lower, "capture") || w.lower == "s1" || w.lower == "s2"
+				return strings.HasPrefix(w.lower, "session") || strings.HasPrefix(w.lower, "capture") || w.lower == "s1" || w.lower == "s2" ||
+					strings.HasSuffix(w.lower, ".csv") // a dataset file is its session
 			})
 			if !sessionStated {
 				pl.Slots.Session = 0
