@@ -147,7 +147,7 @@ func newGrammar() *grammar {
 		writeFocus: re(`\b(writes?|sets?)[- ](?:performance|throughput|speed|perf|latency|latencies|ops|qps|workloads?|load|traffic)\b`),
 		keyCount:   re(`\b(\d+(?:\.\d+)?)\s*(k|m|b|thousand|million|billion|mn|mio)?\s+(?:distinct |unique |different )?keys\b`),
 		session:    re(`\bsession\s*(?:#\s*|no\.?\s*)?([12])\b|\bs([12])\b|\b(first|second|1st|2nd)\s+session\b`),
-		downAfter:  re(`\bdown[- _]?after(?:[- _]?milliseconds|[- _]?ms)?\s*(?:=|of|at|:|set to)?\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\b|\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\s+(?:of\s+)?down[- _]?after\b`),
+		downAfter:  re(`\bdown[- _]?after(?:[- _]?milliseconds|[- _]?ms)?\s*(?:=|of|at|:|set to|to|down to|from)?\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\b|\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\s+(?:of\s+)?down[- _]?after\b`),
 
 		metrics: []metricRule{
 			{re(`\bkb\s*/\s*s(?:ec)?\b|\bkb per sec\w*|\bkbps\b|\bbandwidth\b|\bmb\s*/\s*s(?:ec)?\b|\bgbps\b|\bnetwork (?:throughput|traffic|usage)\b|\bbytes per second\b|\bkb_per_sec\b`), "kb_per_sec"},
