@@ -1028,7 +1028,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		return !strings.ContainsAny(w.lower, "0123456789")
 	}
 	for i, w := range words {
-		if glued := mixedToken(w.lower); glued && !known(w.lower) {
+		if glued := mixedToken(w.lower); glued && !known(w.lower) && !p.readsAlone(w.lower) {
 			// "pl1", "x10", "c6a": letters and digits in one word, neither a
 			// name nor a number; named back unless the plan reads it.
 			names = append(names, w.text)
@@ -1105,6 +1105,14 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 		}
 	}
 	return names, onSetting, beside, glued
+}
+
+// readsAlone reports a word the grammar reads on its own as a setting,
+// a metric, an engine or a workload ("16c", "p99", "pl1", "mget10"): read
+// wherever it stands, without planning the question again without it.
+func (p *Planner) readsAlone(w string) bool {
+	x := p.g.extract(p.g.normalize(w))
+	return len(x.engines) > 0 || len(x.metrics) > 0 || x.hasKnobValue() || x.downAfter != 0
 }
 
 // mixedToken reports a short word of letters and digits both ("pl1",
