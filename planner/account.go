@@ -451,6 +451,9 @@ func joinReading(lead, had string) string {
 // read ("“maybe 16 cores” as exactly 16"). A number the plan does not
 // hold is named back as unread.
 func hedgedNumbers(pl *Plan, text string) []string {
+	if !strings.ContainsAny(text, "0123456789") {
+		return nil // a hedge loosens a number
+	}
 	var words []string
 	for _, f := range strings.Fields(strings.ToLower(text)) {
 		if w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '~' && r != '≈' }); w != "" {
@@ -1111,7 +1114,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 // a metric, an engine or a workload ("16c", "p99", "pl1", "mget10"): read
 // wherever it stands, without planning the question again without it.
 func (p *Planner) readsAlone(w string) bool {
-	x := p.g.extract(p.g.normalize(w))
+	x := p.extract(p.g.normalize(w))
 	return len(x.engines) > 0 || len(x.metrics) > 0 || x.hasKnobValue() || x.downAfter != 0
 }
 

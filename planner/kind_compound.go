@@ -20,7 +20,7 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	}
 	parts := p.splitAsks(r.question)
 	if len(parts) < 2 {
-		parts = p.splitTables(r.question, prev)
+		parts = p.splitTables(r.question, r.x, prev)
 	}
 	if len(parts) < 2 {
 		return Plan{}, false
@@ -123,7 +123,10 @@ var tableJoin = regexp.MustCompile(`,\s+and\s+|\s+and also\s+|\s+\+\s+|\s+&\s+`)
 // two sides ask of different measured tables ("df 48c ops + bytes/key",
 // "redis failover outage at down-after 5000, and redis bytes per key?"):
 // the runs, the memory table and the failover lab each answer one.
-func (p *Planner) splitTables(question string, prev *Plan) []string {
+func (p *Planner) splitTables(question string, x *parsed, prev *Plan) []string {
+	if !slices.Contains(x.metrics, "bytes_per_key") && !slices.Contains(x.metrics, "outage_s") {
+		return nil // the runs alone answer it: one table
+	}
 	for _, m := range tableJoin.FindAllStringIndex(question, -1) {
 		a, b := strings.TrimSpace(question[:m[0]]), strings.TrimSpace(question[m[1]:])
 		if len(strings.Fields(a)) < 2 || b == "" {
@@ -149,7 +152,7 @@ func (p *Planner) twoTables(first, later Plan, laterText string) bool {
 		return false
 	}
 	t := p.g.normalize(laterText)
-	named := p.g.extract(t).metrics
+	named := p.extract(t).metrics
 	switch db {
 	case "memory":
 		return slices.Contains(named, "bytes_per_key")
