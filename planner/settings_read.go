@@ -58,6 +58,9 @@ type settingsVocabulary struct {
 	// asRun are the values of an unmeasured setting that every run had
 	// ("maxmemory-policy noeviction"), by setting.
 	asRun map[string]map[string]bool
+	// owners are the flags only one engine's server takes, by spelling:
+	// "--proactor_threads=16" is Dragonfly at 16 cores.
+	owners map[string]string
 }
 
 var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
@@ -69,7 +72,7 @@ var sharedSettings = sync.OnceValue(func() *settingsVocabulary {
 })
 
 func parseSettings(text string) (*settingsVocabulary, error) {
-	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, asRun: map[string]map[string]bool{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}, programs: map[string]bool{}}
+	v := &settingsVocabulary{fields: map[string]fieldSpec{}, flags: map[string]string{}, conf: map[string]string{}, asRun: map[string]map[string]bool{}, owners: map[string]string{}, tools: map[string]bool{}, toolValues: map[string]bool{}, ports: map[string]bool{}, programs: map[string]bool{}}
 	for n, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -103,6 +106,13 @@ func parseSettings(text string) (*settingsVocabulary, error) {
 			v.conf[f[1]] = f[2]
 			if !strings.ContainsAny(f[1], "-=:_") {
 				v.plainConf = append(v.plainConf, f[1])
+			}
+		case "owner":
+			if len(f) < 3 {
+				return nil, bad()
+			}
+			for _, s := range f[1 : len(f)-1] {
+				v.owners[s] = f[len(f)-1]
 			}
 		case "asrun":
 			if len(f) < 3 {
@@ -278,9 +288,14 @@ func readSettings(q string) settingsRead {
 		r.text = strings.Join(words[i:i+consumed+1], " ")
 		r.text = strings.TrimRight(r.text, ",;.")
 		reads = append(reads, r)
-		if rewrite != "" && valTrail == "" && isNumber(r.value) && strings.HasSuffix(rewrite, r.value) && i+consumed+2 < len(words) && listWords[strings.ToLower(words[i+consumed+1])] {
-			// "pipeline 1, and 24 cores": the value ends its own setting,
-			// not a list of the next one's.
+		if eng := v.owners[strings.TrimPrefix(key, program+" ")]; eng != "" && rewrite != "" && !strings.Contains(lq, eng) {
+			rewrite = eng + " " + rewrite // the flag's own server is the engine asked about
+		}
+		if rewrite != "" && valTrail == "" && isNumber(r.value) && strings.HasSuffix(rewrite, r.value) && i+consumed+1 < len(words) &&
+			(i+consumed+2 < len(words) && listWords[strings.ToLower(words[i+consumed+1])] || runsMeasure.MatchString(strings.ToLower(words[i+consumed+1]))) {
+			// "pipeline 1, and 24 cores", "--pipeline=16 ops/s?": the value
+			// ends its own setting, not a list of the next one's nor a
+			// figure of the measure after it.
 			out = append(out, rewrite+",")
 		} else if rewrite != "" {
 			out = append(out, rewrite+valTrail)
