@@ -82,6 +82,25 @@ func tradeOff(r Row, metric string) string {
 // how much over the next; two within 5% of each other (the yes/no
 // comparisons' "about the same") are said to be level, never "1.0×".
 func recommendHeadline(ranked []Row, metric string) string {
+	head := favouredHeadline(ranked, metric)
+	if ranked[0].Mode != "cluster-sat" {
+		return head
+	}
+	// A ceiling on top is what one load generator per shard reached; an
+	// application weighing the choice sees the ordinary series.
+	for _, r := range ranked[1:] {
+		if r.Mode != "cluster-sat" {
+			v, _ := r.Metric(metric)
+			return head + " Of what an ordinary client sees, " + r.Series + " leads with " + formatMetric(metric, v, r.floorFor(metric)) +
+				"; the ceiling takes one load generator per shard."
+		}
+	}
+	return head
+}
+
+// favouredHeadline is recommendHeadline's first sentence: the series on
+// top, and by how much over the next.
+func favouredHeadline(ranked []Row, metric string) string {
 	top := ranked[0]
 	tv, _ := top.Metric(metric)
 	head := "The measurements favour " + top.Series + " on " + metricWords(metric) + " under these conditions: " + formatMetric(metric, tv, top.floorFor(metric))
