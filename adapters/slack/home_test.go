@@ -77,6 +77,13 @@ func TestSuggestedPromptsFollowTheChannelTheUserViews(t *testing.T) {
 	fs.waitFor("chat.postMessage")
 	h.event(messageEvent("EvP0", "D9", "im", "U2", "1700000000.000500", "", "a private question", ""))
 	fs.waitFor("chat.postMessage")
+	// The question is noted once its answer is posted: wait for the note,
+	// not only the post, before a thread asks for it.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, ok, _ := store.Get(t.Context(), askedKey("C1")); ok || time.Now().After(deadline) {
+			break
+		}
+	}
 	prompts := func(c call) (string, []string) {
 		t.Helper()
 		var list []map[string]string
