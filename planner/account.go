@@ -486,7 +486,7 @@ func hedgedNumbers(pl *Plan, text string) []string {
 		}
 		start := i
 		for _, ph := range pre {
-			if at(i-len(ph), ph) {
+			if at(i-len(ph), ph) && !asksAbout(words, i-len(ph)) {
 				start, loose = i-len(ph), true
 				break
 			}
@@ -510,6 +510,12 @@ func hedgedNumbers(pl *Plan, text string) []string {
 		out = append(out, "“"+strings.Join(words[start:end], " ")+"” as exactly "+n)
 	}
 	return out
+}
+
+// asksAbout reports "how about" or "what about" at words[i]: a question
+// about what follows, not a loose number ("how about 16 cores?").
+func asksAbout(words []string, i int) bool {
+	return i > 0 && words[i] == "about" && (words[i-1] == "how" || words[i-1] == "what")
 }
 
 // hedgePhrases are the lexicon's hedge table split into the phrases before
