@@ -485,6 +485,9 @@ func hedgedNumbers(pl *Plan, text string) []string {
 			continue
 		}
 		start := i
+		if i > 0 && (words[i-1] == "~" || words[i-1] == "≈") {
+			start, loose = i-1, true // "~ 24 cores"
+		}
 		for _, ph := range pre {
 			if at(i-len(ph), ph) && !asksAbout(words, i-len(ph)) {
 				start, loose = i-len(ph), true
