@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strconv"
@@ -53,6 +54,9 @@ func (b *Composer) spreadAnswer(ctx context.Context, a *Answer, p planner.Plan, 
 		a.Headline = lines[0]
 	} else {
 		a.Headline = "Repetitions of each cell asked, with its spread (highest ÷ lowest − 1):"
+		if h, ok := spreadRanking(shown, byCell, metric, p); ok {
+			a.Headline = h // "which engine has the smallest spread?"
+		}
 		a.Body = append(a.Body, bullets(lines))
 	}
 	if len(rows) > len(shown) {
@@ -62,6 +66,64 @@ func (b *Composer) spreadAnswer(ctx context.Context, a *Answer, p planner.Plan, 
 	a.Table = t
 	a.PlainWords = "The repetitions of " + first.Series + " at " + rowConditions(first) + " are listed one by one; a small spread means the median is a steady figure."
 	return evidence{rows: shown, caveats: caveatsFor(shown, metric), terms: []string{"term:repetitions"}, maxTerms: 1}, nil
+}
+
+// spreadRanking answers a ranking asked of the repetitions ("which engine
+// has the smallest spread?"): the cell with the smallest (or, ordered
+// descending, largest) spread among those repeated, and the others' after
+// it; cells with a single run have no spread and are said apart.
+func spreadRanking(rows []Row, byCell map[analytics.CellKey][]analytics.Run, metric string, p planner.Plan) (string, bool) {
+	if p.Requested != planner.IntentCompare || p.Order == "" {
+		return "", false
+	}
+	type spread struct {
+		row Row
+		pct float64
+	}
+	var ranked []spread
+	var single []string
+	for _, row := range rows {
+		var vals []float64
+		for _, r := range byCell[row.key()] {
+			if v, ok := runMetric(r, metric); ok {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) < 2 || slices.Min(vals) <= 0 {
+			single = append(single, row.Series)
+			continue
+		}
+		ranked = append(ranked, spread{row, (slices.Max(vals)/slices.Min(vals) - 1) * 100})
+	}
+	if len(ranked) < 2 {
+		return "", false
+	}
+	slices.SortStableFunc(ranked, func(x, y spread) int {
+		if p.Order == planner.OrderDesc {
+			return cmp.Compare(y.pct, x.pct)
+		}
+		return cmp.Compare(x.pct, y.pct)
+	})
+	word := "Smallest"
+	if p.Order == planner.OrderDesc {
+		word = "Largest"
+	}
+	pct := func(v float64) string { return trimZeros(strconv.FormatFloat(v, 'f', 1, 64)) + "%" }
+	var rest []string
+	for _, s := range ranked[1:] {
+		rest = append(rest, s.row.Series+" "+pct(s.pct))
+	}
+	where := rowConditions(ranked[0].row)
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Session != rows[0].Session }) {
+		// Cells of both capture sessions: each row's session is its own.
+		where = strings.TrimSuffix(where, ", session "+strconv.Itoa(ranked[0].row.Session)) + ", across both capture sessions"
+	}
+	head := word + " spread between repetitions (highest ÷ lowest − 1) at " + where + ": " + ranked[0].row.Series + ", " +
+		pct(ranked[0].pct) + "; then " + strings.Join(rest, ", ") + "."
+	if len(single) > 0 {
+		head += " " + joinAnd(single) + " had a single run: no spread."
+	}
+	return head, true
 }
 
 // spreadLine says one cell's repetitions: the values, min, max and spread.
