@@ -631,6 +631,17 @@ func seriesName(s series, cov []analytics.SeriesCoverage) string {
 	return shortSeries(s.engine(), s.mode())
 }
 
+// ownValues says, after a value no run had, the values the engine asked
+// about was itself measured at, where they are fewer than every engine's
+// ("32 cores were never measured — only 4, 8, 16, 24 and 48; KeyDB only
+// 4, 8 and 16").
+func ownValues[V comparable](name string, all, own []V, named bool, show func(V) string) string {
+	if !named || len(own) == 0 || len(own) == len(all) {
+		return ""
+	}
+	return "; " + name + " only " + joinMap(own, show)
+}
+
 // missingText is the sentence naming one missing part.
 func missingText(pr problem, cov []analytics.SeriesCoverage, w want) string {
 	e, m := pr.s.engine(), pr.s.mode()
@@ -656,7 +667,8 @@ func missingText(pr problem, cov []analytics.SeriesCoverage, w want) string {
 		v := pr.value.(int)
 		all := allValues(cov, func(c analytics.SeriesCoverage) []int { return c.Cores })
 		if !slices.Contains(all, v) {
-			return fmt.Sprintf("%d cores were never measured — only %s", v, joinInts(all))
+			return fmt.Sprintf("%d cores were never measured — only %s", v, joinInts(all)) +
+				ownValues(name, all, allValues(mine, func(c analytics.SeriesCoverage) []int { return c.Cores }), len(w.engines) > 0, strconv.Itoa)
 		}
 		return with(fmt.Sprintf("%s was never measured at %d cores — only %s", name, v, joinInts(allValues(mine, func(c analytics.SeriesCoverage) []int { return c.Cores }))))
 	case "cores_range":
@@ -667,14 +679,16 @@ func missingText(pr problem, cov []analytics.SeriesCoverage, w want) string {
 		v := pr.value.(int)
 		all := allValues(cov, func(c analytics.SeriesCoverage) []int { return c.Pipelines })
 		if !slices.Contains(all, v) {
-			return fmt.Sprintf("pipeline %d was never measured — only %s", v, joinInts(all))
+			return fmt.Sprintf("pipeline %d was never measured — only %s", v, joinInts(all)) +
+				ownValues(name, all, allValues(mine, func(c analytics.SeriesCoverage) []int { return c.Pipelines }), len(w.engines) > 0, strconv.Itoa)
 		}
 		return with(fmt.Sprintf("%s was never run at pipeline %d — only %s", name, v, joinInts(allValues(mine, func(c analytics.SeriesCoverage) []int { return c.Pipelines }))))
 	case slotValue:
 		v := pr.value.(int)
 		all := allValues(cov, func(c analytics.SeriesCoverage) []int { return c.ValueBytes })
 		if !slices.Contains(all, v) {
-			return fmt.Sprintf("%s were never measured — only %s", valuePhrase(v), joinMap(all, valueShort))
+			return fmt.Sprintf("%s were never measured — only %s", valuePhrase(v), joinMap(all, valueShort)) +
+				ownValues(name, all, allValues(mine, func(c analytics.SeriesCoverage) []int { return c.ValueBytes }), len(w.engines) > 0, valueShort)
 		}
 		return with(fmt.Sprintf("%s was measured only with %s values, never with %s", name,
 			joinMap(allValues(mine, func(c analytics.SeriesCoverage) []int { return c.ValueBytes }), valueShort), valuePhrase(v)))
