@@ -54,28 +54,12 @@ func newFeatures() []feature {
 	}
 }
 
-// mentions are the places a feature is named in text, leaving out its
-// word glued inside a longer key ("lazyfree-lazy-eviction" is a lazy-free
-// setting, not eviction); a negation glued before it ("non-persistent")
-// still names it.
-func (f feature) mentions(text string) [][]int {
-	locs := f.re.FindAllStringIndex(text, -1)
-	return slices.DeleteFunc(locs, func(l []int) bool {
-		if l[0] == 0 || !strings.ContainsRune("-_", rune(text[l[0]-1])) {
-			return false
-		}
-		head := text[:l[0]-1]
-		head = head[strings.LastIndexAny(head, " -_")+1:]
-		return head != "non" && head != "no" && head != "un" && head != "anti"
-	})
-}
-
 // featuresIn lists the unmeasured settings a question asks for; one it
 // asks for only switched off is the runs' own setup (featuresOff).
 func (g *grammar) featuresIn(text string) []string {
 	var out []string
 	for _, f := range g.features {
-		if locs := f.mentions(text); len(locs) > 0 && !allOff(text, locs) {
+		if locs := f.re.FindAllStringIndex(text, -1); len(locs) > 0 && !allOff(text, locs) {
 			out = append(out, f.key)
 		}
 	}
@@ -87,7 +71,7 @@ func (g *grammar) featuresIn(text string) []string {
 // every run had: the answer is the runs' own, and line 1 says so.
 func (g *grammar) featuresOff(text string) (said, had []string) {
 	for _, f := range g.features {
-		locs := f.mentions(text)
+		locs := f.re.FindAllStringIndex(text, -1)
 		if len(locs) == 0 || f.off == "" || !allOff(text, locs) {
 			continue
 		}
@@ -185,7 +169,7 @@ var negationPhrases = sync.OnceValues(func() (pre, post [][]string) {
 func (g *grammar) featureWords(text string) []string {
 	var out []string
 	for _, f := range g.features {
-		for _, l := range f.mentions(text) {
+		for _, l := range f.re.FindAllStringIndex(text, -1) {
 			out = append(out, text[l[0]:l[1]])
 			if mentionOff(text, l) {
 				out = append(out, offPhrase(text, l))
