@@ -358,7 +358,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		// primary, two replicas, three sentinels, three kills), the demo
 		// its 3 keys and 3 shards: a count of those is the table's, not a
 		// setting.
-		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !read(n) && !named(unread, n) {
+		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !p.memorySetup(pl, n) && !read(n) && !named(unread, n) {
 			numbers = append(numbers, "“"+n+"”")
 		}
 	}
@@ -434,6 +434,27 @@ func (p *Planner) offSettings(settings settingsRead) (said, had []string) {
 		}
 	}
 	return said, had
+}
+
+// memorySetup reports a number that is the memory table's own setup (its
+// 1,000,000 keys or its value size): "used_memory for 1M keys" restates
+// how the table was measured.
+func (p *Planner) memorySetup(pl *Plan, n string) bool {
+	mt, ok := p.kb.(memoryTables)
+	if pl.Intent != IntentMemory || !ok {
+		return false
+	}
+	vals, ok := numberToken(strings.ToLower(n))
+	if !ok {
+		return false
+	}
+	t := mt.MemoryTable()
+	for _, v := range vals {
+		if v == float64(t.Keys) || v == float64(t.ValueBytes) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinReading puts the accounting's lead before the reading the plan
