@@ -359,7 +359,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		// its 3 keys and 3 shards: a count of those is the table's, not a
 		// setting.
 		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !p.memorySetup(pl, n) && !read(n) && !named(unread, n) {
-			numbers = append(numbers, "“"+n+"”")
+			numbers = append(numbers, "“"+p.numberWithKey(words, n)+"”")
 		}
 	}
 	if len(numbers) > 0 {
@@ -434,6 +434,21 @@ func (p *Planner) offSettings(settings settingsRead) (said, had []string) {
 		}
 	}
 	return said, had
+}
+
+// numberWithKey is an unread number with the unknown word that names it,
+// when one stands just before it ("maxclients 10000"): the word is what
+// the asker set, and is named back with its value.
+func (p *Planner) numberWithKey(words []accountWord, n string) string {
+	i := slices.IndexFunc(words, func(w accountWord) bool { return w.text == n })
+	if i < 1 {
+		return n
+	}
+	key := words[i-1].lower
+	if !hasLetter(key) || p.knownWords()[key] || sharedKnownWords()[key] || englishWords()[key] {
+		return n
+	}
+	return words[i-1].text + " " + n
 }
 
 // memorySetup reports a number that is the memory table's own setup (its
