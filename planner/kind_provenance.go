@@ -18,6 +18,9 @@ func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 	if len(asked) == 0 && !k.provenance.MatchString(t) {
 		return Plan{}, false
 	}
+	if len(r.x.engines) > 0 && r.x.hasKnobValue() && !slices.ContainsFunc(strings.Fields(t), questionOpener) {
+		return Plan{}, false // "memtier valkey 24c": the figures of a cell, the tool only named as their source
+	}
 	if p.asksThreshold(&r) {
 		return Plan{}, false // "which runs used more than 32 client threads" asks for the runs: a search
 	}
