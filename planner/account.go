@@ -557,27 +557,8 @@ func asksAbout(words []string, i int) bool {
 	return i > 0 && words[i] == "about" && (words[i-1] == "how" || words[i-1] == "what")
 }
 
-// hedgePhrases are the lexicon's hedge table split into the phrases before
-// a number and those after it, longest first.
-var hedgePhrases = sync.OnceValues(func() (pre, post [][]string) {
-	for _, t := range lexiconTables() {
-		if t.meaning != mHedge {
-			continue
-		}
-		for _, e := range t.entries {
-			ph := strings.Fields(e.phrase)
-			if e.value == "post" {
-				post = append(post, ph)
-			} else {
-				pre = append(pre, ph)
-			}
-		}
-	}
-	longest := func(a, b []string) int { return len(b) - len(a) }
-	slices.SortStableFunc(pre, longest)
-	slices.SortStableFunc(post, longest)
-	return pre, post
-})
+// hedgePhrases are the lexicon's hedge table, before and after a number.
+var hedgePhrases = sync.OnceValues(func() (pre, post [][]string) { return sidedPhrases(mHedge) })
 
 // pairReferent finds a word that takes up one of two things said before
 // ("the latter", "the former's", "those two").

@@ -100,68 +100,42 @@ func mentionOff(text string, l []int) bool {
 	if strings.HasSuffix(m, " no") || strings.HasSuffix(m, " off") {
 		return true
 	}
-	pre, post := negationPhrases()
-	before := strings.Fields(strings.ReplaceAll(text[:l[0]], "-", " "))
-	after := strings.Fields(text[l[1]:])
-	for _, ph := range pre {
-		if len(before) >= len(ph) && slices.Equal(before[len(before)-len(ph):], ph) {
-			return true
-		}
-	}
-	for _, ph := range post {
-		if len(after) >= len(ph) && slices.Equal(after[:len(ph)], ph) {
-			return true
-		}
-	}
-	return false
+	_, _, negated := negationAround(text, l)
+	return negated
 }
 
 // offPhrase is a mention said off with its negation ("without tls").
 func offPhrase(text string, l []int) string {
-	start, end := l[0], l[1]
+	start, end, _ := negationAround(text, l)
+	return strings.TrimSpace(text[start:end])
+}
+
+// negationAround widens a mention to the negation of the lexicon standing
+// just before it ("without tls", "non-persistent") or just after it ("tls
+// off"); negated is false, and the span the mention's own, when none does.
+func negationAround(text string, l []int) (start, end int, negated bool) {
+	start, end = l[0], l[1]
 	pre, post := negationPhrases()
 	before := strings.Fields(strings.ReplaceAll(text[:l[0]], "-", " "))
 	for _, ph := range pre {
 		if len(before) >= len(ph) && slices.Equal(before[len(before)-len(ph):], ph) {
-			start = max(0, strings.LastIndex(text[:l[0]], ph[0]))
+			start, negated = max(0, strings.LastIndex(text[:l[0]], ph[0])), true
 			break
 		}
 	}
 	after := strings.Fields(text[l[1]:])
 	for _, ph := range post {
 		if len(after) >= len(ph) && slices.Equal(after[:len(ph)], ph) {
-			end = l[1] + strings.Index(text[l[1]:], ph[len(ph)-1]) + len(ph[len(ph)-1])
+			end, negated = l[1]+strings.Index(text[l[1]:], ph[len(ph)-1])+len(ph[len(ph)-1]), true
 			break
 		}
 	}
-	return strings.TrimSpace(text[start:end])
+	return start, end, negated
 }
 
-// negationPhrases are the lexicon's negation table split into the phrases
-// before what they negate and those after it, longest first; the
-// punctuation-only ones ("not ,") are left out.
-var negationPhrases = sync.OnceValues(func() (pre, post [][]string) {
-	for _, t := range lexiconTables() {
-		if t.meaning != mNegation {
-			continue
-		}
-		for _, e := range t.entries {
-			ph := strings.Fields(e.phrase)
-			if !hasLetter(ph[len(ph)-1]) {
-				continue
-			}
-			if e.value == "post" {
-				post = append(post, ph)
-			} else {
-				pre = append(pre, ph)
-			}
-		}
-	}
-	longest := func(a, b []string) int { return len(b) - len(a) }
-	slices.SortStableFunc(pre, longest)
-	slices.SortStableFunc(post, longest)
-	return pre, post
-})
+// negationPhrases are the lexicon's negation table, before and after what
+// they negate.
+var negationPhrases = sync.OnceValues(func() (pre, post [][]string) { return sidedPhrases(mNegation) })
 
 // featureWords are the words of text the features were read from ("aof
 // everysec", "tls off"), for the accounting: a feature asked for makes

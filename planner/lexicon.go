@@ -358,3 +358,29 @@ func vocabularySlots() []VocabularySlot {
 	}
 	return out
 }
+
+// sidedPhrases splits a "pre"/"post" table of the lexicon (negations,
+// hedges) into its words before what they bear on and those after it,
+// longest first; a phrase ending in punctuation ("not ,") is left out.
+func sidedPhrases(m meaning) (pre, post [][]string) {
+	for _, t := range lexiconTables() {
+		if t.meaning != m {
+			continue
+		}
+		for _, e := range t.entries {
+			ph := strings.Fields(e.phrase)
+			if !hasLetter(ph[len(ph)-1]) {
+				continue
+			}
+			if e.value == "post" {
+				post = append(post, ph)
+			} else {
+				pre = append(pre, ph)
+			}
+		}
+	}
+	longest := func(a, b []string) int { return len(b) - len(a) }
+	slices.SortStableFunc(pre, longest)
+	slices.SortStableFunc(post, longest)
+	return pre, post
+}
