@@ -256,26 +256,44 @@ func failoverVerdict(groups []knowledge.FailoverGroup, pr planner.Premise) (stri
 		return "", false
 	}
 	vs, vo := subj.MedianOutageS, obj.MedianOutageS
-	same := aboutTheSame(vs, vo)
 	figures := fmt.Sprintf("%s %s s, %s %s s (median of the kills, down-after %d ms)", analytics.EngineName(subj.Engine), formatSeconds(vs),
 		analytics.EngineName(obj.Engine), formatSeconds(vo), subj.DownAfterMs)
+	return lowerVerdict(pr, vs, vo, subj.Engine, obj.Engine, verdictWords{
+		same: "about the same failover outage", differ: "their failover outages differ",
+		lower: func(e string) string { return analytics.EngineName(e) + "'s failover outage was shorter" },
+	}) + figures + ".", true
+}
+
+// verdictWords word a yes/no over a measure where less is better: the two
+// level, the two apart, and which of them has less.
+type verdictWords struct {
+	same, differ string
+	lower        func(engine string) string
+}
+
+// lowerVerdict is the first words of a yes/no answer over a measure where
+// less is better (an outage, bytes per key), from the subject's figure vs
+// and the object's vo: yes, no or about the same, computed from the
+// premise, up to the figures that follow.
+func lowerVerdict(pr planner.Premise, vs, vo float64, subj, obj string, w verdictWords) string {
+	same := aboutTheSame(vs, vo)
 	switch {
 	case pr.Same && same:
-		return "Yes — about the same failover outage: " + figures + ".", true
+		return "Yes — " + w.same + ": "
 	case pr.Same:
-		return "No — their failover outages differ: " + figures + ".", true
+		return "No — " + w.differ + ": "
 	case same:
-		return "No — about the same failover outage: " + figures + ".", true
+		return "No — " + w.same + ": "
 	}
-	shorter := analytics.EngineName(subj.Engine)
+	lower := subj
 	if vo < vs {
-		shorter = analytics.EngineName(obj.Engine)
+		lower = obj
 	}
 	verdict := "No"
 	if (vs < vo) == pr.Better {
 		verdict = "Yes"
 	}
-	return verdict + " — " + shorter + "'s failover outage was shorter: " + figures + ".", true
+	return verdict + " — " + w.lower(lower) + ": "
 }
 
 // failoverGroups are the groups of the lab's tables, each engine and
@@ -324,26 +342,12 @@ func memoryVerdict(rows []knowledge.MemoryRow, pr planner.Premise) (string, bool
 		return "", false
 	}
 	vs, vo := subj.BytesPerKey, obj.BytesPerKey
-	same := aboutTheSame(vs, vo)
 	figures := fmt.Sprintf("%s %s bytes per key, %s %s (measured)", analytics.EngineName(subj.Engine), formatExact(vs),
 		analytics.EngineName(obj.Engine), formatExact(vo))
-	switch {
-	case pr.Same && same:
-		return "Yes — about the same memory per key: " + figures + ".", true
-	case pr.Same:
-		return "No — their memory per key differs: " + figures + ".", true
-	case same:
-		return "No — about the same memory per key: " + figures + ".", true
-	}
-	leaner := analytics.EngineName(subj.Engine)
-	if vo < vs {
-		leaner = analytics.EngineName(obj.Engine)
-	}
-	verdict := "No"
-	if (vs < vo) == pr.Better {
-		verdict = "Yes"
-	}
-	return verdict + " — " + leaner + " stores a key in less memory: " + figures + ".", true
+	return lowerVerdict(pr, vs, vo, subj.Engine, obj.Engine, verdictWords{
+		same: "about the same memory per key", differ: "their memory per key differs",
+		lower: func(e string) string { return analytics.EngineName(e) + " stores a key in less memory" },
+	}) + figures + ".", true
 }
 
 // memoryPlace answers a place in the memory table ("which is second?",
