@@ -36,15 +36,7 @@ func TestAFullDiskDegradesInsteadOfCrashing(t *testing.T) {
 		t.Fatal("degraded with space to spare")
 	}
 
-	// Fill the disk until less than the floor is free.
-	free, ok := freeBytes(disk)
-	if !ok {
-		t.Fatal("the free space of the tmpfs cannot be read")
-	}
-	filler := filepath.Join(disk, "filler")
-	if err := os.WriteFile(filler, make([]byte, free-floor/2), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	filler := fillBelowFloor(t, disk, floor)
 
 	kv := s.KV("threads")
 	if err := kv.Set(t.Context(), "t1", []byte("plan"), 0); err != nil {
@@ -118,14 +110,7 @@ func TestServesDiskWatchWritesBackWhatWasHeldOnceSpaceIsBack(t *testing.T) {
 	defer func() { stop(); <-watched }()
 	go func() { watched <- s.WatchDisk(ctx) }()
 
-	free, ok := freeBytes(disk)
-	if !ok {
-		t.Fatal("the free space of the tmpfs cannot be read")
-	}
-	filler := filepath.Join(disk, "filler")
-	if err := os.WriteFile(filler, make([]byte, free-floor/2), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	filler := fillBelowFloor(t, disk, floor)
 	kv := s.KV("threads")
 	if err := kv.Set(t.Context(), "t1", []byte("plan"), 0); err != nil {
 		t.Fatal(err)
@@ -154,6 +139,21 @@ func TestServesDiskWatchWritesBackWhatWasHeldOnceSpaceIsBack(t *testing.T) {
 	}); err != nil || string(stored) != "plan" {
 		t.Errorf("in Badger, t1 = %q, %v; want the held write", stored, err)
 	}
+}
+
+// fillBelowFloor writes a file that leaves half the floor free on disk,
+// and returns its path (removing it frees the space again).
+func fillBelowFloor(t *testing.T, disk string, floor uint64) string {
+	t.Helper()
+	free, ok := freeBytes(disk)
+	if !ok {
+		t.Fatal("the free space of the tmpfs cannot be read")
+	}
+	filler := filepath.Join(disk, "filler")
+	if err := os.WriteFile(filler, make([]byte, free-floor/2), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return filler
 }
 
 func heldWrites(s *Store) int {
