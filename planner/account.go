@@ -1122,6 +1122,16 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 			// "Skyforge vs dragonfly", "faster than pelikan": where an
 			// engine's name stands.
 			names = append(names, w.text)
+		case foreignWord(w.lower) && !isAcronym(w.text):
+			// "jaki silnik", "przy 16 cores": a word of no language the
+			// reader holds, wherever it stands. It may say anything ("fastest",
+			// "without"), so it is named back, never passed over as filler,
+			// and never taken for an engine's name.
+			names = append(names, w.text)
+			if beside == nil {
+				beside = map[string]bool{}
+			}
+			beside[w.text] = true
 		case p.valueWord(before) || p.valueWord(next):
 			// "keydb frobnicated 4 cores", "snarfed mget10": beside an
 			// engine or a workload it may change; named back, never taken
@@ -1204,6 +1214,72 @@ func strangeWord(w string) bool {
 		return false
 	}
 	return !englishWords()[w]
+}
+
+// foreignWord reports a word of letters only, three or more, that
+// neither the vocabulary nor the English word list holds in any of its
+// forms: "silnik", "przy", "kaç". (Short English chat, "tbh", "imo",
+// is in the function-words table.)
+func foreignWord(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+		n++
+	}
+	if n < 3 {
+		return false
+	}
+	english := englishWords()
+	if english[w] {
+		return false
+	}
+	for _, suf := range []string{"s", "es", "ed", "ing", "ly", "er", "est"} {
+		if base, ok := strings.CutSuffix(w, suf); ok && (english[base] || english[base+"e"]) {
+			return false
+		}
+	}
+	// A longer word one slip away from an English one ("whcih") is a typo
+	// of English; a short one is as near to English by chance ("ile").
+	return n < 5 || !oneEditFrom(w, func(c string) bool { return english[c] || functionWords()[c] })
+}
+
+// oneEditFrom reports whether one edit (a letter dropped, added, changed,
+// or two swapped) turns the lower-case ASCII word w into one that is.
+func oneEditFrom(w string, is func(string) bool) bool {
+	if strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return false
+	}
+	b := []byte(w)
+	for i := range b {
+		if is(w[:i] + w[i+1:]) {
+			return true
+		}
+		if i+1 < len(b) {
+			b[i], b[i+1] = b[i+1], b[i]
+			if is(string(b)) {
+				return true
+			}
+			b[i], b[i+1] = b[i+1], b[i]
+		}
+	}
+	for i := 0; i <= len(w); i++ {
+		for c := byte('a'); c <= 'z'; c++ {
+			if is(w[:i]+string(c)+w[i:]) || i < len(w) && c != w[i] && is(w[:i]+string(c)+w[i+1:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isAcronym reports a word written in capitals, with a plural s or not
+// ("SLO", "CSVs"): an abbreviation of English, not a word of another
+// language.
+func isAcronym(w string) bool {
+	w = strings.TrimSuffix(w, "s")
+	return len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
 }
 
 //go:embed data/english-words.txt

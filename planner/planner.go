@@ -217,7 +217,9 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	}
 	p.readerUnbound(&pl)
 	p.markUnbound(&pl)
+	consulted := false // the model sees a question once, whatever it was asked about
 	if (!confident || len(pl.Unbound) > 0) && p.opts.Completer != nil {
+		consulted = true
 		if llm, ok := p.complete(ctx, question, prev, pl.Unbound); ok {
 			pl = llm
 			p.markUnbound(&pl)
@@ -236,7 +238,7 @@ func (p *Planner) Plan(ctx context.Context, question string, prev *Plan) (Plan, 
 	p.memoryFollowUp(&pl, prev)
 	p.shapeQuery(&pl, settings.text)
 	p.account(ctx, &pl, asked, settings, prev)
-	if len(pl.Unread) > 0 && pl.Source != "llm" && p.opts.Completer != nil && !p.ablating {
+	if len(pl.Unread) > 0 && pl.Source != "llm" && p.opts.Completer != nil && !p.ablating && !consulted {
 		// Words the rules could not read ("a sixteen-way rig") are what a
 		// model is for; its plan is checked like any, and accounted too.
 		if llm, ok := p.complete(ctx, question, prev, pl.Unread); ok {

@@ -220,6 +220,16 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 	if pl.Intent != IntentCompare && pl.Intent != IntentRecommend {
 		return
 	}
+	if o, ok := sortDirection(words); ok {
+		// "order by p99_ms desc": the asker's own direction, not the
+		// metric's better end; the headline says which end comes first.
+		pl.Order = o
+		from, to := "Which has the lowest ", "Which has the highest "
+		if o == OrderAsc {
+			from, to = to, from
+		}
+		pl.Interpretation = either(o == OrderDesc, "Highest", "Lowest") + " first, as asked: " + strings.Replace(pl.Interpretation, from, to, 1)
+	}
 	position, limit, worst := rankingShape(words)
 	if position == 0 && limit == 0 {
 		return
@@ -234,6 +244,21 @@ func (p *Planner) shapeQuery(pl *Plan, text string) {
 	case limit > 0:
 		pl.Interpretation = "The first " + strconv.Itoa(limit) + " of the ranking: " + pl.Interpretation
 	}
+}
+
+// sortWords are the words a sort direction is written with, as in SQL
+// and spreadsheets.
+var sortWords = map[string]Order{"desc": OrderDesc, "descending": OrderDesc, "asc": OrderAsc, "ascending": OrderAsc}
+
+// sortDirection reads a ranking's direction stated as a sort ("order by
+// p99_ms desc", "sorted ascending").
+func sortDirection(words []accountWord) (Order, bool) {
+	for _, w := range words {
+		if o, ok := sortWords[w.lower]; ok {
+			return o, true
+		}
+	}
+	return "", false
 }
 
 // asksFewest reports a question for the least hardware: "fewest cores",

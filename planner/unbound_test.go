@@ -108,7 +108,7 @@ func TestSettingWordsAreReadOrNamedAndSentToTheModel(t *testing.T) {
 			if !strings.Contains(c.prompts[0], ph.words) || !strings.Contains(c.prompts[0], "a plain reading missed them") {
 				t.Errorf("the prompt does not point the model at %q:\n%s", ph.words, c.prompts[0])
 			}
-			if pl.Source != "rules" || !strings.HasPrefix(pl.UnboundReading, "Read as ") || !strings.Contains(pl.UnboundReading, "the question mentioned "+ph.words) {
+			if pl.Source != "rules" || !strings.Contains(strings.ToLower(pl.UnboundReading), "read as ") || !strings.Contains(pl.UnboundReading, "the question mentioned "+ph.words) {
 				t.Errorf("a model that cannot tell leaves the rules' plan with the default applied instead of %q stated; got source %s, reading %q", ph.words, pl.Source, pl.UnboundReading)
 			}
 		})
