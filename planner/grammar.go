@@ -179,7 +179,7 @@ func newGrammar() *grammar {
 		allEngines: re(`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:5\s+)?(?:engines?|databases?|dbs|stores?|systems?|products?|of them|contenders)\b|\ball 5\b|\bwhich (?:engine|database|db|store|system|1|product|server)s?\b|\bwhat (?:engine|database|store|system)s?\b|\bthe engines\b|\bevery engine\b|\boverall\b|\bthe 5\b`),
 
 		defineStrong:  re(`\bmean(?:s|ing|t)?\b|\bdefin(?:e|ition)\b|\bstands? for\b|\bwhat (?:does|do) .+ measure\b`),
-		defineCapture: re(`^(?:and |so |ok |but )?(?:what (?:does|do|did|is meant by)|what's meant by)\s+(?:the\s+|a\s+|an\s+)?(?:term\s+|word\s+|phrase\s+|acronym\s+)?(.+?)\s+(?:mean|stand for|refer to|measure)\b|\b(?:meaning|definition) of\s+(?:the\s+)?(?:term\s+|word\s+)?(.+)$|^(?:please\s+)?define\s+(.+)$`),
+		defineCapture: re(`^(?:and |so |ok |but )?(?:what (?:does|do|did|is meant by)|what's meant by)\s+(?:the\s+|a\s+|an\s+)?(?:term\s+|word\s+|phrase\s+|acronym\s+)?(.+?)\s+(?:mean|stand for|refer to|measure)\b|\b(?:meaning|definition) of\s+(?:the\s+)?(?:term\s+|word\s+)?(.+)$|^(?:please\s+)?define\s+(.+)$|^how (?:is|are|was|were|do you get|do they get) (?:the\s+)?(.+?)\s+(?:computed|calculated|derived|worked out|defined)\b`),
 		defineLead:    re(`^(?:(?:and|so|ok|but|hey|hi|hello|hiya|heya|howdy|yo|sup|please|bot|oracle)\s*[,!]?\s+)*(?:what(?:'s| is| are| was|s)|wat(?:'s| is|s)|wht(?:'s| is)|explain|describe|tell me about|what do you know about|eli5|who is|who makes)\s+(?:an?\s+|the\s+)?(.+)$`),
 		defineTail:    re(`\s+(?:in|on|for|of|from|with|at)\s+(?:the\s+)?(?:dragonfly|redis|valkey|keydb|garnet|benchmark|results?|data|context|this|here).*$|\s*\?.*$|\s+(?:and|&) (?:why|how|what).*$|\s+(?:in|for) this benchmark.*$|\s+mean(?:s)?$`),
 

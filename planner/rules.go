@@ -359,7 +359,9 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 		}
 	}
 	if lead != nil {
-		cands = append(cands, p.g.defineTail.ReplaceAllString(lead[1], ""))
+		c := p.g.defineTail.ReplaceAllString(lead[1], "")
+		cands = append(cands, c)
+		cands = append(cands, termHeads(c)...)
 	}
 	if !strong && lead == nil && x.wordCount > 4 {
 		return Plan{}, false
@@ -384,6 +386,29 @@ func (p *Planner) definePlan(question, text string, x *parsed, strong bool) (Pla
 		}
 	}
 	return Plan{}, false
+}
+
+// termHeads are the shorter readings of a definition's subject with what
+// trails the term taken off ("ops_per_core exactly", "p99, formula-wise",
+// "ops_per_core, in plain words"): the part before a comma, then up to
+// three last words, each an ordinary word or one the reader does not know
+// (which the accounting names back), never a word of the domain.
+func termHeads(c string) []string {
+	var out []string
+	if head, _, ok := strings.Cut(c, ","); ok {
+		out = append(out, head)
+		c = head
+	}
+	words := strings.Fields(c)
+	known := sharedKnownWords()
+	for k := 1; k <= 3 && k < len(words); k++ {
+		w := strings.ToLower(strings.Trim(words[len(words)-k], " ?!.,"))
+		if known[w] && !functionWords()[w] {
+			break
+		}
+		out = append(out, strings.Join(words[:len(words)-k], " "))
+	}
+	return out
 }
 
 // kbTerm names the glossary term with the id.
