@@ -23,6 +23,9 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 		parts = p.splitTables(r.question, r.x, prev)
 	}
 	if len(parts) < 2 {
+		parts = p.splitCells(r.question, r.x, prev)
+	}
+	if len(parts) < 2 {
 		return Plan{}, false
 	}
 	for _, part := range parts {
@@ -44,7 +47,7 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 		// "Dragonfly's throughput at 48 cores, and how much memory per
 		// key?": two measured tables, which no one plan reads.
 		twoTables := p.twoTables(first, last, parts[len(parts)-1])
-		if whole, ok := p.ordinary(r.question, prev); ok && !definesOne && !twoTables {
+		if whole, ok := p.ordinary(r.question, prev); ok && !definesOne && !twoTables && !ownCells(first, last) {
 			switch whole.Intent {
 			case IntentDefine, IntentHelp, IntentClarify, IntentOutOfScope:
 			default:
@@ -113,6 +116,58 @@ func qualifies(pl, before Plan) bool {
 		return false
 	}
 	return true
+}
+
+// ownCells reports two asks that each name their own engines and their
+// own cell: "garnet 48c ops/s and keydb 16c p99" pairs each engine with
+// its settings, where one plan over both engines and both settings would
+// answer cells nobody asked for (KeyDB at 48 cores).
+func ownCells(first, last Plan) bool {
+	if len(first.Slots.Engines) == 0 || len(last.Slots.Engines) == 0 || !isDataPlan(&first) || !isDataPlan(&last) {
+		return false
+	}
+	for _, e := range last.Slots.Engines {
+		if slices.Contains(first.Slots.Engines, e) {
+			return false
+		}
+	}
+	stated := func(pl Plan, slot string) bool { return !slices.Contains(pl.Defaulted, slot) }
+	for _, slot := range []string{slotCores, slotRatio, slotValue, slotPipeline, slotSession} {
+		if stated(first, slot) != stated(last, slot) {
+			// "dragonfly p99 and redis ops at 16 cores": a setting one side
+			// states may be the whole question's.
+			return false
+		}
+	}
+	return stated(first, slotCores) && stated(last, slotCores) && !slices.Equal(first.Slots.Cores, last.Slots.Cores) ||
+		stated(first, slotMetric) && stated(last, slotMetric) && first.Slots.Metric != last.Slots.Metric
+}
+
+// cellJoin is where a question may join asks of two cells without a
+// question word: "and", a comma, a semicolon, "&", "+".
+var cellJoin = regexp.MustCompile(`,?\s+and\s+|,\s+|;\s*|\s+\+\s+|\s+&\s+`)
+
+// splitCells cuts a question at a join when its two sides each name their
+// own engines and their own cell (ownCells): "garnet 48c ops/s and keydb
+// 16c p99", "valkey 8c p99, dragonfly 24c ops".
+func (p *Planner) splitCells(question string, x *parsed, prev *Plan) []string {
+	if len(x.engines) < 2 || len(x.cores) < 2 && len(x.metrics) < 2 {
+		return nil
+	}
+	for _, m := range cellJoin.FindAllStringIndex(question, -1) {
+		a, b := strings.TrimSpace(question[:m[0]]), strings.TrimSpace(question[m[1]:])
+		if len(strings.Fields(a)) < 2 || len(strings.Fields(b)) < 2 {
+			continue
+		}
+		first, ok := p.ordinary(a, prev)
+		if !ok {
+			continue
+		}
+		if second, ok := p.ordinary(b, threadBase(&first)); ok && ownCells(first, second) {
+			return []string{a, b}
+		}
+	}
+	return nil
 }
 
 // tableJoin is where a question may join asks of two measured tables
