@@ -11,7 +11,7 @@ type kindGrammar struct {
 
 	extrapolate, doubled *rx
 
-	provenance, provClient, provServer, provTool, provDuration, provReps, provDates, provVersions *rx
+	provenance, provClient, provServer, provTool, provDuration, provReps, provDates, provVersions, provSource *rx
 
 	searchScope, searchHigh, searchLow, searchBest, searchWorst, searchRuns, misses, slowestRequest *rx
 	connErrors, cellNoun, runNoun                                                                   *rx
@@ -55,12 +55,13 @@ func newKindGrammar() *kindGrammar {
 		extrapolate: re(`\bestimat\w*|\bextrapolat\w*|\bproject(?:ed|ion|ions)?\b|\bpredict\w*|\bforecast\w*|\bguess\w*|\bexpect(?:ed)?\b|\bwould (?:it|they|that|dragonfly|redis|valkey|keydb|garnet|we) (?:do|get|reach|hit|scale|be|manage|handle|achieve|see|look)\b|\bwhat would\b|\bhow (?:much|fast|far|many) (?:would|will|could)\b|\bif (?:we|i|you|one) (?:doubled?|tripled?|quadrupled?|had|gave it|went to|move[ds]? to|used|use|ran (?:it |them )?on|run (?:it |them )?on|scaled? (?:it |them )?(?:up )?to|added)\b|\b(?:doubl\w+|tripl\w+) the (?:cores|cpus?|threads|pipeline)\b|\btwice (?:the|as many) (?:cores|cpus?|threads)\b|\bwill \w+ (?:scale|reach|do|get|hit|handle|manage)\b|\bscale (?:up )?to \d+`),
 		doubled:     re(`\b(?:doubl\w+|twice)\b`),
 
-		provenance:   re(`\b(?:what|which) (?:box|boxes|machine|machines|host|hosts|instance|instances|instance types?|server|servers|hardware|vm|vms|ec2|cpu|cpus|processor|client|tool|load tool|version|versions|date|dates|os|kernel)\b|\bclient (?:machine|box|host|instance|side|hardware)\b|\bran the (?:client|load|server|benchmark|tests?|runs?)\b|\bload (?:tool|generator|client)\b|\bmemtier\b|\bhow long (?:was|were|did|does|do|is|are)\b|\bhow long (?:each|every|the|a|one)? ?(?:run|runs|test|tests|benchmark|measurement)\b|\b(?:duration|test[- ]?time|test_time)\b|\bwhen (?:was|were|did) (?:it|they|the (?:runs?|benchmark|tests?|data|measurements?|sessions?)) ?(?:run|measured|captured|taken|done|happen)?\b|\bwhen (?:was|were|did) (?:\w+ ){1,3}(?:run|measured|captured|taken|tested|benchmarked|happen|recorded)\b|\bwhat dates?\b|\bwhich dates?\b|\bprovenance\b|\bwhere (?:did|does|do) (?:the )?(?:data|numbers|runs|figures|measurements) come from\b|\bhow many (?:repetitions|reps|times (?:was|were) (?:each|every))\b|\bwho ran\b|\bclient (?:threads|connections|settings)\b|\bthreads and connections\b|\bconnections per\b|\bversions? (?:tested|used|of)\b|\b(?:tested|used) versions?\b|\bsoftware versions?\b`),
+		provenance:   re(`\b(?:what|which) (?:box|boxes|machine|machines|host|hosts|instance|instances|instance types?|server|servers|hardware|vm|vms|ec2|cpu|cpus|processor|client|tool|load tool|version|versions|date|dates|os|kernel)\b|\bclient (?:machine|box|host|instance|side|hardware)\b|\bran the (?:client|load|server|benchmark|tests?|runs?)\b|\bload (?:tool|generator|client)\b|\bmemtier\b|\bhow long (?:was|were|did|does|do|is|are)\b|\bhow long (?:each|every|the|a|one)? ?(?:run|runs|test|tests|benchmark|measurement)\b|\b(?:duration|test[- ]?time|test_time)\b|\bwhen (?:was|were|did) (?:it|they|the (?:runs?|benchmark|tests?|data|measurements?|sessions?)) ?(?:run|measured|captured|taken|done|happen)?\b|\bwhen (?:was|were|did) (?:\w+ ){1,3}(?:run|measured|captured|taken|tested|benchmarked|happen|recorded)\b|\bwhat dates?\b|\bwhich dates?\b|\bprovenance\b|\bwhere (?:did|does|do) (?:the |these |those |this |that )?(?:\S+ ){0,3}come from\b|\b(?:source|sources|src|origin) (?:of|for) (?:the |these |this )?(?:data|numbers|runs|figures|measurements|csvs?|files?|dataset|\S+\.csv)\b|\b(?:which|what) (?:repo|repository|commit|git commit)\b|\bhow many (?:repetitions|reps|times (?:was|were) (?:each|every))\b|\bwho ran\b|\bclient (?:threads|connections|settings)\b|\bthreads and connections\b|\bconnections per\b|\bversions? (?:tested|used|of)\b|\b(?:tested|used) versions?\b|\bsoftware versions?\b`),
 		provClient:   re(`\bclient\b|\bload (?:generator|tool)\b|\bmemtier\b`),
 		provServer:   re(`\bserver\b|\bhardware\b|\bmachines?\b|\bbox(?:es)?\b|\bhosts?\b|\binstances?\b|\bec2\b|\bcpus?\b|\bprocessor\b|\bvms?\b`),
 		provTool:     re(`\btool\b|\bmemtier\b|\bload (?:generator|client)\b|\bthreads\b|\bconnections\b|\bsettings\b`),
 		provDuration: re(`\bhow long\b|\bduration\b|\btest[- _]?time\b|\bseconds\b`),
 		provReps:     re(`\brepetitions?\b|\breps?\b|\bhow many times\b`),
+		provSource:   re(`\b(?:source|sources|src|origin|repo|repos|repository|commit|github|raw (?:data|csvs?|files?|results))\b|\bc[ao]me from\b|\bcsv files?\b|\bcsvs\b|\.csv\b`),
 		provDates:    re(`\bwhen\b|\bdates?\b|\bday\b|\bcaptured\b`),
 		provVersions: re(`\bversions?\b|\breleases?\b`),
 

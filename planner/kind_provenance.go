@@ -81,6 +81,7 @@ func (p *Planner) provTopics(t string) []string {
 	add(k.provDuration.MatchString(t), "duration")
 	add(k.provReps.MatchString(t), "repetitions")
 	add(k.provDates.MatchString(t), "dates")
+	add(k.provSource.MatchString(t), "source")
 	return topics
 }
 
@@ -104,6 +105,11 @@ func (p *Planner) provenanceOf(r reading, prev *Plan, topics []string) Plan {
 	}
 	if r.x.session != 0 {
 		sessions = []int{r.x.session}
+	}
+	if len(sessions) == 0 && len(engines) == 0 && prev != nil && prev.Intent == IntentProvenance && prev.Slots.Session != 0 && r.x.wordCount <= 10 {
+		// "src of runs-session2-aws.csv? which repo?": a short provenance
+		// question after one about a session asks about that session.
+		sessions = []int{prev.Slots.Session}
 	}
 	if len(sessions) == 0 {
 		for _, c := range cov {

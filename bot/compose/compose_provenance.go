@@ -34,6 +34,19 @@ func (b *Composer) composeProvenance(ctx context.Context, p planner.Plan) (Answe
 		if has("client") {
 			lines = append(lines, "Session "+strconv.Itoa(n)+" ("+who+"): the client machine was an "+strings.TrimPrefix(ss.Client, "an ")+" ("+ss.ID+").")
 		}
+		if has("source") {
+			// "src of runs-session2-aws.csv?", "which repo?": the published
+			// files the runs were imported from, with their addresses.
+			var from []string
+			for _, src := range ss.Sources {
+				if strings.Contains(src.URL, "github.com") && !slices.Contains(from, src.URL) {
+					from = append(from, src.URL)
+				}
+			}
+			if len(from) > 0 {
+				lines = append(lines, "Session "+strconv.Itoa(n)+" ("+who+"): the runs are the published raw results of "+joinAnd(from)+" ("+ss.ID+").")
+			}
+		}
 		if has("dates") {
 			lines = append(lines, "Session "+strconv.Itoa(n)+" ("+who+") was captured "+ss.Captured+" ("+ss.ID+").")
 		}
