@@ -3,6 +3,7 @@ package planner
 import (
 	"github.com/memdb-oracle/memdb-oracle/analytics"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -381,6 +382,31 @@ var lexiconEngines = sync.OnceValue(func() engineTable {
 	}
 	return out
 })
+
+// engineSpellings is the alternation of the lexicon's engine spellings,
+// longest first, with spaces and hyphens between their words optional
+// ("dragonfly db", "key-db"): the grammar's engine pattern.
+func engineSpellings() string {
+	seen := map[string]bool{}
+	var alts []string
+	for _, t := range lexiconTables() {
+		if t.meaning != mEngine {
+			continue
+		}
+		for _, e := range t.entries {
+			var words []string
+			for _, w := range strings.Fields(strings.ReplaceAll(e.phrase, "-", " ")) {
+				words = append(words, regexp.QuoteMeta(w))
+			}
+			if alt := strings.Join(words, `[\s-]*`); alt != "" && !seen[alt] {
+				seen[alt] = true
+				alts = append(alts, alt)
+			}
+		}
+	}
+	slices.SortStableFunc(alts, func(a, b string) int { return len(b) - len(a) })
+	return `\b(` + strings.Join(alts, "|") + `)\b`
+}
 
 // unspaced is s without its spaces and hyphens.
 func unspaced(s string) string {

@@ -151,7 +151,7 @@ func newGrammar() *grammar {
 
 		metrics: []metricRule{
 			{re(`\bkb\s*/\s*s(?:ec)?\b|\bkb per sec\w*|\bkbps\b|\bbandwidth\b|\bmb\s*/\s*s(?:ec)?\b|\bgbps\b|\bnetwork (?:throughput|traffic|usage)\b|\bbytes per second\b|\bkb_per_sec\b`), "kb_per_sec"},
-			{re(`\bbytes?\s*(?:per|/|a)\s*key\b|\bbytes_per_key\b|(?:^|[^-])\bmemory\b|\bram\b|\bused[_ ]memory(?:_\w+)?\b|\bfootprint\b|\blean(?:er|est)?\b`), "bytes_per_key"},
+			{re(`\bbytes?\s*(?:per|/|a)\s*key\b|\bbytes_per_key\b|(?:^|[^-])\bmemory\b|\bram\b|\bmem\b|\bused[_ ]memory(?:_\w+)?\b|\bfootprint\b|\blean(?:er|est)?\b`), "bytes_per_key"},
 			{re(`\bfail[- ]?overs?\b|\boutages?\b|\bdown[- ]?time\b|\bsentinels?\b|\bunavailab\w*|\bpromot\w* (?:a )?replica\b|\bpromotion\b`), "outage_s"},
 			{re(`\bthroughput per core\b|\bops?\s*(?:/\s*s(?:ec)?\s*)?(?:per|/)\s*core\b|\bper[- ]core\b|\bcore efficiency\b|\befficiency per core\b|\bops_per_core\b`), "ops_per_core"},
 			{re(`\bp\s*99\.99+\b|\bp\s*9999+\b|\b99\.99+(?:th)?\s*(?:%|percentile)?|\b[45] nines\b`), "p9999_ms"},
@@ -175,7 +175,7 @@ func newGrammar() *grammar {
 		modeSingleWord: re(`\bsingle\b`),
 		modeCluster:    re(`\bclusters?\b|\bclustered\b|\bsharded\b|\bcluster mode\b`),
 
-		engine:     re(`\b(dragonfly\s*db|dragonflydb|dragonfly|dragon\s*fly|dfly|df|redis|valkey|val\s*key|keydb|key[\s-]db|garnet)\b`),
+		engine:     re(engineSpellings()),
 		allEngines: re(`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:5\s+)?(?:engines?|databases?|dbs|stores?|systems?|products?|of them|contenders)\b|\ball 5\b|\bwhich (?:engine|database|db|store|system|1|product|server)s?\b|\bwhat (?:engine|database|store|system)s?\b|\bthe engines\b|\bevery engine\b|\boverall\b|\bthe 5\b`),
 
 		defineStrong:  re(`\bmean(?:s|ing|t)?\b|\bdefin(?:e|ition)\b|\bstands? for\b|\bwhat (?:does|do) .+ measure\b`),
