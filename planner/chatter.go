@@ -58,7 +58,22 @@ func isChatter(r *reading) bool {
 	if covered == len(r.toks) && !other {
 		return true
 	}
-	return r.opensWithChatter() && len(r.toks) <= 12 && !r.asksSomething()
+	return (r.opensWithChatter() || r.closesWithChatter()) && len(r.toks) <= 24 && !r.asksSomething()
+}
+
+// closesWithChatter reports a message whose last word is an
+// acknowledgement ("numbers reconcile with my notebook. ta", "gg ty").
+func (r *reading) closesWithChatter() bool {
+	last := len(r.toks) - 1
+	for last >= 0 && r.toks[last].kind == tokPunct {
+		last--
+	}
+	for _, t := range r.tags {
+		if t.meaning == mChatter && t.to > last {
+			return true
+		}
+	}
+	return false
 }
 
 // opensWithChatter reports a first word that is an acknowledgement
