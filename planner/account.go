@@ -349,7 +349,8 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		fixed = append(fixed, "“"+r.text+"” ("+r.what+")")
 	}
 	if len(fixed) > 0 {
-		leads = append(leads, "Left out "+joinAnd(fixed)+": not a setting these answers vary (client load, I/O threads, key space, test length), so the figures are at each run's own")
+		// Short, so that line 1 still holds the figure after it.
+		leads = append(leads, "Left out "+joinAnd(fixed)+": the runs did not vary "+either(len(fixed) == 1, "it", "them")+"; the figures are at each run's own")
 	}
 	words := accountWords(settings.text)
 	var numbers []string

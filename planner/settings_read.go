@@ -246,7 +246,9 @@ func readSettings(q string) settingsRead {
 			// column's name, a copula, a number.
 			said := v.fields[key].name != "" && i+2 < len(words) && copulas[strings.ToLower(words[i+1])]
 			pasted := confContext && unknownConfKey(key, v) && i+1 < len(words) && confValue(strings.TrimRight(words[i+1], ",;?!.)"))
-			takes := key != lw || spaced || said || v.takesValue(key) || pasted
+			// "--lock_on_hashtags, mget10": a comma ends the flag; the
+			// next word is not its value.
+			takes := (key != lw || spaced || said || v.takesValue(key) || pasted) && !strings.ContainsAny(trail, ",;")
 			if takes && i+1 < len(words) {
 				j := i + 1
 				if (words[j] == "=" || words[j] == ":") && j+1 < len(words) {
