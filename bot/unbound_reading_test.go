@@ -46,3 +46,33 @@ func TestTheFirstLineNamesSettingWordsADefaultReplaced(t *testing.T) {
 		})
 	}
 }
+
+// A long reading (settings left out, words named back) gives way to the
+// figure: the first line still holds the measured number it leads to.
+func TestALongReadingLeavesTheFigureInTheFirstLine(t *testing.T) {
+	env := bottest.NewEnv(t, nil)
+	for _, q := range []string{
+		"dragonfly --proactor_threads=8 --lock_on_hashtags, --hz=100, --maxmemory=32gb, mget10 at --pipeline=16: ops/s?",
+		"jaki silnik przy valkey -c 20 -t 4 --key-maximum=5000000 at 8 cores, p99?",
+	} {
+		t.Run(q, func(t *testing.T) {
+			a := env.Ask(t, "", q)
+			first := compose.Split(a).Reply.Lines[0]
+			if !strings.Contains(a.Headline, ". ") {
+				t.Fatalf("no reading before the answer: %s", a.Headline)
+			}
+			answer := a.Headline[strings.LastIndex(a.Headline, ". ")+2:]
+			figure := strings.Fields(answer)
+			var number string
+			for _, w := range figure {
+				if strings.ContainsAny(w, "0123456789") && (strings.HasSuffix(w, "M") || strings.HasSuffix(w, "K") || strings.Contains(w, ".")) {
+					number = w
+					break
+				}
+			}
+			if number == "" || !strings.Contains(first, number) {
+				t.Errorf("the first line lost the figure %q of %q:\n%s", number, answer, first)
+			}
+		})
+	}
+}

@@ -359,7 +359,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		// primary, two replicas, three sentinels, three kills), the demo
 		// its 3 keys and 3 shards: a count of those is the table's, not a
 		// setting.
-		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !p.memorySetup(pl, n) && !read(n) && !named(unread, n) {
+		if pl.Intent != IntentFailover && pl.Intent != IntentCrossSlot && pl.Intent != IntentDiagnostic && !p.memorySetup(pl, n) && !repetitionCount(pl, words, n) && !read(n) && !named(unread, n) {
 			numbers = append(numbers, "“"+p.numberWithKey(words, n)+"”")
 		}
 	}
@@ -450,6 +450,24 @@ func (p *Planner) numberWithKey(words []accountWord, n string) string {
 		return n
 	}
 	return words[i-1].text + " " + n
+}
+
+// repetitionCount reports a number that counts the repetitions a spread
+// answer lists ("the 2 reps of garnet 24c", "the two repetitions"): the
+// answer states how many there were.
+func repetitionCount(pl *Plan, words []accountWord, n string) bool {
+	if pl.Intent != IntentSpread {
+		return false
+	}
+	i := slices.IndexFunc(words, func(w accountWord) bool { return w.text == n })
+	if i < 0 || i+1 >= len(words) {
+		return false
+	}
+	switch strings.TrimSuffix(words[i+1].lower, "s") {
+	case "rep", "repetition", "run", "repeat", "sample", "time", "attempt", "trial":
+		return true
+	}
+	return false
 }
 
 // memorySetup reports a number that is the memory table's own setup (its
@@ -1243,7 +1261,24 @@ func foreignWord(w string) bool {
 	}
 	// A longer word one slip away from an English one ("whcih") is a typo
 	// of English; a short one is as near to English by chance ("ile").
-	return n < 5 || !oneEditFrom(w, func(c string) bool { return english[c] || functionWords()[c] })
+	if n < 5 {
+		return !swapFrom(w, functionWords()) // "teh", "waht"
+	}
+	return !oneEditFrom(w, func(c string) bool { return english[c] || functionWords()[c] })
+}
+
+// swapFrom reports whether swapping two neighbouring letters of w gives a
+// word of the set.
+func swapFrom(w string, set map[string]bool) bool {
+	b := []byte(w)
+	for i := 0; i+1 < len(b); i++ {
+		b[i], b[i+1] = b[i+1], b[i]
+		if set[string(b)] {
+			return true
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+	}
+	return false
 }
 
 // oneEditFrom reports whether one edit (a letter dropped, added, changed,

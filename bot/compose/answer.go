@@ -52,6 +52,9 @@ type Answer struct {
 	// headline answers the first, the body opens with one line for each
 	// next one, so the reply shows those before the reading.
 	Parts int `json:"parts,omitempty"`
+	// reading is the reading the headline opens with (withUnboundReading):
+	// a first line too long for its budget shortens it, not the answer.
+	reading string
 }
 
 // Row is one measured cell as an answer shows it: the series name users

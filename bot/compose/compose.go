@@ -40,6 +40,7 @@ func withUnboundReading(a *Answer, p planner.Plan) {
 		return
 	}
 	a.Headline = p.UnboundReading + ". " + a.Headline
+	a.reading = p.UnboundReading + "."
 }
 
 // composeKind picks the composer of a plan: the query composer for every

@@ -115,6 +115,15 @@ func replyFirstLine(a Answer) string {
 	if short == head && Visible(head) <= firstLineBudget {
 		return boldLine(head)
 	}
+	if lead := shortText(a.reading); lead != "" && Visible(short) > firstLineBudget {
+		// "Left out … ; I don't know …. KeyDB: 636K ops/s …": a long
+		// reading gives way to the figure, keeping half the line at most.
+		if answer, ok := strings.CutPrefix(short, lead+" "); ok {
+			room := max(firstLineBudget-Visible(answer)-1, min(Visible(lead), firstLineBudget/2))
+			lead = fitClauses(lead, room)
+			return boldLine(lead + " " + fitClauses(answer, firstLineBudget-Visible(lead)-1))
+		}
+	}
 	return boldLine(fitClauses(short, firstLineBudget))
 }
 
