@@ -3,6 +3,7 @@ package planner
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -333,13 +334,13 @@ func readSettings(q string) settingsRead {
 // runs command, and the rules say so.
 func pastedQuery(q string, v *settingsVocabulary) string {
 	lq := strings.ToLower(q)
-	if !strings.Contains(lq, "select ") && !strings.Contains(lq, "df.") {
+	if !strings.Contains(lq, "select ") && !strings.Contains(lq, "df.") && !strings.Contains(lq, "df[") && !strings.Contains(lq, "groupby") && !strings.Contains(lq, "(") && !strings.Contains(lq, " ~ ") {
 		return q
 	}
 	r := strings.NewReplacer("==", " = ", "&&", " and ", "&", " and ", "df.", "", "df[", " ", "[", " ", "]", " ", "(", " ", ")", " ", "'", "", "\"", "")
 	out := r.Replace(q)
 	words := strings.Fields(out)
-	kept := words[:0]
+	kept := make([]string, 0, len(words)+2) // not words[:0]: a method adds a word
 	columns, measures := 0, 0
 	for i := 0; i < len(words); i++ {
 		w := strings.ToLower(words[i])
@@ -351,24 +352,52 @@ func pastedQuery(q string, v *settingsVocabulary) string {
 			continue
 		case w == "where":
 			continue
+		case w == "~" && i+1 < len(words) && v.fields[strings.Trim(strings.ToLower(words[i+1]), ",;.")].name != "":
+			words[i] = "by" // "p50_ms ~ cores_used", a model formula: p50 by cores
 		}
 		bare := strings.Trim(w, ",;.")
-		base, _, _ := strings.Cut(bare, ".") // "p99_ms.median"
+		base, method, _ := strings.Cut(bare, ".") // "p99_ms.median", "groupby.ops_per_sec"
+		if m, ok := frameMethods[base]; ok && method != "" {
+			// "groupby('pipeline').ops_per_sec.median()" → "by pipeline ops_per_sec"
+			base, method = method, ""
+			if m != "" {
+				kept = append(kept, m)
+			}
+		}
 		if v.fields[base].name != "" {
 			columns++
 			if v.fields[base].status == statusMetric {
 				measures++
 			}
-			if base != bare {
-				words[i] = base // the column, without the method called on it
+			words[i] = base // the column, without the method called on it
+			if m := frameMethods[strings.TrimSuffix(method, ".")]; m != "" {
+				kept = append(kept, m) // "ops_per_sec.max()" → "highest ops_per_sec"
 			}
+		} else if m, ok := frameMethods[bare]; ok {
+			if m != "" {
+				kept = append(kept, m) // "std(ops_per_sec)", "groupby pipeline"
+			}
+			continue
 		}
 		kept = append(kept, words[i])
 	}
 	if columns == 0 || measures == 0 && !strings.Contains(lq, "distinct") {
 		return q
 	}
+	if slices.ContainsFunc(kept, func(w string) bool { return w == "highest" || w == "lowest" }) {
+		// A max() or min() is over every row the filter keeps: each run.
+		kept = append(kept, "across all runs")
+	}
 	return strings.Join(kept, " ")
+}
+
+// frameMethods are the aggregates a dataframe or SQL query is written with,
+// as the words the reader reads them by ("" where the median every answer
+// gives already says it).
+var frameMethods = map[string]string{
+	"max": "highest", "idxmax": "highest", "nlargest": "highest", "min": "lowest", "idxmin": "lowest", "nsmallest": "lowest",
+	"std": "spread of", "stddev": "spread of", "stdev": "spread of", "var": "spread of", "variance": "spread of",
+	"groupby": "by", "median": "", "mean": "", "avg": "",
 }
 
 // numbersGate is true when a question may hold a number written in a way
