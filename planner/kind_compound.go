@@ -28,6 +28,15 @@ func (p *Planner) compound(r reading, prev *Plan) (Plan, bool) {
 	if len(parts) < 2 {
 		return Plan{}, false
 	}
+	for i := 1; i < len(parts); i++ {
+		if statesContext(parts[i-1]) && refersBack(parts[i]) {
+			// "Our provider only offers 32-core machines; what would
+			// Dragonfly do on one of those?", "X's homepage says 25x; does
+			// that hold up?": the ask takes up what the statement said —
+			// one question, planned whole.
+			return Plan{}, false
+		}
+	}
 	for _, part := range parts {
 		if p.condition(part) {
 			// "no pipelining for us; best engine at 16 cores?", "redis at
@@ -337,6 +346,43 @@ func (p *Planner) splitAsks(question string) []string {
 		return nil
 	}
 	return parts
+}
+
+// statesContext reports a part that asks nothing and tells something: no
+// question mark, and the asker's own situation ("we run one Redis today",
+// "our provider only offers 32-core machines") or what someone said ("the
+// homepage says 25x"). "dragonfly throughput at 16 cores" is an ask.
+func statesContext(part string) bool {
+	if strings.Contains(part, "?") {
+		return false
+	}
+	words := accountWords(part)
+	if len(words) == 0 {
+		return false
+	}
+	switch words[0].lower {
+	case "we", "i", "our", "my", "us", "they", "their":
+		return true
+	}
+	for _, w := range words {
+		switch w.lower {
+		case "says", "said", "claims", "claimed", "tells", "told", "promises", "promised", "advertises", "quotes", "reports", "mentions":
+			return true
+		}
+	}
+	return false
+}
+
+// refersBack reports a part with a word that takes up what came before:
+// "that", "those", "it", "one of those", "like that".
+func refersBack(part string) bool {
+	for _, w := range accountWords(part) {
+		switch w.lower {
+		case "that", "this", "those", "these", "it", "such", "there":
+			return true
+		}
+	}
+	return false
 }
 
 // condition reports a part that asks nothing and only rules a setting in

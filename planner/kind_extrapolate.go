@@ -83,6 +83,7 @@ func (p *Planner) extrapolation(r reading, prev *Plan) (Plan, bool) {
 	pl.Slots.Knob = knob
 	pl.Slots.Metric = defaultOr(r.metric(), defaultMetric)
 	last := 0
+	var measured []int // every measured value of the knob, across the series
 	for _, s := range ss {
 		if s.Mode == "cluster-sat" && !slices.Contains(x.explicitModes(), "cluster-sat") {
 			continue // the ceiling was run at one setting; the realistic series shows the trend
@@ -99,6 +100,7 @@ func (p *Planner) extrapolation(r reading, prev *Plan) (Plan, bool) {
 			continue
 		}
 		last = max(last, slices.Max(have))
+		measured = append(measured, have...)
 		if knob != slotCores {
 			cores := defaultCores
 			if len(x.cores) > 0 {
@@ -123,10 +125,29 @@ func (p *Planner) extrapolation(r reading, prev *Plan) (Plan, bool) {
 	}
 	pl.Prediction = &Prediction{Knob: knob, Value: value, LastMeasured: last}
 	what := knobValueWords(knob, value)
-	pl.Missing = []string{fmt.Sprintf("%s at %s was never measured — the runs stop at %s, so there is no figure for it and none is extrapolated",
-		namesOf(engines), what, knobValueWords(knob, last))}
+	why := fmt.Sprintf("the runs stop at %s, so there is no figure for it and none is extrapolated", knobValueWords(knob, last))
+	if below, above, ok := around(measured, value); ok {
+		// 32 cores between the measured 24 and 48: not beyond the runs.
+		why = fmt.Sprintf("the nearest measured are %s and %s, and no figure is interpolated between them", knobValueWords(knob, below), knobValueWords(knob, above))
+	}
+	pl.Missing = []string{fmt.Sprintf("%s at %s was never measured — %s", namesOf(engines), what, why)}
 	pl.Interpretation = "Prediction requested: " + metricPhrase(pl.Slots.Metric) + " of " + namesOf(engines) + " at " + what + " — not measured"
 	return pl, true
+}
+
+// around finds the measured values either side of v, when v lies
+// between two of them.
+func around(measured []int, v int) (below, above int, ok bool) {
+	below, above = -1, -1
+	for _, m := range measured {
+		if m < v && m > below {
+			below = m
+		}
+		if m > v && (above < 0 || m < above) {
+			above = m
+		}
+	}
+	return below, above, below >= 0 && above >= 0
 }
 
 func firstOr(ns []int, def int) int {

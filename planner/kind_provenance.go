@@ -21,6 +21,12 @@ func (p *Planner) provenance(r reading, prev *Plan) (Plan, bool) {
 	if len(r.x.engines) > 0 && r.x.hasKnobValue() && !slices.ContainsFunc(strings.Fields(t), questionOpener) {
 		return Plan{}, false // "memtier valkey 24c": the figures of a cell, the tool only named as their source
 	}
+	if len(r.x.engines) > 0 && r.x.hasKnobValue() && slices.ContainsFunc(strings.Fields(t), performs) && !k.provenance.MatchString(t) &&
+		!slices.ContainsFunc(asked, func(f string) bool { return f != "server" }) {
+		// "what does a single redis instance do on 16 cores?": the
+		// engine's figures; "instance" is its process, not the server.
+		return Plan{}, false
+	}
 	if p.asksThreshold(&r) {
 		return Plan{}, false // "which runs used more than 32 client threads" asks for the runs: a search
 	}
@@ -150,6 +156,15 @@ func (p *Planner) provenanceOf(r reading, prev *Plan, topics []string) Plan {
 	}
 	pl.Interpretation = "Provenance (" + strings.Join(topics, ", ") + ") of " + who + ", from the knowledge base and the runs' own fields"
 	return pl
+}
+
+// performs reports a verb a question about an engine's figures asks with.
+func performs(w string) bool {
+	switch w {
+	case "do", "does", "perform", "performs", "handle", "handles", "manage", "manages", "push", "pushes", "deliver", "delivers":
+		return true
+	}
+	return false
 }
 
 // setupNouns map the words naming a part of the benchmark's setup onto
