@@ -54,14 +54,17 @@ func (p *Planner) rules(question string, prev *Plan) (Plan, bool) {
 	switch {
 	case p.g.injection.MatchString(text):
 		return outOfScopePlan(question, "It asks me to set the measurements aside or to state something they do not show; every answer here comes from measured runs, so that is not something I do."), true
-	case p.g.code.MatchString(text):
-		pl := clarifyPlan(question, "That looks like code or a filter expression rather than a question. To run a raw filter over the runs, use the runs command (memdb-oracle runs 'engine == \"redis\" && cores == 8'); or ask in words.", nil)
-		return pl, true
 	}
+	// Another database first: "SELECT … FROM pg_stat_activity; why is our
+	// postgres slow?" is about Postgres, whatever code it pastes.
 	if m := p.g.otherDB.FindAllString(text, -1); len(m) > 0 {
 		names := uniqueNames(m)
 		pl := outOfScopePlan(question, "It is about "+joinAnd(names)+", which this benchmark did not measure: it covers only Redis, Valkey, Dragonfly, KeyDB and Garnet.")
 		pl.Missing = names // what was asked about and never measured, for line 1
+		return pl, true
+	}
+	if p.g.code.MatchString(text) {
+		pl := clarifyPlan(question, "That looks like code or a filter expression rather than a question. To run a raw filter over the runs, use the runs command (memdb-oracle runs 'engine == \"redis\" && cores == 8'); or ask in words.", nil)
 		return pl, true
 	}
 	if p.g.measured.MatchString(text) && len(engines) == 0 && !x.hasKnobValue() {
