@@ -172,11 +172,38 @@ func (p *Planner) splitCells(question string, x *parsed, prev *Plan) []string {
 		if !ok {
 			continue
 		}
-		if second, ok := p.ordinary(b, threadBase(&first)); ok && ownCells(first, second) {
+		second, ok := p.ordinary(b, threadBase(&first))
+		if !ok {
+			continue
+		}
+		if ownCells(first, second) {
 			return []string{a, b}
+		}
+		if tail := sharedTail(b); tail != "" && !strings.Contains(a, tail) {
+			// "dragonfly p99 and redis ops at 16 cores": the settings at the
+			// end are both asks'.
+			if first, ok := p.ordinary(a+" "+tail, prev); ok && ownCells(first, second) {
+				return []string{a + " " + tail, b}
+			}
 		}
 	}
 	return nil
+}
+
+// sharedTail is the settings phrase that ends an ask, from the first
+// preposition that opens one ("redis ops at 16 cores with pipeline 1" →
+// "at 16 cores with pipeline 1"), or "".
+func sharedTail(ask string) string {
+	words := strings.Fields(ask)
+	for i, w := range words {
+		switch strings.ToLower(w) {
+		case "at", "on", "with", "under", "using":
+			if i > 0 {
+				return strings.Join(words[i:], " ")
+			}
+		}
+	}
+	return ""
 }
 
 // tableJoin is where a question may join asks of two measured tables
