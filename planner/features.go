@@ -1,6 +1,7 @@
 package planner
 
 import (
+	_ "embed"
 	"slices"
 	"strings"
 	"sync"
@@ -20,39 +21,32 @@ type feature struct {
 	off string
 }
 
+// newFeatures reads the features table (data/features.txt).
 func newFeatures() []feature {
-	re := newRx
-	return []feature{
-		// A config line's value ("aof everysec", "appendfsync always") is
-		// part of the match: the feature reads it (see readFeatureWords).
-		{key: "persistence", re: re(`\b(?:aof|appendfsync|append[- ]?only)(?: (?:yes|no|on|off|everysec|always))?\b|\bpersist(?:ence|ent)\b|\brdb\b|\bfsync\b|\bsnapshott?ing\b|\bdurab(?:le|ility)\b`),
-			phrase:  "with persistence (RDB/AOF) on",
-			missing: "persistence (RDB/AOF) was never measured — every run had persistence off, so runs with it would be slower by an unmeasured amount",
-			off:     "every run had persistence off"},
-		{key: "replication", re: re(`\breplica(?:s|tion|ted)?\b|\breplicaof\b|\bprimary/replicas?\b|\bmaster/slaves?\b`),
-			phrase:  "with replicas",
-			missing: "replication was never measured — every throughput run used one node with no replicas",
-			off:     "every throughput run used nodes with no replicas"},
-		{key: "tls", re: re(`\btls\b|\bssl\b|\bencrypt(?:ed|ion)\b`),
-			phrase:  "with TLS",
-			missing: "TLS was never measured — it was off on every engine",
-			off:     "TLS was off on every engine"},
-		{key: "eviction", re: re(`\bevict(?:ion|ions|ing|ed)?\b|\bmemory pressure\b|\bmaxmemory\b|\blru\b|\blfu\b`),
-			phrase:  "under eviction",
-			missing: "eviction was never measured — every engine ran noeviction with maxmemory far above the data",
-			off:     "every engine ran noeviction with maxmemory far above the data"},
-		{key: "thp", re: re(`\btransparent[- ]huge[- ]?pages?\b|\bthp\b|\bhuge ?pages\b`),
-			phrase:  "with Transparent Huge Pages on",
-			missing: "Transparent Huge Pages on was never measured — THP was off on every run",
-			off:     "THP was off on every run"},
-		{key: "kubernetes", re: re(`\bk8s\b|\bkubernetes\b|\bhelm\b|\bpods?\b|\bopenshift\b|\beks\b|\bgke\b`),
-			phrase:  "on Kubernetes",
-			missing: "Kubernetes was never measured — every run used Docker containers pinned to physical cores on one host"},
-		{key: "arm", re: re(`\barm(?:64)?\b|\baarch64\b|\bgraviton\d*\b|\bampere\b|\bamd (?:server|epyc)\b|\bepyc server\b`),
-			phrase:  "on an ARM or AMD server",
-			missing: "other server hardware was never measured — every run used one Intel Xeon Platinum 8488C server (c7i.metal-24xl, 48 physical cores)"},
+	var out []feature
+	for _, block := range strings.Split(featuresTable, "\n== ")[1:] {
+		lines := strings.Split(block, "\n")
+		f := feature{key: strings.TrimSpace(lines[0])}
+		for _, l := range lines[1:] {
+			field, value, _ := strings.Cut(l, " ")
+			switch field {
+			case "match":
+				f.re = newRx(value)
+			case "phrase":
+				f.phrase = value
+			case "missing":
+				f.missing = value
+			case "off":
+				f.off = value
+			}
+		}
+		out = append(out, f)
 	}
+	return out
 }
+
+//go:embed data/features.txt
+var featuresTable string
 
 // featuresIn lists the unmeasured settings a question asks for; one it
 // asks for only switched off is the runs' own setup (featuresOff).
