@@ -46,16 +46,20 @@ func withThreadConditions(w want, prev *Plan) want {
 // measured there, unless the request names two or more to choose among.
 func (p *Planner) recommendOf(w want) Plan {
 	w.intent, w.cued, w.knob = IntentCompare, true, ""
+	candidate := ""
 	if len(w.engines) < 2 {
 		// "Should we use Valkey?" is still a choice among every engine
-		// measured there.
+		// measured there, with Valkey's place said first.
+		if len(w.engines) == 1 {
+			candidate = w.engines[0]
+		}
 		w.engines, w.modeFor = nil, nil
 	}
 	pl := p.measuredPlan(w)
 	if pl.Intent != IntentCompare && pl.Intent != IntentLookup {
 		return pl // never measured under those conditions: no_data names it
 	}
-	pl.Requested, pl.Intent = pl.Intent, IntentRecommend
+	pl.Requested, pl.Intent, pl.Candidate = pl.Intent, IntentRecommend, candidate
 	pl.Order = orderFor(!lowerIsBetter(defaultOr(pl.Slots.Metric, defaultMetric)))
 	pl.Nearest = p.droppedNearest(pl)
 	pl.Interpretation = "Recommendation from the measurements — " + pl.Interpretation

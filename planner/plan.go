@@ -219,6 +219,10 @@ type Plan struct {
 	// Premise is the statement a yes/no question asks the data to confirm
 	// ("Dragonfly is always ahead of Redis, isn't it?").
 	Premise *Premise `json:"premise,omitempty"`
+	// Candidate is the one engine a recommendation was asked about ("is
+	// KeyDB a sane choice?"): the ranking is every engine's, and the answer
+	// says first where this one stands in it.
+	Candidate string `json:"candidate,omitempty"`
 	// Units are the units and direction the question asked its figures in.
 	Units *Units `json:"units,omitempty"`
 	// Prediction is the unmeasured value an extrapolation request asked

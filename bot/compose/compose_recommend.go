@@ -3,6 +3,7 @@ package compose
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memdb-oracle/memdb-oracle/planner"
@@ -23,6 +24,9 @@ func recommendAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResul
 	metric := planMetric(p)
 	ranked := rankRows(rows, metric, "")
 	a.Headline = recommendHeadline(ranked, metric)
+	if place := candidatePlace(ranked, p.Candidate, metric); place != "" {
+		a.Headline = place + " " + a.Headline
+	}
 	var lines []string
 	for _, r := range ranked {
 		v, _ := r.Metric(metric)
@@ -46,6 +50,47 @@ func recommendAnswer(a *Answer, p planner.Plan, rows []Row, results []queryResul
 	body = append(body, "This ranks what was measured; cost, operations, features and licences are not in the data, so the choice stays yours.")
 	a.Body = append(body, a.Body...)
 	return ev
+}
+
+// candidatePlace says where the engine a recommendation was asked about
+// stands in its ranking, and, when fully driven ceilings rank above it,
+// among the series an ordinary client sees ("KeyDB places seventh of 7 on
+// throughput here (fifth of the 5 series an ordinary client sees): 636K
+// ops/s."); "" when none was asked about or it has no row.
+func candidatePlace(ranked []Row, engine, metric string) string {
+	if engine == "" {
+		return ""
+	}
+	place := func(rows []Row) (Row, int) {
+		for i, r := range rows {
+			if r.Engine == engine {
+				return r, i + 1
+			}
+		}
+		return Row{}, 0
+	}
+	figure := func(r Row) string {
+		v, _ := r.Metric(metric)
+		return formatMetric(metric, v, r.floorFor(metric))
+	}
+	r, n := place(ranked)
+	if n == 0 {
+		return ""
+	}
+	out := r.Series + " places " + ordinalWord(n) + " of " + strconv.Itoa(len(ranked)) + " on " + metricWords(metric) + " here"
+	top := ""
+	if n > 1 {
+		top = ", against " + figure(ranked[0]) + " for " + ranked[0].Series + " on top"
+	}
+	ordinary := ordinaryRows(ranked)
+	or, on := place(ordinary)
+	switch {
+	case len(ordinary) == len(ranked) || on == 0:
+		return out + ": " + figure(r) + top + "."
+	case or.Series == r.Series:
+		return out + " (" + ordinalWord(on) + " of the " + strconv.Itoa(len(ordinary)) + " series an ordinary client sees): " + figure(r) + top + "."
+	}
+	return out + ": " + figure(r) + "; " + or.Series + " places " + ordinalWord(on) + " of the " + strconv.Itoa(len(ordinary)) + " series an ordinary client sees: " + figure(or) + "."
 }
 
 // tradeOff is a series' one-line trade-off: the other side of the
