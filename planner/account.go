@@ -393,7 +393,7 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 	}
 	if len(unread) == 0 {
 		if len(leads) > 0 {
-			pl.UnboundReading = joinReading(strings.Join(leads, "; "), pl.UnboundReading)
+			pl.UnboundReading = joinReading(joinLeads(leads), pl.UnboundReading)
 		}
 		return
 	}
@@ -416,7 +416,20 @@ func (p *Planner) account(ctx context.Context, pl *Plan, asked string, settings 
 		*pl = unknownNameRefusal(*pl, quoted)
 		return
 	}
-	pl.UnboundReading = joinReading(strings.Join(leads, "; "), pl.UnboundReading)
+	pl.UnboundReading = joinReading(joinLeads(leads), pl.UnboundReading)
+}
+
+// joinLeads joins line 1's notes into one sentence: "Left out “-c 20” …;
+// read “about 16 cores” as exactly 16" (a later note's first letter in
+// lower case, "I" aside).
+func joinLeads(leads []string) string {
+	out := slices.Clone(leads)
+	for i := 1; i < len(out); i++ {
+		if r := []rune(out[i]); len(r) > 1 && unicode.IsUpper(r[0]) && r[1] != ' ' && !unicode.IsUpper(r[1]) {
+			out[i] = string(unicode.ToLower(r[0])) + string(r[1:])
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // offSettings are the pasted settings of an unmeasured feature at the

@@ -239,6 +239,7 @@ func readSettings(q string) settingsRead {
 		// key=value, key: value, key = value, key value, --flag=value, --flag value
 		key, val, joined := splitKeyValue(lw)
 		consumed := 0
+		hedge := "" // a loose word before the value ("about 24")
 		valTrail := trail
 		if !joined {
 			key = strings.TrimRight(lw, ":=")
@@ -263,6 +264,12 @@ func readSettings(q string) settingsRead {
 						out = append(out, w)
 						continue
 					}
+				}
+				if k := hedgeBefore(words[j:]); k > 0 && j+k < len(words) && isNumber(strings.TrimRight(words[j+k], ",;?!.)")) {
+					// "--proactor_threads somewhere around 24": the value is
+					// the number; the hedge is said in line 1 (hedgedNumbers).
+					hedge = strings.Join(words[j:j+k], " ")
+					j += k
 				}
 				if n := strings.ToLower(words[j]); !isFlag(n) {
 					val, valTrail = splitTrailing(words[j])
@@ -291,6 +298,9 @@ func readSettings(q string) settingsRead {
 		r.text = strings.Join(words[i:i+consumed+1], " ")
 		r.text = strings.TrimRight(r.text, ",;.")
 		reads = append(reads, r)
+		if hedge != "" && rewrite != "" && r.value != "" {
+			rewrite = strings.Replace(rewrite, r.value, hedge+" "+r.value, 1)
+		}
 		if eng := v.owners[strings.TrimPrefix(key, program+" ")]; eng != "" && rewrite != "" && !strings.Contains(lq, eng) {
 			rewrite = eng + " " + rewrite // the flag's own server is the engine asked about
 		}
@@ -389,6 +399,19 @@ func pastedQuery(q string, v *settingsVocabulary) string {
 		kept = append(kept, "across all runs")
 	}
 	return strings.Join(kept, " ")
+}
+
+// hedgeBefore is how many of words open with a hedge said before a
+// number ("about", "somewhere around"), or 0.
+func hedgeBefore(words []string) int {
+	pre, _ := hedgePhrases()
+	best := 0
+	for _, ph := range pre {
+		if len(ph) > best && len(ph) <= len(words) && slices.EqualFunc(ph, words[:len(ph)], func(a, b string) bool { return a == strings.ToLower(b) }) {
+			best = len(ph)
+		}
+	}
+	return best
 }
 
 // frameMethods are the aggregates a dataframe or SQL query is written with,
