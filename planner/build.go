@@ -732,6 +732,11 @@ func missingText(pr problem, cov []analytics.SeriesCoverage, w want) string {
 		return with(fmt.Sprintf("%s was never run with %s together", name, joinAnd(parts)))
 	case "vary":
 		knob := pr.value.(string)
+		if n := len(knobValues(pr.s.cov, knob)); n >= 2 || knob == slotRatio && len(pr.s.cov.Ratios) >= 2 {
+			// The series has the values; the question's own narrowed them
+			// to one ("how does it scale at 48 cores?").
+			return fmt.Sprintf("the question leaves only one %s of %s, so there is no change to show", knobPhrase(knob), name)
+		}
 		return fmt.Sprintf("%s was measured at only one %s, so the effect of changing it cannot be shown", name, knobPhrase(knob))
 	}
 	return name + " has no matching run"

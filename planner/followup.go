@@ -133,6 +133,11 @@ func (p *Planner) merge(x *parsed, text string, prev *Plan) want {
 		case base.intent == IntentFailover && n >= 100:
 			w.downAfter = n
 			w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotDownAfter })
+		case base.given(slotCores) && len(base.cores) == 1 && base.cores[0] != n && cur.intent == IntentScaling && cur.cued && n > 0 && n <= 1024:
+			// "p50 at 4 cores" → "how does it change until 48?": the
+			// curve from the thread's count to this one.
+			w.cores, w.coresRange = []int{min(n, base.cores[0]), max(n, base.cores[0])}, true
+			w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotCores })
 		case base.given(slotCores) && base.intent != IntentFailover && base.intent != IntentMemory && n > 0 && n <= 1024:
 			w.cores, w.coresRange = []int{n}, false
 			w.inherited = slices.DeleteFunc(w.inherited, func(s string) bool { return s == slotCores })

@@ -60,6 +60,15 @@ func (b *Composer) composeMemory(p planner.Plan) (Answer, error) {
 	}
 
 	a.Headline = "Memory per key (bytes, measured): " + memoryFigures(measured) + "."
+	if len(missing) > 0 && len(want) > 0 {
+		// "dragonfly and garnet": an engine asked for without a figure is
+		// said in line 1, not only among the caveats.
+		var none []string
+		for _, n := range missing {
+			none = append(none, n.Engine)
+		}
+		a.Headline += " Never measured for " + enginesWords(none) + "."
+	}
 	if p.Position > 0 || p.Limit > 0 {
 		a.Headline = memoryPlace(measured, p.Order, p.Position, p.Limit)
 	}
