@@ -1164,7 +1164,7 @@ func (p *Planner) unreadNames(words []accountWord, unbound []string) (names []st
 				beside = map[string]bool{}
 			}
 			beside[w.text] = true
-		case p.valueWord(before) || p.valueWord(next):
+		case (p.valueWord(before) || p.valueWord(next)) && !englishAdverb(w.lower):
 			// "keydb frobnicated 4 cores", "snarfed mget10": beside an
 			// engine or a workload it may change; named back, never taken
 			// for an engine.
@@ -1267,7 +1267,7 @@ func foreignWord(w string) bool {
 	if english[w] {
 		return false
 	}
-	for _, suf := range []string{"s", "es", "ed", "ing", "ly", "er", "est"} {
+	for _, suf := range []string{"s", "es", "ed", "ing", "ly", "ally", "er", "est", "ness", "ment"} {
 		if base, ok := strings.CutSuffix(w, suf); ok && (english[base] || english[base+"e"]) {
 			return false
 		}
@@ -1321,6 +1321,12 @@ func oneEditFrom(w string, is func(string) bool) bool {
 		}
 	}
 	return false
+}
+
+// englishAdverb reports an English word in -ly ("specifically",
+// "honestly"): beside an engine it says how, not which setting.
+func englishAdverb(w string) bool {
+	return strings.HasSuffix(w, "ly") && englishWords()[w]
 }
 
 // isAcronym reports a word written in capitals, with a plural s or not

@@ -40,7 +40,8 @@ func (p *Planner) extrapolation(r reading, prev *Plan) (Plan, bool) {
 	x := r.x
 	measuredCores := allValues(ss, func(c analytics.SeriesCoverage) []int { return c.Cores })
 	switch {
-	case p.k.doubled.MatchString(r.text) && (strings.Contains(r.text, "core") || strings.Contains(r.text, "cpu") || strings.Contains(r.text, "thread")):
+	case p.k.doubled.MatchString(r.text) && (strings.Contains(r.text, "core") || strings.Contains(r.text, "cpu") || strings.Contains(r.text, "thread")) &&
+		len(x.cores)+len(x.leftover) < 2: // "doubling the cores from 8 to 16" states both ends
 		base := defaultCores
 		if len(x.cores) > 0 {
 			base = x.cores[0]

@@ -229,6 +229,11 @@ func (p *Planner) classify(x *parsed, text string, w *want) (intent Intent, knob
 // ("what does valkey do unpipelined at 16 cores"), it asks for its figure,
 // not for what a setting does.
 func withoutEngineDoes(text string, engines []string) string {
+	if len(engines) > 0 {
+		// "Garnet on 8 cores: what did it do for an even mix?": the
+		// pronoun is the engine named.
+		engines = append(slices.Clone(engines), "it", "they", "that one", "this one")
+	}
 	for _, e := range engines {
 		for _, verb := range []string{"does", "do", "did", "would"} {
 			text = strings.ReplaceAll(text, "what "+verb+" "+e+" do", "")
