@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest"
+)
+
+// logRecord is one of serve's JSON log lines.
+type logRecord map[string]any
+
+func (r logRecord) msg() string { s, _ := r["msg"].(string); return s }
+
+// fromWriter says whether serve's writing process logged the line.
+func (r logRecord) fromWriter() bool { return r["process"] == "writer" }
+
+// records parses serve's log so far, one record a JSON line (the Go
+// runtime's report of a crash, say, is skipped).
+func (s *serveOnDisk) records() []logRecord {
+	var out []logRecord
+	for line := range strings.SplitSeq(s.logs.String(), "\n") {
+		var r logRecord
+		if json.Unmarshal([]byte(line), &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// stop interrupts serve and fails the test unless it exits 0.
+func (s *serveOnDisk) stop(t *testing.T) {
+	t.Helper()
+	_ = s.cmd.Process.Signal(os.Interrupt)
+	<-s.done
+	if s.err != nil {
+		t.Errorf("serve after SIGINT: %v, want exit 0", s.err)
+	}
+}
+
+// checkWrittenByTheWriter fails unless the store's writing opens before
+// serve's own are the writing process's, and serve's own writing open
+// comes only after that process finished preparing the data directory
+// (its "prepared" line). msgWanted is the one line the process logs for
+// what it did (the first use, the migration), logged once by it.
+func checkWrittenByTheWriter(t *testing.T, s *serveOnDisk, msgWanted string) {
+	t.Helper()
+	prepared, said, writerOpens := -1, 0, 0
+	for i, r := range s.records() {
+		switch {
+		case strings.HasPrefix(r.msg(), msgWanted):
+			said++
+			if !r.fromWriter() || r["pid"] == float64(s.cmd.Process.Pid) {
+				t.Errorf("%q logged by serve's own process: %v", msgWanted, r)
+			}
+		case r.msg() == "prepared the data directory in a process of its own":
+			prepared = i
+		case r.msg() == "store opened" && r["read_only"] == false && r["in_memory"] == false:
+			if r.fromWriter() {
+				writerOpens++
+			} else if prepared < 0 {
+				t.Errorf("serve opened the store for writing before its writing process prepared it (line %d: %v)", i+1, r)
+			}
+		}
+	}
+	if said != 1 {
+		t.Errorf("%q logged %d times, want once", msgWanted, said)
+	}
+	if prepared < 0 || writerOpens == 0 {
+		t.Errorf("no writing open by the writing process (%d) or no \"prepared\" line (%d)", writerOpens, prepared)
+	}
+}
+
+// answersAsUsual fails unless serve answers a question and a thread's
+// follow-up.
+func answersAsUsual(t *testing.T, s *serveOnDisk) {
+	t.Helper()
+	if code, body := s.ask(t, "t1", "dragonfly at 48 cores"); code != http.StatusOK || !strings.Contains(body, "Dragonfly") {
+		t.Errorf("ask: %d %.500s", code, body)
+	}
+	if code, body := s.ask(t, "t1", "what about valkey?"); code != http.StatusOK || !strings.Contains(body, "Valkey") {
+		t.Errorf("a thread's follow-up: %d %.500s", code, body)
+	}
+}
+
+// TestServeWritesTheFirstUseOfItsDataDirectoryInItsWritingProcess starts
+// serve on an empty data directory (as a volume mounted for it is): the
+// embedded dataset is imported by serve's writing process, which says
+// "first use" once, and serve opens the store for writing only after that
+// process is done. serve answers, /healthz is ok, and the next start finds
+// nothing to prepare.
+func TestServeWritesTheFirstUseOfItsDataDirectoryInItsWritingProcess(t *testing.T) {
+	dir := t.TempDir()
+	s := startServeOn(t, dir, "-v")
+	checkWrittenByTheWriter(t, s, "first use: imported the embedded dataset into "+dir)
+	answersAsUsual(t, s)
+	if h := get(t, s.base+"/healthz"); h != `{"disk":"ok","status":"ok","store":"ok"}`+"\n" {
+		t.Errorf("healthz: %s", h)
+	}
+	s.stop(t)
+
+	again := startServeOn(t, dir)
+	if again.logs.has("prepared the data directory") || again.logs.has("first use") {
+		t.Errorf("the second start prepared the data directory again:\n%s", again.logs.String())
+	}
+	answersAsUsual(t, again)
+	again.stop(t)
+	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
+		t.Fatalf("doctor: %v\n%s", err, out)
+	}
+}
+
+// TestServeMigratesAnEarlierReleasesStoreInItsWritingProcess starts serve
+// on stores of formats 1 and 2: the migration is written by serve's
+// writing process, which says so once, before serve opens the store.
+func TestServeMigratesAnEarlierReleasesStoreInItsWritingProcess(t *testing.T) {
+	for _, format := range []int{1, 2} {
+		t.Run(fmt.Sprintf("format %d", format), func(t *testing.T) {
+			dir := analyticstest.EarlierFormatStore(t, format)
+			s := startServeOn(t, dir, "-v")
+			checkWrittenByTheWriter(t, s, fmt.Sprintf("migrated the store in %s from store format %d", dir, format))
+			answersAsUsual(t, s)
+			if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
+				t.Errorf("healthz: %s", h)
+			}
+			s.stop(t)
+			if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
+				t.Fatalf("doctor after the migration: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestServeOnADiskTooSmallToPrepareStartsDegraded starts serve where its
+// writing process cannot prepare the data directory for want of space:
+// serve starts all the same and answers — from the embedded dataset held
+// in memory when there is no store, read-only from the store as it was
+// when there is one — with /healthz saying degraded and why, imports
+// refused with 507, one log line saying so, and an exit 0 when stopped.
+func TestServeOnADiskTooSmallToPrepareStartsDegraded(t *testing.T) {
+	tests := []struct {
+		name string
+		// prepare leaves the data directory on disk, a small tmpfs.
+		prepare func(t *testing.T, disk, dir string)
+		from    string
+	}{
+		{"a first use with room for Badger's files but not the floor", func(*testing.T, string, string) {},
+			"from the embedded dataset held in memory"},
+		{"a first use on a disk full to the last byte", func(t *testing.T, disk, _ string) { fillDiskCompletely(t, disk) },
+			"from the embedded dataset held in memory"},
+		{"a migration on a disk full to the last byte", func(t *testing.T, disk, dir string) {
+			src := analyticstest.EarlierFormatStore(t, 1)
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			fillDiskCompletely(t, disk)
+		}, "read-only from the store as it was"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			disk := mountSmallDisk(t, "16m")
+			dir := filepath.Join(disk, "data")
+			tt.prepare(t, disk, dir)
+			s := startServeOn(t, dir)
+			answersAsUsual(t, s)
+			h := get(t, s.base+"/healthz")
+			var health struct {
+				Status  string
+				DataDir string `json:"data_dir"`
+				Why     map[string]string
+			}
+			if err := json.Unmarshal([]byte(h), &health); err != nil {
+				t.Fatalf("healthz: %v\n%s", err, h)
+			}
+			why := health.Why["data_dir"]
+			if health.Status != "degraded" || health.DataDir != "unavailable" || !strings.Contains(h, `"disk":"unavailable"`) ||
+				!strings.Contains(why, "could not be written (the disk is full)") || !strings.Contains(why, tt.from) {
+				t.Errorf("healthz: %s", h)
+			}
+			if code, body := s.importCSV(t, "small.csv", manyRowsCSV(t, 2)); code != http.StatusInsufficientStorage || !strings.Contains(body, "imports are refused") {
+				t.Errorf("import while degraded: %d %s, want 507 saying imports are refused", code, body)
+			}
+			degraded := 0
+			for _, r := range s.records() {
+				if r.msg() == "serve answers degraded: its data directory could not be prepared" {
+					degraded++
+				}
+			}
+			if degraded != 1 {
+				t.Errorf("the degraded start logged %d times, want once", degraded)
+			}
+			s.alive(t, "after the requests")
+			s.stop(t)
+		})
+	}
+}
+
+// TestServeOnADamagedStoreStopsAsEveryCommandDoes: damage is not a store
+// to prepare, nor a reason to answer degraded from it: serve's first look
+// finds it and stops with exit 3 and doctor's advice, writing nothing.
+func TestServeOnADamagedStoreStopsAsEveryCommandDoes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if _, _, err := runCLI(t, dir, "runs", "cores == 48"); err != nil {
+		t.Fatal(err)
+	}
+	damageLargestTable(t, dir)
+	_, stderr, code := runBinary(t, dir, "", []string{"MEMDB_ORACLE_HTTP_ADDR=127.0.0.1:0", "MEMDB_ORACLE_LOG_FORMAT=json"}, "serve")
+	if code != exitDamaged || !strings.Contains(stderr, "doctor --repair") || strings.Contains(stderr, "prepared the data directory") {
+		t.Errorf("serve on a damaged store: exit %d, want %d with doctor's advice and nothing prepared\n%s", code, exitDamaged, stderr)
+	}
+}
