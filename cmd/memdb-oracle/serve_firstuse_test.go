@@ -153,11 +153,11 @@ func TestServeOnADiskTooSmallToPrepareStartsDegraded(t *testing.T) {
 			"from the embedded dataset held in memory"},
 		{"a first use on a disk full to the last byte", func(t *testing.T, disk, _ string) { fillDiskCompletely(t, disk) },
 			"from the embedded dataset held in memory"},
+		{"a migration with room for Badger's files but not the floor", func(t *testing.T, _, dir string) {
+			copyEarlierFormatStore(t, dir, 2)
+		}, "read-only from the store as it was"},
 		{"a migration on a disk full to the last byte", func(t *testing.T, disk, dir string) {
-			src := analyticstest.EarlierFormatStore(t, 1)
-			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
-				t.Fatal(err)
-			}
+			copyEarlierFormatStore(t, dir, 1)
 			fillDiskCompletely(t, disk)
 		}, "read-only from the store as it was"},
 	}
@@ -212,5 +212,14 @@ func TestServeOnADamagedStoreStopsAsEveryCommandDoes(t *testing.T) {
 	_, stderr, code := runBinary(t, dir, "", []string{"MEMDB_ORACLE_HTTP_ADDR=127.0.0.1:0", "MEMDB_ORACLE_LOG_FORMAT=json"}, "serve")
 	if code != exitDamaged || !strings.Contains(stderr, "doctor --repair") || strings.Contains(stderr, "prepared the data directory") {
 		t.Errorf("serve on a damaged store: exit %d, want %d with doctor's advice and nothing prepared\n%s", code, exitDamaged, stderr)
+	}
+}
+
+// copyEarlierFormatStore writes the embedded dataset as a release of store
+// format left it into dir (see analyticstest.EarlierFormatStore).
+func copyEarlierFormatStore(t *testing.T, dir string, format int) {
+	t.Helper()
+	if err := os.CopyFS(dir, os.DirFS(analyticstest.EarlierFormatStore(t, format))); err != nil {
+		t.Fatal(err)
 	}
 }
