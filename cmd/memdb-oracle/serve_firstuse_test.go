@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -221,5 +222,77 @@ func copyEarlierFormatStore(t *testing.T, dir string, format int) {
 	t.Helper()
 	if err := os.CopyFS(dir, os.DirFS(analyticstest.EarlierFormatStore(t, format))); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// writerOf returns at once a channel closed when serve's writing process
+// for dir is running (found by its environment), or when the test ends.
+func writerOf(t *testing.T, dir string) <-chan struct{} {
+	t.Helper()
+	found := make(chan struct{})
+	want := []string{serveWriterEnv + "=1", "MEMDB_ORACLE_DATA=" + dir}
+	go func() {
+		defer close(found)
+		for t.Context().Err() == nil {
+			procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+			for _, p := range procs {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					continue
+				}
+				env := strings.Split(string(b), "\x00")
+				if slices.Contains(env, want[0]) && slices.Contains(env, want[1]) {
+					return
+				}
+			}
+		}
+	}()
+	return found
+}
+
+// TestServeStaysUpWhenItsDiskFillsWhileItsFirstUseIsWritten fills serve's
+// tmpfs to the last byte as soon as its writing process starts the first
+// use: whatever that does to the writing process (a refusal, a SIGBUS, or
+// done before), serve starts, answers a question and a thread's
+// follow-up, and says degraded; once space is freed, the next start
+// prepares the data directory and the store is sound.
+func TestServeStaysUpWhenItsDiskFillsWhileItsFirstUseIsWritten(t *testing.T) {
+	disk := mountSmallDisk(t, "250m")
+	dir := filepath.Join(disk, "data")
+	filled := make(chan struct{})
+	go func() {
+		defer close(filled)
+		<-writerOf(t, dir)
+		fillDiskCompletely(t, disk)
+	}()
+	s := startServeOn(t, dir)
+	<-filled
+	fillRest(t, filepath.Join(disk, "filler-2"))
+	switch {
+	case strings.Contains(s.logs.String(), "SIGBUS"):
+		t.Log("the writing process died of SIGBUS; serve did not")
+	case s.logs.has("serve answers degraded"):
+		t.Log("the writing process was refused for want of space")
+	default:
+		t.Log("the first use was written before the disk filled")
+	}
+	answersAsUsual(t, s)
+	if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"degraded"`) || !strings.Contains(h, `"disk":"unavailable"`) {
+		t.Errorf("healthz on the full disk: %s", h)
+	}
+	s.alive(t, "after the requests on a full disk")
+	s.stop(t)
+
+	for _, f := range []string{"filler", "filler-2"} {
+		_ = os.Remove(filepath.Join(disk, f))
+	}
+	again := startServeOn(t, dir)
+	answersAsUsual(t, again)
+	if h := get(t, again.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
+		t.Errorf("healthz once space was freed: %s", h)
+	}
+	again.stop(t)
+	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
+		t.Fatalf("doctor once space was freed: %v\n%s", err, out)
 	}
 }
