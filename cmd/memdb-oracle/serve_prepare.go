@@ -12,7 +12,8 @@ import (
 // prepareDataDir is serve's first look at its data directory. When
 // anything needs writing before serve can answer from it — a first use,
 // a migration from an earlier release, the embedded dataset or the
-// knowledge figures missing, an interrupted import to roll back — that is
+// knowledge figures missing, what a process that did not close the store
+// left (an import to roll back, Badger's log to replay and flush) — that is
 // written by serve's writing process (see runWriter) before serve opens
 // the store itself: a fault in Badger's memory-mapped writes on a disk
 // that fills then ends that process, not serve. If it fails, serve opens
@@ -52,7 +53,9 @@ func (a *app) writingDue() (string, error) {
 	}
 	st, err := a.openStore(storeOpts{readOnly: true})
 	if errors.Is(err, analytics.ErrNeedsRecovery) {
-		return "the roll-back of what an interrupted write left", nil
+		// An import to roll back, or Badger's log of a process that did
+		// not close the store (kill -9) to replay and flush into tables.
+		return "the recovery of what a process that did not close the store left", nil
 	}
 	if err != nil {
 		return "", err
