@@ -144,23 +144,37 @@ func TestServeMigratesAnEarlierReleasesStoreInItsWritingProcess(t *testing.T) {
 // when there is one — with /healthz saying degraded and why, imports
 // refused with 507, one log line saying so, and an exit 0 when stopped.
 func TestServeOnADiskTooSmallToPrepareStartsDegraded(t *testing.T) {
+	const (
+		firstUse  = "the first use of the data directory could not be written (the disk is full)"
+		migration = "the migration of the store to this release's format could not be written (the disk is full)"
+		inMemory  = "from the embedded dataset held in memory"
+		readOnly  = "read-only from the store as it was"
+	)
 	tests := []struct {
 		name string
 		// prepare leaves the data directory on disk, a small tmpfs.
-		prepare func(t *testing.T, disk, dir string)
-		from    string
+		prepare    func(t *testing.T, disk, dir string)
+		what, from string
 	}{
-		{"a first use with room for Badger's files but not the floor", func(*testing.T, string, string) {},
-			"from the embedded dataset held in memory"},
-		{"a first use on a disk full to the last byte", func(t *testing.T, disk, _ string) { fillDiskCompletely(t, disk) },
-			"from the embedded dataset held in memory"},
+		{"a first use with room for Badger's files but not the floor", func(*testing.T, string, string) {}, firstUse, inMemory},
+		{"a first use on a disk full to the last byte", func(t *testing.T, disk, _ string) { fillDiskCompletely(t, disk) }, firstUse, inMemory},
 		{"a migration with room for Badger's files but not the floor", func(t *testing.T, _, dir string) {
 			copyEarlierFormatStore(t, dir, 2)
-		}, "read-only from the store as it was"},
+		}, migration, readOnly},
 		{"a migration on a disk full to the last byte", func(t *testing.T, disk, dir string) {
 			copyEarlierFormatStore(t, dir, 1)
 			fillDiskCompletely(t, disk)
-		}, "read-only from the store as it was"},
+		}, migration, readOnly},
+		{"a store with nothing to prepare on a disk full to the last byte", func(t *testing.T, disk, dir string) {
+			ready := filepath.Join(t.TempDir(), "data") // the figures saved too
+			if _, _, err := runCLI(t, ready, "ask", "dragonfly at 48 cores"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.CopyFS(dir, os.DirFS(ready)); err != nil {
+				t.Fatal(err)
+			}
+			fillDiskCompletely(t, disk)
+		}, "the store could not be opened for writing (the disk is full)", readOnly},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,7 +194,7 @@ func TestServeOnADiskTooSmallToPrepareStartsDegraded(t *testing.T) {
 			}
 			why := health.Why["data_dir"]
 			if health.Status != "degraded" || health.DataDir != "unavailable" || !strings.Contains(h, `"disk":"unavailable"`) ||
-				!strings.Contains(why, "could not be written (the disk is full)") || !strings.Contains(why, tt.from) {
+				!strings.Contains(why, tt.what) || !strings.Contains(why, tt.from) {
 				t.Errorf("healthz: %s", h)
 			}
 			if code, body := s.importCSV(t, "small.csv", manyRowsCSV(t, 2)); code != http.StatusInsufficientStorage || !strings.Contains(body, "imports are refused") {
@@ -188,12 +202,13 @@ func TestServeOnADiskTooSmallToPrepareStartsDegraded(t *testing.T) {
 			}
 			degraded := 0
 			for _, r := range s.records() {
-				if r.msg() == "serve answers degraded: its data directory could not be prepared" {
+				if r.msg() == "serve answers degraded: its data directory could not be prepared" ||
+					r.msg() == "answering read-only, and thread memory is kept in memory" {
 					degraded++
 				}
 			}
 			if degraded != 1 {
-				t.Errorf("the degraded start logged %d times, want once", degraded)
+				t.Errorf("the degraded start logged %d times, want once:\n%s", degraded, s.logs.String())
 			}
 			s.alive(t, "after the requests")
 			s.stop(t)
