@@ -30,7 +30,14 @@ const diskFillAdminToken = "disk-fill-admin-token"
 
 func startServeOn(t *testing.T, dir string, args ...string) *serveOnDisk {
 	t.Helper()
-	s := &serveOnDisk{logs: newLogWatch(), done: make(chan struct{})}
+	return startServeLogging(t, dir, newLogWatch(), args...)
+}
+
+// startServeLogging is startServeOn with serve's log written to logs, so
+// that a test can wait for a line (logWatch.seen) from the start on.
+func startServeLogging(t *testing.T, dir string, logs *logWatch, args ...string) *serveOnDisk {
+	t.Helper()
+	s := &serveOnDisk{logs: logs, done: make(chan struct{})}
 	s.cmd = command(t, dir, []string{"MEMDB_ORACLE_HTTP_ADDR=127.0.0.1:0", "MEMDB_ORACLE_ADMIN_TOKEN=" + diskFillAdminToken,
 		"MEMDB_ORACLE_LOG_FORMAT=json"}, append([]string{"serve"}, args...)...)
 	s.cmd.Stderr = s.logs

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/memdb-oracle/memdb-oracle/analytics/analyticstest"
@@ -266,49 +267,103 @@ func writerOf(t *testing.T, dir string) <-chan struct{} {
 }
 
 // TestServeStaysUpWhenItsDiskFillsWhileItsFirstUseIsWritten fills serve's
-// tmpfs to the last byte as soon as its writing process starts the first
-// use: whatever that does to the writing process (a refusal, a SIGBUS, or
-// done before), serve starts, answers a question and a thread's
-// follow-up, and says degraded; once space is freed, the next start
+// tmpfs to the last byte while its writing process writes the first use:
+// as soon as that process starts (it may be refused for space, die of
+// SIGBUS, or be done before), or while it is stopped just after it
+// committed the import (said in its log), so that its close's flush of
+// Badger's memtable meets the full disk and it dies of SIGBUS after it
+// replied. serve starts all the same, answers a question and a thread's
+// follow-up, and says degraded; it never opens for writing a store its
+// writing process did not close (it would flush that process's memtable
+// itself, onto the full disk). Once space is freed, the next start
 // prepares the data directory and the store is sound.
 func TestServeStaysUpWhenItsDiskFillsWhileItsFirstUseIsWritten(t *testing.T) {
-	disk := mountSmallDisk(t, "250m")
-	dir := filepath.Join(disk, "data")
-	filled := make(chan struct{})
-	go func() {
-		defer close(filled)
-		<-writerOf(t, dir)
-		fillDiskCompletely(t, disk)
-	}()
-	s := startServeOn(t, dir)
-	<-filled
-	fillRest(t, filepath.Join(disk, "filler-2"))
-	switch {
-	case strings.Contains(s.logs.String(), "SIGBUS"):
-		t.Log("the writing process died of SIGBUS; serve did not")
-	case s.logs.has("serve answers degraded"):
-		t.Log("the writing process was refused for want of space")
-	default:
-		t.Log("the first use was written before the disk filled")
+	const committedFirstUse = "first use: imported the embedded dataset"
+	tests := []struct {
+		name string
+		// when is the point of the first use at which the disk is filled
+		// (dir is serve's data directory); fill fills disk, the tmpfs,
+		// and says whether the writing process must have died of it.
+		when func(t *testing.T, dir string, logs *logWatch) <-chan struct{}
+		fill func(t *testing.T, disk string, logs *logWatch) (mustDie bool)
+	}{
+		{"as the writing process starts",
+			func(t *testing.T, dir string, _ *logWatch) <-chan struct{} { return writerOf(t, dir) },
+			func(t *testing.T, disk string, _ *logWatch) bool { fillDiskCompletely(t, disk); return false }},
+		{"while the writing process is stopped after committing",
+			func(_ *testing.T, _ string, logs *logWatch) <-chan struct{} { return logs.seen(committedFirstUse) },
+			func(t *testing.T, disk string, logs *logWatch) bool {
+				pid := 0
+				for line := range strings.SplitSeq(logs.String(), "\n") {
+					var r logRecord
+					if json.Unmarshal([]byte(line), &r) == nil && strings.HasPrefix(r.msg(), committedFirstUse) && r.fromWriter() {
+						pid = int(r["pid"].(float64))
+					}
+				}
+				if pid == 0 || syscall.Kill(pid, syscall.SIGSTOP) != nil {
+					t.Errorf("cannot stop the writing process (pid %d)", pid)
+					return false
+				}
+				defer syscall.Kill(pid, syscall.SIGCONT)
+				fillDiskCompletely(t, disk)
+				return true
+			}},
 	}
-	answersAsUsual(t, s)
-	if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"degraded"`) || !strings.Contains(h, `"disk":"unavailable"`) {
-		t.Errorf("healthz on the full disk: %s", h)
-	}
-	s.alive(t, "after the requests on a full disk")
-	s.stop(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			disk := mountSmallDisk(t, "250m")
+			dir := filepath.Join(disk, "data")
+			logs := newLogWatch()
+			when := tt.when(t, dir, logs)
+			fired, filled, mustDie := make(chan struct{}), make(chan struct{}), false
+			go func() {
+				defer close(filled)
+				select {
+				case <-when:
+					close(fired)
+					mustDie = tt.fill(t, disk, logs)
+				case <-t.Context().Done():
+				}
+			}()
+			s := startServeLogging(t, dir, logs) // listening once the writing process ended
+			select {
+			case <-fired:
+				<-filled
+			default:
+				t.Fatalf("the writing process ended before the point to fill the disk at\n%s", s.logs.String())
+			}
+			fillRest(t, filepath.Join(disk, "filler-2"))
+			died := strings.Contains(s.logs.String(), "SIGBUS")
+			switch {
+			case mustDie && !died:
+				t.Errorf("the writing process did not die of the full disk:\n%s", s.logs.String())
+			case died:
+				t.Log("the writing process died of SIGBUS; serve did not")
+			case s.logs.has("serve answers degraded"):
+				t.Log("the writing process was refused for want of space")
+			default:
+				t.Log("the first use was written before the disk filled")
+			}
+			answersAsUsual(t, s)
+			if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"degraded"`) || !strings.Contains(h, `"disk":"unavailable"`) {
+				t.Errorf("healthz on the full disk: %s", h)
+			}
+			s.alive(t, "after the requests on a full disk")
+			s.stop(t)
 
-	for _, f := range []string{"filler", "filler-2"} {
-		_ = os.Remove(filepath.Join(disk, f))
-	}
-	again := startServeOn(t, dir)
-	answersAsUsual(t, again)
-	if h := get(t, again.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
-		t.Errorf("healthz once space was freed: %s", h)
-	}
-	again.stop(t)
-	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
-		t.Fatalf("doctor once space was freed: %v\n%s", err, out)
+			for _, f := range []string{"filler", "filler-2"} {
+				_ = os.Remove(filepath.Join(disk, f))
+			}
+			again := startServeOn(t, dir)
+			answersAsUsual(t, again)
+			if h := get(t, again.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
+				t.Errorf("healthz once space was freed: %s", h)
+			}
+			again.stop(t)
+			if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
+				t.Fatalf("doctor once space was freed: %v\n%s", err, out)
+			}
+		})
 	}
 }
 

@@ -149,13 +149,21 @@ func (a *app) runWriter(ctx context.Context, req writeRequest, csv []byte) (writ
 			kind = analytics.ErrCorrupt
 		}
 		return reply, writerError{msg: reply.Error, kind: kind}
-	case replied:
+	case replied && (runErr == nil || req.Prepare == ""):
 		if runErr != nil {
 			// Committed before it stopped: what it had left to do (merging
 			// its tables) the next open does.
 			a.log.Warn("the writing process stopped after committing", "file", req.Name, "err", runErr)
 		}
 		return reply, nil
+	}
+	// Not closed (it stopped after replying, preparing serve's start),
+	// its store holds what it wrote in Badger's log: whoever opens it for
+	// writing next flushes that into tables, through memory maps, and that
+	// must not be serve.
+	after := "nothing was committed, and the store answers as before"
+	if req.Prepare != "" {
+		after = "the data directory is left for the next start to recover"
 	}
 	how := "failed"
 	var ee *exec.ExitError
@@ -168,9 +176,9 @@ func (a *app) runWriter(ctx context.Context, req writeRequest, csv []byte) (writ
 		how = "could not run: " + runErr.Error()
 	}
 	if derr := analytics.CheckFreeSpace(a.cfg.DataDir); derr != nil {
-		return reply, fmt.Errorf("%s: the disk filled while the store was being written (the writing process %s): %w; nothing was committed, and the store answers as before", what, how, derr)
+		return reply, fmt.Errorf("%s: the disk filled while the store was being written (the writing process %s): %w; %s", what, how, derr, after)
 	}
-	return reply, fmt.Errorf("%s: the writing process %s; nothing was committed, and the store answers as before", what, how)
+	return reply, fmt.Errorf("%s: the writing process %s; %s", what, how, after)
 }
 
 // writeForServe is the writing process's side of runWriter: it opens the
