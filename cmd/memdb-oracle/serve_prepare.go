@@ -82,6 +82,9 @@ func (a *app) writingDue() (string, error) {
 // then kept in memory, imports are refused, and /healthz says why
 // (a.degraded) until serve is started again.
 func (a *app) openDegraded(due string, cause error) error {
+	if errors.Is(cause, analytics.ErrCorrupt) {
+		return storeError(cause) // damage is never answered from: doctor
+	}
 	why := "the writing process failed"
 	if errors.Is(cause, analytics.ErrDiskFull) || analytics.CheckFreeSpace(a.cfg.DataDir) != nil {
 		why = "the disk is full"
