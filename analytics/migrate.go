@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -59,6 +61,33 @@ func (s *Store) storedFormat() (int, error) {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// migrationDiskFactor is the free space a migration needs above the
+// floor, as a multiple of the store's tables: it writes every run anew
+// beside the old ones, then the derived data, and Badger writes through
+// memory maps, where a disk that runs out is a SIGBUS, not an error.
+const migrationDiskFactor = 2
+
+// checkMigrationSpace refuses a migration, with nothing written, on a disk
+// without the space it needs (ErrDiskFull): a command then answers
+// read-only from the store as it is, and the next writing open with room
+// migrates it.
+func (s *Store) checkMigrationSpace() error {
+	if s.dir == "" {
+		return nil
+	}
+	var tables int64
+	files, _ := filepath.Glob(filepath.Join(s.dir, "*.sst"))
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			tables += fi.Size()
+		}
+	}
+	if err := s.disk.check(tables * migrationDiskFactor); err != nil {
+		return fmt.Errorf("migrating the store in %s to format %d: nothing written: %w", s.dir, storeFormat, err)
+	}
+	return nil
 }
 
 func hasPrefix(txn *badger.Txn, prefix string) bool {

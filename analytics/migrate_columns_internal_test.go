@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -127,4 +128,44 @@ func TestAFormat2MigrationKilledAtAnyPointLeavesAUsableStore(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "base")
 	writeFormat2Store(t, base)
 	killMigrationAt(t, base, []string{"migrate-entries", "migrate-committed"})
+}
+
+// TestAMigrationWithoutTheSpaceItNeedsWritesNothing: a writing open of a
+// store of an earlier format on a disk short of what the migration needs
+// is ErrDiskFull with nothing written (Badger writes through memory maps:
+// a migration that ran out of disk would be a SIGBUS); the store still
+// opens read-only as it was, and migrates once there is room.
+func TestAMigrationWithoutTheSpaceItNeedsWritesNothing(t *testing.T) {
+	for format, write := range map[int]func(*testing.T, string){1: writeFormat1Store, 2: writeFormat2Store} {
+		t.Run("format "+strconv.Itoa(format), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			write(t, dir)
+			free, ok := freeBytes(dir)
+			if !ok {
+				t.Skip("free space cannot be told here")
+			}
+			_, err := Open(t.Context(), Options{Dir: dir, MinFreeBytes: int64(free)})
+			if !errors.Is(err, ErrDiskFull) || !strings.Contains(err.Error(), "migrating") || !strings.Contains(err.Error(), "nothing written") {
+				t.Fatalf("open short of space: %v, want ErrDiskFull saying the migration wrote nothing", err)
+			}
+			ro, err := Open(t.Context(), Options{Dir: dir, ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ro.NeedsMigration() || len(ro.Runs()) != 478 {
+				t.Errorf("read-only after the refused migration: needs migration %v, %d runs", ro.NeedsMigration(), len(ro.Runs()))
+			}
+			if err := ro.Close(); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(t.Context(), Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if s.Migrated() == "" {
+				t.Error("the open with room did not migrate")
+			}
+		})
+	}
 }

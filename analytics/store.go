@@ -355,6 +355,9 @@ func (s *Store) prepare(ctx context.Context, opts Options, bo badger.Options) er
 		if s.readOnly {
 			return s.openLegacy(ctx)
 		}
+		if err := s.checkMigrationSpace(); err != nil {
+			return err
+		}
 		if err := s.migrate(ctx); err != nil {
 			return err
 		}
@@ -363,6 +366,9 @@ func (s *Store) prepare(ctx context.Context, opts Options, bo badger.Options) er
 	} else if format == 2 && s.readOnly {
 		s.legacy = true // read without columns until a writing open migrates it
 	} else if format == 2 {
+		if err := s.checkMigrationSpace(); err != nil {
+			return err
+		}
 		if err := s.withImportOptions(opts, bo, func() error { return s.migrateColumns(ctx) }); err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -118,6 +119,11 @@ func verifyFiles(dir string, files []string, mode options.ChecksumVerificationMo
 
 func verifyTable(dir, path string, mode options.ChecksumVerificationMode) (err error) {
 	name := filepath.Base(path)
+	// A table a crash cut off while it was written has holes, and on a
+	// memory-backed file system (tmpfs) even reading a hole allocates a
+	// page: on a full one, that is a fault, which this makes a panic to
+	// recover as damage (an orphan's is not reported: verifyNamedFiles).
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
 			err = corrupt(dir, nil, "table file %s is damaged (reading it failed: %s)", name, firstLine(fmt.Sprint(p)))

@@ -13,16 +13,22 @@ type HealthCheck struct {
 	Name string
 	// Check returns nil when the dependency works.
 	Check func(ctx context.Context) error
+	// Explain puts the failing check's error in the report, under "why"
+	// and Name: for errors written to be read by whoever probes (they
+	// name no secret), such as why serve answers degraded.
+	Explain bool
 }
 
 // healthTimeout bounds each check, so a hung dependency cannot hang the
 // load balancer's probe.
 const healthTimeout = 2 * time.Second
 
-// healthz reports "ok", or "degraded" naming the failing dependencies. It
-// is 200 either way: a degraded replica still answers, from local state.
+// healthz reports "ok", or "degraded" naming the failing dependencies
+// (and, for those that explain, why). It is 200 either way: a degraded
+// replica still answers, from local state.
 func (api *API) healthz(w http.ResponseWriter, r *http.Request) {
-	report := map[string]string{"status": "ok"}
+	report := map[string]any{"status": "ok"}
+	why := map[string]string{}
 	for _, c := range api.opts.Health {
 		ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
 		err := c.Check(ctx)
@@ -30,10 +36,16 @@ func (api *API) healthz(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			report[c.Name] = "unavailable"
 			report["status"] = "degraded"
+			if c.Explain {
+				why[c.Name] = err.Error()
+			}
 			api.log.DebugContext(r.Context(), "health check failed", "check", c.Name, "err", err)
 			continue
 		}
 		report[c.Name] = "ok"
+	}
+	if len(why) > 0 {
+		report["why"] = why
 	}
 	writeJSON(w, http.StatusOK, report)
 }

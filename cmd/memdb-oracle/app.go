@@ -47,6 +47,16 @@ type app struct {
 
 	// serving is set by serve: only it uses the shared state store.
 	serving bool
+	// serveLog is set by serve and its writing process: what the store's
+	// open says (a first use, a migration) is a log line, not a line on
+	// stderr of its own.
+	serveLog bool
+	// logFormat is serve's choice of log lines ("text" or "json"), which
+	// its writing process logs in too (its stderr is not a terminal).
+	logFormat string
+	// degraded says why serve answers without writing its data directory
+	// (see openDegraded); nil while it writes.
+	degraded error
 }
 
 func newApp(ctx context.Context, cfg config, stdin io.Reader, stdout, stderr io.Writer) *app {

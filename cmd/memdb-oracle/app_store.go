@@ -124,22 +124,32 @@ type storeOpts struct {
 	// beside, mergeAtClose: serve's writing and settling processes (see
 	// analytics.Options.Beside).
 	beside, mergeAtClose bool
+	// mustWrite: the open exists to write (serve's writing process), so a
+	// full disk is its error, never a store opened read-only instead.
+	mustWrite bool
 }
 
 func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 	if a.st != nil {
 		return a.st, nil
 	}
+	// A first use is of a directory that is not there yet; in serve's log,
+	// of one that holds no store (a volume mounted for it, as in the
+	// container image).
 	_, statErr := os.Stat(a.cfg.DataDir)
-	firstUse := errors.Is(statErr, os.ErrNotExist) && !o.inMemory && !o.readOnly
+	firstUse := !o.inMemory && !o.readOnly && (errors.Is(statErr, os.ErrNotExist) || a.serveLog && !analytics.HasStore(a.cfg.DataDir))
 	st, err := analytics.Open(a.ctx, analytics.Options{
 		Dir: a.cfg.DataDir, InMemory: o.inMemory, ReadOnly: o.readOnly, DeferLoad: o.deferLoad, ForImport: o.forImport, Small: a.smallStore, Logger: a.log,
 		Beside: o.beside, MergeAtClose: o.mergeAtClose,
 	})
-	if errors.Is(err, analytics.ErrDiskFull) && !o.readOnly && !o.inMemory && !o.forImport && analytics.HasStore(a.cfg.DataDir) {
+	if errors.Is(err, analytics.ErrDiskFull) && !o.readOnly && !o.inMemory && !o.forImport && !o.mustWrite && analytics.HasStore(a.cfg.DataDir) {
 		// A full disk still answers from what the store holds: read-only,
 		// with thread memory and counters held in memory.
-		fmt.Fprintf(a.stderr, "warning: %v; answering read-only, and thread memory is kept in memory until space is freed\n", err)
+		if a.serveLog {
+			a.log.Warn("answering read-only, and thread memory is kept in memory", "err", err)
+		} else {
+			fmt.Fprintf(a.stderr, "warning: %v; answering read-only, and thread memory is kept in memory until space is freed\n", err)
+		}
 		o.readOnly = true
 		st, err = analytics.Open(a.ctx, analytics.Options{Dir: a.cfg.DataDir, ReadOnly: true, Logger: a.log})
 	}
@@ -151,7 +161,7 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 		closeStore = st.CloseAtExit // main exits right after the closers
 	}
 	a.closers = append(a.closers, closeStore)
-	if msg := st.Migrated(); msg != "" {
+	if msg := st.Migrated(); msg != "" && !a.serveLog { // serve's log has it from the store
 		fmt.Fprintln(a.stderr, msg)
 	}
 	if !o.readOnly {
@@ -160,9 +170,15 @@ func (a *app) openStore(o storeOpts) (*analytics.Store, error) {
 			return nil, storeError(fmt.Errorf("preparing the data directory %s: %w", a.cfg.DataDir, err))
 		}
 		for _, r := range reports {
-			a.log.Info("imported the embedded dataset", "file", r.File, "session", r.Session, "added", r.Added)
+			if !o.inMemory {
+				a.log.Info("imported the embedded dataset", "file", r.File, "session", r.Session, "added", r.Added)
+			}
 		}
-		if firstUse && len(reports) > 0 {
+		switch {
+		case !firstUse || len(reports) == 0:
+		case a.serveLog:
+			a.log.Info("first use: imported the embedded dataset into " + a.cfg.DataDir)
+		default:
 			fmt.Fprintf(a.stderr, "first use: imported the embedded dataset into %s\n", a.cfg.DataDir)
 		}
 	}

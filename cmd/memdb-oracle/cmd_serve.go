@@ -32,9 +32,6 @@ type serveRunner struct {
 // function, and runs them all until SIGINT/SIGTERM (a.ctx) or the first
 // failure, then shuts everything down and waits for it.
 func (serveCmd) Run(a *app) error {
-	if os.Getenv(serveWriterEnv) != "" {
-		return a.writeForServe() // this is serve's writing process
-	}
 	// A long-running process logs at info level (debug with -v): short
 	// lines for a person at a terminal, JSON for a log collector.
 	level := slog.LevelInfo
@@ -42,10 +39,18 @@ func (serveCmd) Run(a *app) error {
 		level = slog.LevelDebug
 	}
 	human := a.cfg.LogFormat == "text" || (a.cfg.LogFormat != "json" && a.status.term)
+	a.logFormat = "json"
 	if human {
+		a.logFormat = "text"
 		a.log = slog.New(newHumanHandler(a.stderr, level))
 	} else {
 		a.log = slog.New(slog.NewJSONHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	}
+	a.serveLog = true
+	if os.Getenv(serveWriterEnv) != "" {
+		// Serve's writing process: its lines join serve's, marked as its.
+		a.log = a.log.With("process", "writer", "pid", os.Getpid())
+		return a.writeForServe()
 	}
 
 	a.serving = true
@@ -67,19 +72,33 @@ func (serveCmd) Run(a *app) error {
 		}})
 		a.log.Info("shared state on Redis/Valkey", "replica", a.cfg.State.Replica)
 	}
+	if err := a.prepareDataDir(); err != nil {
+		return err
+	}
 	h, err := a.answerer()
 	if err != nil {
 		return err
 	}
 	st, storeErr := a.store()
 	ready = append(ready, httpadapter.HealthCheck{Name: "store", Check: func(context.Context) error { return storeErr }})
+	if storeErr == nil && a.stReadOnly && a.degraded == nil {
+		// serve's own open found the disk full (see openStore).
+		a.degraded = degradedStore{disk: true, msg: "the store could not be opened for writing (the disk is full): answering read-only from the store as it was; " + degradedTail}
+	}
 	if storeErr == nil {
 		// A nearly full disk degrades serve (bot state held in memory)
 		// rather than stopping it: /healthz and /metrics say so, as they
 		// say damage a query found.
-		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: st.CheckDisk},
+		diskCheck := st.CheckDisk
+		if degraded := a.degraded; degraded != nil {
+			// A store serve does not write checks no space: the directory's
+			// file system is what a restart needs room on.
+			diskCheck = func(context.Context) error { return analytics.CheckFreeSpace(a.cfg.DataDir) }
+			health = append(health, httpadapter.HealthCheck{Name: "data_dir", Explain: true, Check: func(context.Context) error { return degraded }})
+		}
+		health = append(health, httpadapter.HealthCheck{Name: "disk", Check: diskCheck},
 			httpadapter.HealthCheck{Name: "store", Check: st.CheckStore})
-		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded })
+		a.metrics().WatchDisk(func() bool { degraded, _ := st.Degraded(); return degraded || diskCheck(a.ctx) != nil })
 		a.metrics().WatchScrub(func() (time.Time, int, int) {
 			r := st.LastScrub()
 			return r.Finished, r.Tables + r.Copies, len(r.Damaged)
@@ -149,6 +168,8 @@ func (serveCmd) Run(a *app) error {
 
 	if feed, on, err := a.feed(); err != nil {
 		return err
+	} else if on && a.degraded != nil {
+		a.log.Warn("import feed off: serve answers degraded and takes no imports until it is started again")
 	} else if on {
 		runners = append(runners, serveRunner{"imports", func(ctx context.Context) error { return a.syncImports(ctx, feed) }})
 	} else if sh != nil {
@@ -156,10 +177,12 @@ func (serveCmd) Run(a *app) error {
 	}
 	if a.st != nil {
 		st := a.st
-		runners = append(runners, serveRunner{"scrub", func(ctx context.Context) error { return scrubEvery(ctx, st, scrubInterval, a.log) }},
+		runners = append(runners, serveRunner{"scrub", func(ctx context.Context) error { return scrubEvery(ctx, st, scrubInterval, a.log) }})
+		if a.degraded == nil { // a store serve does not write needs no watch
 			// A disk another writer fills stops the store's writes before
 			// its last byte (see analytics.Store.WatchDisk).
-			serveRunner{"disk", st.WatchDisk})
+			runners = append(runners, serveRunner{"disk", st.WatchDisk})
+		}
 	}
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 )
 
 // serveOnDisk is a `memdb-oracle serve` process of the built binary over a
-// data directory, with POST /api/import enabled.
+// data directory, with POST /api/import enabled (args follow "serve").
 type serveOnDisk struct {
 	cmd  *exec.Cmd
 	logs *logWatch
@@ -28,11 +28,18 @@ type serveOnDisk struct {
 
 const diskFillAdminToken = "disk-fill-admin-token"
 
-func startServeOn(t *testing.T, dir string) *serveOnDisk {
+func startServeOn(t *testing.T, dir string, args ...string) *serveOnDisk {
 	t.Helper()
-	s := &serveOnDisk{logs: newLogWatch(), done: make(chan struct{})}
+	return startServeLogging(t, dir, newLogWatch(), args...)
+}
+
+// startServeLogging is startServeOn with serve's log written to logs, so
+// that a test can wait for a line (logWatch.seen) from the start on.
+func startServeLogging(t *testing.T, dir string, logs *logWatch, args ...string) *serveOnDisk {
+	t.Helper()
+	s := &serveOnDisk{logs: logs, done: make(chan struct{})}
 	s.cmd = command(t, dir, []string{"MEMDB_ORACLE_HTTP_ADDR=127.0.0.1:0", "MEMDB_ORACLE_ADMIN_TOKEN=" + diskFillAdminToken,
-		"MEMDB_ORACLE_LOG_FORMAT=json"}, "serve")
+		"MEMDB_ORACLE_LOG_FORMAT=json"}, append([]string{"serve"}, args...)...)
 	s.cmd.Stderr = s.logs
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -578,6 +578,7 @@ type logWatch struct {
 	buf     bytes.Buffer
 	partial []byte
 	addrCh  chan string
+	waits   map[string]chan struct{} // see seen
 }
 
 func newLogWatch() *logWatch { return &logWatch{addrCh: make(chan string, 1)} }
@@ -602,6 +603,12 @@ func (w *logWatch) Write(p []byte) (int, error) {
 			default:
 			}
 		}
+		for s, ch := range w.waits {
+			if bytes.Contains(w.partial[:i], []byte(s)) {
+				close(ch)
+				delete(w.waits, s)
+			}
+		}
 		w.partial = w.partial[i+1:]
 	}
 	return len(p), nil
@@ -615,6 +622,19 @@ func (w *logWatch) addr(exited <-chan struct{}) (string, bool) {
 	case <-exited:
 		return "", false
 	}
+}
+
+// seen returns a channel closed once a log line holding s is written
+// (after this call).
+func (w *logWatch) seen(s string) <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.waits == nil {
+		w.waits = map[string]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	w.waits[s] = ch
+	return ch
 }
 
 func (w *logWatch) has(s string) bool {

@@ -25,11 +25,16 @@ const serveWriterEnv = "MEMDB_SERVE_WRITER_PROCESS"
 // line of JSON, then Size bytes of the file. No Name means settling:
 // opening the store with the ordinary options and closing it, which rolls
 // back what a writing process that failed left and merges what one that
-// succeeded left unmerged.
+// succeeded left unmerged, migrates a store of an earlier release and
+// imports the embedded dataset where it is missing.
 type writeRequest struct {
 	Name    string `json:"name,omitempty"`
 	Session int    `json:"session,omitempty"`
 	Size    int    `json:"size,omitempty"`
+	// Prepare is what serve's start found due (see prepareDataDir): the
+	// settling process also saves the knowledge figures, so that serve's
+	// own open writes nothing.
+	Prepare string `json:"prepare,omitempty"`
 }
 
 // writeReply is the writing process's answer on stdout, written once the
@@ -63,6 +68,9 @@ func (e writerError) Unwrap() error { return e.kind }
 // committed (analytics.Store.HandOff). Elsewhere it is written here.
 // recordErr is a failure to keep the file once its runs are committed.
 func (a *app) writeImport(ctx context.Context, st *analytics.Store, rec redisadapter.ImportRecord) (rep analytics.ImportReport, recordErr, err error) {
+	if a.degraded != nil {
+		return rep, nil, fmt.Errorf("import %s: nothing written: %w", rec.Name, a.degraded)
+	}
 	if processWide && a.serving {
 		rep, recordErr, err = a.importAside(ctx, st, rec)
 		if !errors.Is(err, analytics.ErrNoHandOff) {
@@ -99,8 +107,11 @@ func (a *app) importAside(ctx context.Context, st *analytics.Store, rec redisada
 // stderr) committed nothing: the import is all or nothing.
 func (a *app) runWriter(ctx context.Context, req writeRequest, csv []byte) (writeReply, error) {
 	what := "settling the store after an import"
-	if req.Name != "" {
+	switch {
+	case req.Name != "":
 		what = "import " + req.Name
+	case req.Prepare != "":
+		what = "preparing the data directory (" + req.Prepare + ")"
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -113,6 +124,9 @@ func (a *app) runWriter(ctx context.Context, req writeRequest, csv []byte) (writ
 	cmd := exec.CommandContext(ctx, exe, os.Args[1:]...)
 	cmd.Args[0] = os.Args[0]
 	cmd.Env = append(os.Environ(), serveWriterEnv+"=1")
+	if a.logFormat != "" {
+		cmd.Env = append(cmd.Env, "MEMDB_ORACLE_LOG_FORMAT="+a.logFormat)
+	}
 	cmd.Stdin = io.MultiReader(bytes.NewReader(append(head, '\n')), bytes.NewReader(csv))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, a.stderr // its log lines join serve's
@@ -135,13 +149,21 @@ func (a *app) runWriter(ctx context.Context, req writeRequest, csv []byte) (writ
 			kind = analytics.ErrCorrupt
 		}
 		return reply, writerError{msg: reply.Error, kind: kind}
-	case replied:
+	case replied && (runErr == nil || req.Prepare == ""):
 		if runErr != nil {
 			// Committed before it stopped: what it had left to do (merging
 			// its tables) the next open does.
 			a.log.Warn("the writing process stopped after committing", "file", req.Name, "err", runErr)
 		}
 		return reply, nil
+	}
+	// Not closed (it stopped after replying, preparing serve's start),
+	// its store holds what it wrote in Badger's log: whoever opens it for
+	// writing next flushes that into tables, through memory maps, and that
+	// must not be serve.
+	after := "nothing was committed, and the store answers as before"
+	if req.Prepare != "" {
+		after = "the data directory is left for the next start to recover"
 	}
 	how := "failed"
 	var ee *exec.ExitError
@@ -154,9 +176,9 @@ func (a *app) runWriter(ctx context.Context, req writeRequest, csv []byte) (writ
 		how = "could not run: " + runErr.Error()
 	}
 	if derr := analytics.CheckFreeSpace(a.cfg.DataDir); derr != nil {
-		return reply, fmt.Errorf("%s: the disk filled while the store was being written (the writing process %s): %w; nothing was committed, and the store answers as before", what, how, derr)
+		return reply, fmt.Errorf("%s: the disk filled while the store was being written (the writing process %s): %w; %s", what, how, derr, after)
 	}
-	return reply, fmt.Errorf("%s: the writing process %s; nothing was committed, and the store answers as before", what, how)
+	return reply, fmt.Errorf("%s: the writing process %s; %s", what, how, after)
 }
 
 // writeForServe is the writing process's side of runWriter: it opens the
@@ -182,9 +204,15 @@ func (a *app) writeForServe() error {
 	// process runs once serve closed it, and merges what imports left.
 	o := storeOpts{deferLoad: true, forImport: true, beside: true}
 	if req.Name == "" {
-		o = storeOpts{deferLoad: true, mergeAtClose: true}
+		o = storeOpts{deferLoad: true, mergeAtClose: true, mustWrite: true}
 	}
 	st, err := a.openStore(o)
+	if err == nil && req.Prepare != "" {
+		for _, r := range st.Repaired() {
+			a.log.Warn("opening the store: "+r, "dir", a.cfg.DataDir)
+		}
+		_, err = a.knowledge() // computes the figures of its runs and saves them
+	}
 	if err == nil && req.Name != "" {
 		reply.Report, err = st.Import(a.ctx, req.Name, bytes.NewReader(csv), req.Session)
 		if ie, bad := errors.AsType[*analytics.ImportError](err); bad {
