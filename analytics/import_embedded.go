@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -137,7 +138,8 @@ func (s *Store) readEmbedded(ctx context.Context, files []DatasetFile, emptyStor
 			return nil, nil, fmt.Errorf("embedded dataset: %w", err)
 		}
 		plan := importPlan{name: f.Name(), session: f.Session, collect: true, emptyStore: emptyStore}
-		plan, err = s.checkPass(ctx, plan, bytes.NewReader(b), ImportOptions{}, &reports[i])
+		reread := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+		plan, err = s.checkPass(ctx, plan, bytes.NewReader(b), reread, ImportOptions{}, &reports[i])
 		if err != nil {
 			return nil, nil, err
 		}

@@ -64,8 +64,10 @@ const (
 	// every open reads each table's index and bloom filter, so fewer is
 	// better (a million runs: 26 tables), but the merge builds up to nine
 	// at once on the heap, each holding its blocks uncompressed (8 MB
-	// tables took the import process to 240 MB of RSS, 4 MB to 170).
-	finalTableSize = 4 << 20
+	// tables took the import process to 240 MB of RSS at 1M runs, 4 MB to
+	// 170; at 3M runs 4 MB tables peaked at 180-196 MiB in the merge, 3 MB
+	// at 160-166 MiB, with 104 tables instead of 78).
+	finalTableSize = 3 << 20
 	// mergeReleaseEvery is how often the final merge gives back the
 	// mapped pages it read and wrote (see releaseMappedPages).
 	mergeReleaseEvery = 100 * time.Millisecond
@@ -155,14 +157,18 @@ func (s *Store) compactAtClose(bo badger.Options) error {
 // its table builders hold up to about 250 MB of heap, much of it
 // allocated but never written (so not resident). Single runs of a
 // million-run import: 128 MB took 35 CPU-s and 159 MB of RSS, 192 MB 29 s
-// and 176 MB, 384 MB 29 s and 264 MB.
-const mergeMemoryLimit = 192 << 20
+// and 176 MB, 384 MB 29 s and 264 MB. The builders' blocks, once read,
+// are garbage until a cycle (Badger frees nothing without jemalloc), so
+// the limit bounds the merge's RSS: at 3M runs and 3 MB tables, 192 MB
+// let one merge reach 213 MiB, 160 MB held two to 178.
+const mergeMemoryLimit = 160 << 20
 
 // derivedMemoryLimit is the heap's soft limit while the import process
 // writes its derived data (derivedOfImport). Single runs of a million-run
 // import: 128 MB took 27-28 CPU-s and 167-171 MB of RSS, 160 MB 21-26 s
-// and 183-191 MB, 192 MB 24 s and 201 MB.
-const derivedMemoryLimit = 160 << 20
+// and 183-191 MB, 192 MB 24 s and 201 MB. At 3M runs, with the duplicate
+// check's 8 bytes a row (runIDSet) the import had CPU to spare: 144 MB.
+const derivedMemoryLimit = 144 << 20
 
 // ImportMemoryLimit is the Go heap's soft limit (debug.SetMemoryLimit) for
 // a process that imports: its heap is Badger's buffers and one row, and the
@@ -188,8 +194,11 @@ func (s *Store) releaseWritten() error {
 	return nil
 }
 
-// bulkBatchBytes is how much a bulkBatch holds before it commits.
-const bulkBatchBytes = 8 << 20
+// bulkBatchBytes is how much a bulkBatch holds before it commits: with
+// maxPendingBatches in flight, three of them are on the heap as the
+// derived pass begins beside the runs' last flushes (at 3M runs, 8 MB
+// batches made that moment the peak, 186-193 MiB; 4 MB, 179).
+const bulkBatchBytes = 4 << 20
 
 // maxPendingBatches bounds the write transactions a write batch keeps in
 // flight (Badger's default is 16): each pending one holds its entries on

@@ -25,7 +25,7 @@ type cli struct {
 	Ask         askCmd         `cmd:"" help:"Answer one question."`
 	Chat        chatCmd        `cmd:"" help:"Interactive session: one thread, follow-ups work, /new starts over."`
 	Runs        runsCmd        `cmd:"" help:"Runs matching a raw expr filter, with medians per cell."`
-	Import      importCmd      `cmd:"" help:"Add runs from a CSV file; validates everything before writing anything. No row limit: the file is streamed; memory grows only by the duplicate check, about 40 bytes a row (under 200 MB at a million rows); free disk space of about 4x the file's size is needed."`
+	Import      importCmd      `cmd:"" help:"Add runs from a CSV file; validates everything before writing anything. No row limit: the file is streamed; memory grows only by the duplicate check, about 8 bytes a row (under 200 MB at three million rows); free disk space of about 4x the file's size is needed."`
 	Plan        planCmd        `cmd:"" help:"Show how a question is understood (the plan), without answering."`
 	Preview     previewCmd     `cmd:"" help:"Print the exact API requests the Slack or Discord adapter would make for a question, as JSON."`
 	Feedback    feedbackCmd    `cmd:"" help:"Read the 👍/👎 people gave answers: list them, or export them as corpus-ready lines."`
