@@ -90,6 +90,20 @@ func answersAsUsual(t *testing.T, s *serveOnDisk) {
 	}
 }
 
+// servesSoundly fails unless s answers as usual with /healthz ok, stops
+// with exit 0, and leaves its data directory dir sound.
+func servesSoundly(t *testing.T, s *serveOnDisk, dir string) {
+	t.Helper()
+	answersAsUsual(t, s)
+	if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
+		t.Errorf("healthz: %s", h)
+	}
+	s.stop(t)
+	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
+		t.Fatalf("doctor after serve: %v\n%s", err, out)
+	}
+}
+
 // TestServeWritesTheFirstUseOfItsDataDirectoryInItsWritingProcess starts
 // serve on an empty data directory (as a volume mounted for it is): the
 // embedded dataset is imported by serve's writing process, which says
@@ -110,11 +124,7 @@ func TestServeWritesTheFirstUseOfItsDataDirectoryInItsWritingProcess(t *testing.
 	if again.logs.has("prepared the data directory") || again.logs.has("first use") {
 		t.Errorf("the second start prepared the data directory again:\n%s", again.logs.String())
 	}
-	answersAsUsual(t, again)
-	again.stop(t)
-	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
-		t.Fatalf("doctor: %v\n%s", err, out)
-	}
+	servesSoundly(t, again, dir)
 }
 
 // TestServeMigratesAnEarlierReleasesStoreInItsWritingProcess starts serve
@@ -126,14 +136,7 @@ func TestServeMigratesAnEarlierReleasesStoreInItsWritingProcess(t *testing.T) {
 			dir := analyticstest.EarlierFormatStore(t, format)
 			s := startServeOn(t, dir, "-v")
 			checkWrittenByTheWriter(t, s, fmt.Sprintf("migrated the store in %s from store format %d", dir, format))
-			answersAsUsual(t, s)
-			if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
-				t.Errorf("healthz: %s", h)
-			}
-			s.stop(t)
-			if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
-				t.Fatalf("doctor after the migration: %v\n%s", err, out)
-			}
+			servesSoundly(t, s, dir)
 		})
 	}
 }
@@ -354,15 +357,7 @@ func TestServeStaysUpWhenItsDiskFillsWhileItsFirstUseIsWritten(t *testing.T) {
 			for _, f := range []string{"filler", "filler-2"} {
 				_ = os.Remove(filepath.Join(disk, f))
 			}
-			again := startServeOn(t, dir)
-			answersAsUsual(t, again)
-			if h := get(t, again.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
-				t.Errorf("healthz once space was freed: %s", h)
-			}
-			again.stop(t)
-			if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
-				t.Fatalf("doctor once space was freed: %v\n%s", err, out)
-			}
+			servesSoundly(t, startServeOn(t, dir), dir)
 		})
 	}
 }
