@@ -170,15 +170,18 @@ func TestServeOnADiskTooSmallToPrepareStartsDegraded(t *testing.T) {
 			fillDiskCompletely(t, disk)
 		}, migration, readOnly},
 		{"a store with nothing to prepare on a disk full to the last byte", func(t *testing.T, disk, dir string) {
-			ready := filepath.Join(t.TempDir(), "data") // the figures saved too
-			if _, _, err := runCLI(t, ready, "ask", "dragonfly at 48 cores"); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.CopyFS(dir, os.DirFS(ready)); err != nil {
-				t.Fatal(err)
-			}
+			copyReadyStore(t, dir)
 			fillDiskCompletely(t, disk)
 		}, "the store could not be opened for writing (the disk is full)", readOnly},
+		{"a store with the memtable log a failed open left, on a disk full to the last byte", func(t *testing.T, disk, dir string) {
+			copyReadyStore(t, dir)
+			// Made at its full size, its first page never written: on a
+			// full tmpfs even reading it faults.
+			if err := os.WriteFile(filepath.Join(dir, "00099.mem"), nil, 0o600); err != nil || os.Truncate(filepath.Join(dir, "00099.mem"), 16<<20) != nil {
+				t.Fatal("cannot leave a memtable log", err)
+			}
+			fillDiskCompletely(t, disk)
+		}, "the recovery of what a process that did not close the store left could not be written (the disk is full)", inMemory},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -389,4 +392,17 @@ func TestServeLeavesWhatAKilledServeLoggedToItsWritingProcess(t *testing.T) {
 		t.Errorf("the thread's follow-up after the kill: %d %.500s", code, body)
 	}
 	again.stop(t)
+}
+
+// copyReadyStore writes into dir a store with nothing left to prepare: the
+// embedded dataset and the knowledge figures of its runs.
+func copyReadyStore(t *testing.T, dir string) {
+	t.Helper()
+	ready := filepath.Join(t.TempDir(), "data")
+	if _, _, err := runCLI(t, ready, "ask", "dragonfly at 48 cores"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(ready)); err != nil {
+		t.Fatal(err)
+	}
 }
