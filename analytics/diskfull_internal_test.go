@@ -191,6 +191,13 @@ func TestAWritingOpenOnADiskFilledToTheLastByteIsDiskFull(t *testing.T) {
 	if !errors.Is(err, ErrDiskFull) {
 		t.Fatalf("a writing open on a full disk: %v, want ErrDiskFull", err)
 	}
+	// What the failed open left (a memtable log made sparse, its first
+	// page never written) is no damage to a read-only open on the full
+	// disk, where reading its hole faults (tmpfs allocates the page).
+	if _, err := Open(t.Context(), Options{Dir: dir, ReadOnly: true}); errors.Is(err, ErrCorrupt) ||
+		err != nil && !errors.Is(err, ErrDiskFull) && !errors.Is(err, ErrNeedsRecovery) {
+		t.Errorf("a read-only open after it, on the full disk: %v, want it answered, ErrDiskFull or ErrNeedsRecovery", err)
+	}
 	// The failed open let go of the directory: once space is freed, the
 	// same process opens it.
 	if err := os.Remove(filler); err != nil {

@@ -286,7 +286,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("%w: %s is open in another memdb-oracle process (such as serve): ask that process over POST /api/ask, stop it, or use another --data directory", ErrInUse, opts.Dir)
 		case opts.ReadOnly && (errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error())):
 			return nil, fmt.Errorf("%w: %s was not closed cleanly", ErrNeedsRecovery, opts.Dir)
-		case errors.Is(err, ErrCorrupt):
+		case errors.Is(err, ErrCorrupt), errors.Is(err, ErrDiskFull):
+			// A fault on a full disk (openBadger) is no damage, read-only
+			// too: on tmpfs reading the hole of a log a failed open left
+			// allocates a page.
 			return nil, err
 		case strings.Contains(err.Error(), "checksum"):
 			return nil, corrupt(opts.Dir, err, "a table file fails its checksum (%v)", err)

@@ -75,6 +75,13 @@ func (serveCmd) Run(a *app) error {
 	if err := a.prepareDataDir(); err != nil {
 		return err
 	}
+	if _, err := a.store(); errors.Is(err, analytics.ErrDiskFull) {
+		// The disk filled since it was prepared, under Badger's open or
+		// its read-only fallback (openStore): answer all the same.
+		if err := a.openDegraded("the store could not be opened for writing", "opening the store", err); err != nil {
+			return err
+		}
+	}
 	h, err := a.answerer()
 	if err != nil {
 		return err

@@ -90,6 +90,20 @@ func answersAsUsual(t *testing.T, s *serveOnDisk) {
 	}
 }
 
+// servesSoundly fails unless s answers as usual with /healthz ok, stops
+// with exit 0, and leaves its data directory dir sound.
+func servesSoundly(t *testing.T, s *serveOnDisk, dir string) {
+	t.Helper()
+	answersAsUsual(t, s)
+	if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
+		t.Errorf("healthz: %s", h)
+	}
+	s.stop(t)
+	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
+		t.Fatalf("doctor after serve: %v\n%s", err, out)
+	}
+}
+
 // TestServeWritesTheFirstUseOfItsDataDirectoryInItsWritingProcess starts
 // serve on an empty data directory (as a volume mounted for it is): the
 // embedded dataset is imported by serve's writing process, which says
@@ -110,11 +124,7 @@ func TestServeWritesTheFirstUseOfItsDataDirectoryInItsWritingProcess(t *testing.
 	if again.logs.has("prepared the data directory") || again.logs.has("first use") {
 		t.Errorf("the second start prepared the data directory again:\n%s", again.logs.String())
 	}
-	answersAsUsual(t, again)
-	again.stop(t)
-	if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
-		t.Fatalf("doctor: %v\n%s", err, out)
-	}
+	servesSoundly(t, again, dir)
 }
 
 // TestServeMigratesAnEarlierReleasesStoreInItsWritingProcess starts serve
@@ -126,14 +136,7 @@ func TestServeMigratesAnEarlierReleasesStoreInItsWritingProcess(t *testing.T) {
 			dir := analyticstest.EarlierFormatStore(t, format)
 			s := startServeOn(t, dir, "-v")
 			checkWrittenByTheWriter(t, s, fmt.Sprintf("migrated the store in %s from store format %d", dir, format))
-			answersAsUsual(t, s)
-			if h := get(t, s.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
-				t.Errorf("healthz: %s", h)
-			}
-			s.stop(t)
-			if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
-				t.Fatalf("doctor after the migration: %v\n%s", err, out)
-			}
+			servesSoundly(t, s, dir)
 		})
 	}
 }
@@ -167,15 +170,18 @@ func TestServeOnADiskTooSmallToPrepareStartsDegraded(t *testing.T) {
 			fillDiskCompletely(t, disk)
 		}, migration, readOnly},
 		{"a store with nothing to prepare on a disk full to the last byte", func(t *testing.T, disk, dir string) {
-			ready := filepath.Join(t.TempDir(), "data") // the figures saved too
-			if _, _, err := runCLI(t, ready, "ask", "dragonfly at 48 cores"); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.CopyFS(dir, os.DirFS(ready)); err != nil {
-				t.Fatal(err)
-			}
+			copyReadyStore(t, dir)
 			fillDiskCompletely(t, disk)
 		}, "the store could not be opened for writing (the disk is full)", readOnly},
+		{"a store with the memtable log a failed open left, on a disk full to the last byte", func(t *testing.T, disk, dir string) {
+			copyReadyStore(t, dir)
+			// Made at its full size, its first page never written: on a
+			// full tmpfs even reading it faults.
+			if err := os.WriteFile(filepath.Join(dir, "00099.mem"), nil, 0o600); err != nil || os.Truncate(filepath.Join(dir, "00099.mem"), 16<<20) != nil {
+				t.Fatal("cannot leave a memtable log", err)
+			}
+			fillDiskCompletely(t, disk)
+		}, "the recovery of what a process that did not close the store left could not be written (the disk is full)", inMemory},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -354,15 +360,7 @@ func TestServeStaysUpWhenItsDiskFillsWhileItsFirstUseIsWritten(t *testing.T) {
 			for _, f := range []string{"filler", "filler-2"} {
 				_ = os.Remove(filepath.Join(disk, f))
 			}
-			again := startServeOn(t, dir)
-			answersAsUsual(t, again)
-			if h := get(t, again.base+"/healthz"); !strings.Contains(h, `"status":"ok"`) {
-				t.Errorf("healthz once space was freed: %s", h)
-			}
-			again.stop(t)
-			if out, _, err := runCLI(t, dir, "doctor"); err != nil || !strings.Contains(out, "is sound") {
-				t.Fatalf("doctor once space was freed: %v\n%s", err, out)
-			}
+			servesSoundly(t, startServeOn(t, dir), dir)
 		})
 	}
 }
@@ -394,4 +392,17 @@ func TestServeLeavesWhatAKilledServeLoggedToItsWritingProcess(t *testing.T) {
 		t.Errorf("the thread's follow-up after the kill: %d %.500s", code, body)
 	}
 	again.stop(t)
+}
+
+// copyReadyStore writes into dir a store with nothing left to prepare: the
+// embedded dataset and the knowledge figures of its runs.
+func copyReadyStore(t *testing.T, dir string) {
+	t.Helper()
+	ready := filepath.Join(t.TempDir(), "data")
+	if _, _, err := runCLI(t, ready, "ask", "dragonfly at 48 cores"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(ready)); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -37,7 +37,7 @@ func (a *app) prepareDataDir() error {
 	if a.ctx.Err() != nil {
 		return a.ctx.Err()
 	}
-	return a.openDegraded(due, err)
+	return a.openDegraded(due+" could not be written", due, err)
 }
 
 // writingDue says what a writing open of the data directory would write
@@ -52,9 +52,10 @@ func (a *app) writingDue() (string, error) {
 		return "the first use of the data directory", nil
 	}
 	st, err := a.openStore(storeOpts{readOnly: true})
-	if errors.Is(err, analytics.ErrNeedsRecovery) {
+	if errors.Is(err, analytics.ErrNeedsRecovery) || errors.Is(err, analytics.ErrDiskFull) {
 		// An import to roll back, or Badger's log of a process that did
-		// not close the store (kill -9) to replay and flush into tables.
+		// not close the store (kill -9) to replay and flush into tables;
+		// on a full tmpfs, reading that log can be a fault (ErrDiskFull).
 		return "the recovery of what a process that did not close the store left", nil
 	}
 	if err != nil {
@@ -76,12 +77,13 @@ func (a *app) writingDue() (string, error) {
 }
 
 // openDegraded opens what serve can answer from after its writing process
-// failed to prepare the data directory (cause), writing nothing: the
-// store as it was, read-only, when it can be read and holds runs, else
-// the embedded dataset held in memory. Thread memory and counters are
-// then kept in memory, imports are refused, and /healthz says why
-// (a.degraded) until serve is started again.
-func (a *app) openDegraded(due string, cause error) error {
+// failed to prepare the data directory, or its own writing open failed
+// (what failed, and due, what was to be written, fail of cause), writing
+// nothing: the store as it was, read-only, when it can be read and holds
+// runs, else the embedded dataset held in memory. Thread memory and
+// counters are then kept in memory, imports are refused, and /healthz says
+// why (a.degraded) until serve is started again.
+func (a *app) openDegraded(failed, due string, cause error) error {
 	if errors.Is(cause, analytics.ErrCorrupt) {
 		return storeError(cause) // damage is never answered from: doctor
 	}
@@ -99,7 +101,7 @@ func (a *app) openDegraded(due string, cause error) error {
 			if err := a.dropStore(); err != nil {
 				return storeError(err)
 			}
-		case !errors.Is(err, analytics.ErrNeedsRecovery):
+		case !errors.Is(err, analytics.ErrNeedsRecovery) && !errors.Is(err, analytics.ErrDiskFull):
 			return err
 		}
 	}
@@ -111,7 +113,7 @@ func (a *app) openDegraded(due string, cause error) error {
 		}
 	}
 	a.degraded = degradedStore{
-		msg:  fmt.Sprintf("%s could not be written (%s): answering %s; %s", due, why, from, degradedTail),
+		msg:  fmt.Sprintf("%s (%s): answering %s; %s", failed, why, from, degradedTail),
 		disk: why == "the disk is full",
 	}
 	return nil
